@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+# pitrace: build the commands, the driver, the tests; run demo, check, bench.
+#
+#   make            bin/pitrace, bin/post (and lib/libpitrace.so)
+#   make deps       install what the build and tests need (apt-get, idempotent)
+#   make demo       deps + build + trace examples/demo and print reports
+#   make check      deps + build + every test (unit, end-to-end, VM)
+#   make driver     driver/pitrace.ko for each installed header set (or KDIR=)
+#   make bench      benchmarks: figures, not pass/fail
+
+ARCH ?= $(shell uname -m)
+O ?= build
+BIN ?= bin
+CC ?= gcc
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iutil -Iarch -Iarch/$(ARCH) -MMD -MP
+LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread
+
+CORE_SRC := $(wildcard util/*.c) $(wildcard arch/$(ARCH)/*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
+PITRACE_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard pitrace/*.c))
+POST_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard post/*.c))
+UNIT_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard tests/unit/*.c))
+
+# Test programs: tests/progs/NAME.{S,c,cc} -> build/progs/NAME.  A line
+# "// build: FLAGS" (or "# build: FLAGS" in .S) in the source adds flags.
+PROG_S := $(wildcard tests/progs/*.S)
+PROG_C := $(wildcard tests/progs/*.c)
+PROG_CC := $(wildcard tests/progs/*.cc)
+PROGS := $(patsubst tests/progs/%.S,$(O)/progs/%,$(PROG_S)) \
+	 $(patsubst tests/progs/%.c,$(O)/progs/%,$(PROG_C)) \
+	 $(patsubst tests/progs/%.cc,$(O)/progs/%,$(PROG_CC)) \
+	 $(O)/progs/demo
+buildflags = $(shell sed -n 's,^\(//\|#\) build: ,,p' $(1))
+
+.PHONY: all deps demo check check-unit check-e2e check-vm bench driver clean progs
+all: $(BIN)/pitrace $(BIN)/post
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(O)/libcore.a: $(CORE_OBJ)
+	$(AR) rcs $@ $^
+
+$(BIN)/pitrace: $(PITRACE_OBJ) $(O)/libcore.a
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE)
+
+$(BIN)/post: $(POST_OBJ) $(O)/libcore.a
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lncursesw -ltinfo -lm
+
+$(O)/unit-tests: $(UNIT_OBJ) $(O)/libcore.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit
+
+$(O)/progs/%: tests/progs/%.S
+	@mkdir -p $(dir $@)
+	$(CC) -nostdlib -static -g -o $@ $< $(call buildflags,$<)
+
+$(O)/progs/%: tests/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -g -O0 -Wall -o $@ $< $(call buildflags,$<)
+
+$(O)/progs/%: tests/progs/%.cc
+	@mkdir -p $(dir $@)
+	g++ -g -O0 -Wall -o $@ $< $(call buildflags,$<)
+
+$(O)/progs/demo: examples/demo.c
+	@mkdir -p $(dir $@)
+	$(CC) -g -O1 -Wall -o $@ $<
+
+progs: $(PROGS)
+
+deps:
+	@scripts/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all progs
+	@scripts/demo.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all progs $(O)/unit-tests
+	@$(MAKE) --no-print-directory check-unit check-e2e check-vm
+
+check-unit: $(O)/unit-tests
+	$(O)/unit-tests
+
+check-e2e: all progs
+	tests/run-e2e.sh
+
+check-vm:
+	@if [ -x tests/vm/run.sh ]; then tests/vm/run.sh; else echo "SKIP: check-vm: tests/vm/run.sh not present yet"; fi
+
+bench: all progs
+	@scripts/bench.sh
+
+driver:
+	@if [ -f driver/Makefile ]; then $(MAKE) -C driver; else echo "driver: not present yet"; exit 1; fi
+
+clean:
+	rm -rf $(O) $(BIN) lib/libpitrace.so
+	@if [ -f driver/Makefile ]; then $(MAKE) -C driver clean; fi
+
+-include $(CORE_OBJ:.o=.d) $(PITRACE_OBJ:.o=.d) $(POST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

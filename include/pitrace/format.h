@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pitrace trace format: every on-disk structure of a trace directory.
+ * docs/trace-format.md is the prose description; keep the two in step.
+ */
+#ifndef PITRACE_FORMAT_H
+#define PITRACE_FORMAT_H
+
+#include <stdint.h>
+
+/*
+ * Versioning.  PT_FORMAT_VERSION is what this code writes.  A file also
+ * carries the oldest reader version able to read it; a reader whose
+ * PT_FORMAT_VERSION is lower than that refuses the file.
+ *   1: ptrace backend: header, tasks, per-thread step streams.
+ */
+#define PT_FORMAT_VERSION 1
+#define PT_FORMAT_MIN_READER 1
+
+#define PT_MAGIC "PITRACE"	/* 7 chars + NUL = 8 bytes */
+#define PT_ENDIAN_LITTLE 1
+#define PT_ENDIAN_BIG 2
+
+/* File names inside a trace directory. */
+#define PT_FILE_HEADER "header"
+#define PT_FILE_TASKS "tasks"
+#define PT_FILE_STEPS_THREAD_FMT "steps.t%u"	/* ptrace backend: per thread */
+#define PT_FILE_STEPS_CPU_FMT "steps.c%u"	/* driver: per CPU */
+#define PT_FILE_KALLSYMS "kallsyms"		/* copy of /proc/kallsyms */
+#define PT_FILE_MODULES "modules"		/* copy of /proc/modules */
+
+enum pt_file_kind {
+	PT_KIND_HEADER = 1,
+	PT_KIND_TASKS = 2,
+	PT_KIND_STEPS = 3,
+};
+
+/* File flags (pt_file_header.flags). */
+#define PT_FLAG_ZSTD (1u << 0)	/* everything after the file header is zstd */
+
+/* Every binary file of a trace starts with this, uncompressed. 32 bytes. */
+struct pt_file_header {
+	char magic[8];		  /* PT_MAGIC, NUL padded */
+	uint8_t endian;		  /* PT_ENDIAN_* of the writer */
+	uint8_t kind;		  /* enum pt_file_kind */
+	uint16_t version;	  /* format version of the writer */
+	uint16_t min_reader;	  /* oldest reader version that can read it */
+	uint16_t reserved0;
+	uint64_t features;	  /* PT_FEAT_* (header file; 0 elsewhere) */
+	uint32_t stream_id;	  /* steps: tid or cpu; otherwise 0 */
+	uint32_t flags;		  /* PT_FLAG_* */
+} __attribute__((packed));
+
+/* Feature bits: optional content a reader may find in this trace. */
+#define PT_FEAT_ZSTD (1ull << 0)	/* some files are zstd compressed */
+#define PT_FEAT_PER_THREAD (1ull << 1)	/* steps.t* files (ptrace backend) */
+#define PT_FEAT_PER_CPU (1ull << 2)	/* steps.c* files (driver) */
+#define PT_FEAT_KERNEL (1ull << 3)	/* kernel-ring steps present */
+#define PT_FEAT_KALLSYMS (1ull << 4)	/* kallsyms/modules snapshots */
+#define PT_FEAT_ON_SYMBOL (1ull << 5)	/* recording gated by --on */
+#define PT_FEAT_COUNT_ONLY (1ull << 6)	/* COUNT records instead of steps */
+
+/*
+ * Tagged records, used by the header file (attributes) and the tasks file.
+ * Each record: this 8-byte header, then size - 8 bytes of payload.
+ */
+struct pt_rec_header {
+	uint16_t type;
+	uint16_t reserved;
+	uint32_t size;		  /* including this header */
+} __attribute__((packed));
+
+/* Header attributes (type values in the header file). */
+enum pt_attr_type {
+	PT_ATTR_ARCH = 1,	  /* string: "x86_64" */
+	PT_ATTR_BACKEND = 2,	  /* string: "ptrace" | "driver" */
+	PT_ATTR_MODE = 3,	  /* string: "step" | "block" | "count" */
+	PT_ATTR_KERNEL_RELEASE = 4, /* string: uname -r */
+	PT_ATTR_CMDLINE = 5,	  /* NUL-separated argv of the traced command */
+	PT_ATTR_START_TIME = 6,	  /* struct pt_attr_time */
+	PT_ATTR_STOP_TIME = 7,	  /* struct pt_attr_time */
+	PT_ATTR_TOTALS = 8,	  /* struct pt_attr_totals */
+	PT_ATTR_STATE = 9,	  /* string: "recording" | "complete" | "interrupted" */
+	PT_ATTR_NR_CPUS = 10,	  /* uint32_t */
+	PT_ATTR_HOSTNAME = 11,	  /* string */
+	PT_ATTR_ON_SYMBOL = 12,	  /* string: one --on SYMBOL (repeated) */
+	PT_ATTR_NOTE = 13,	  /* string: a remark for the reader, e.g. degraded mode */
+};
+
+struct pt_attr_time {
+	uint64_t realtime_ns;	  /* CLOCK_REALTIME */
+	uint64_t monotonic_ns;	  /* CLOCK_MONOTONIC, the clock of all records */
+} __attribute__((packed));
+
+struct pt_attr_totals {
+	uint64_t steps;		  /* step records written, all streams */
+	uint64_t lost;		  /* steps known lost (overflow) */
+	uint32_t threads;	  /* threads seen */
+	uint32_t processes;	  /* processes seen */
+} __attribute__((packed));
+
+/* Task and module records (type values in the tasks file). */
+enum pt_task_type {
+	PT_TASK_FORK = 1,	  /* struct pt_task_fork */
+	PT_TASK_EXEC = 2,	  /* struct pt_task_exec + path */
+	PT_TASK_COMM = 3,	  /* struct pt_task_comm + comm */
+	PT_TASK_EXIT = 4,	  /* struct pt_task_exit */
+	PT_TASK_MMAP = 5,	  /* struct pt_task_mmap + path */
+	PT_TASK_MUNMAP = 6,	  /* struct pt_task_munmap */
+};
+
+/*
+ * Every task record starts with when it happened: monotonic time and the
+ * global step sequence number (steps recorded in the whole trace before it,
+ * or PT_SEQ_NONE when the backend only orders by time).
+ */
+#define PT_SEQ_NONE UINT64_MAX
+
+struct pt_task_common {
+	uint64_t time_ns;
+	uint64_t seq;
+	uint32_t pid;
+	uint32_t tid;
+} __attribute__((packed));
+
+#define PT_FORK_THREAD 1u	/* a new thread of pid, not a new process */
+
+struct pt_task_fork {
+	struct pt_task_common c;  /* the new task: pid, tid */
+	uint32_t ppid;		  /* parent process */
+	uint32_t ptid;		  /* parent thread */
+	uint32_t flags;		  /* PT_FORK_* */
+} __attribute__((packed));
+
+struct pt_task_exec {
+	struct pt_task_common c;
+	/* followed by the executed file's path, NUL terminated */
+} __attribute__((packed));
+
+struct pt_task_comm {
+	struct pt_task_common c;
+	/* followed by the comm, NUL terminated */
+} __attribute__((packed));
+
+struct pt_task_exit {
+	struct pt_task_common c;
+	int32_t status;		  /* wait status as from waitpid(), or -1 unknown */
+} __attribute__((packed));
+
+#define PT_BUILD_ID_MAX 20
+
+struct pt_task_mmap {
+	struct pt_task_common c;  /* tid is 0 (mappings belong to the process) */
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;		  /* file offset of start, in bytes */
+	uint32_t prot;		  /* PROT_* */
+	uint8_t build_id_len;	  /* 0: unknown */
+	uint8_t build_id[PT_BUILD_ID_MAX];
+	uint8_t reserved[3];
+	/* followed by the path ("[vdso]", "[anon]", ...), NUL terminated */
+} __attribute__((packed));
+
+struct pt_task_munmap {
+	struct pt_task_common c;
+	uint64_t start;
+	uint64_t len;
+} __attribute__((packed));
+
+/*
+ * Step streams.  After the file header, a byte stream of records:
+ *
+ *   0xxxxxxx               STEP: pc = last_pc + sign_extend_7(x)
+ *   10cxxxxx [uleb128 u]   STEP: z = x | (c ? u << 5 : 0); pc = last_pc + unzigzag(z)
+ *   11tttttt uleb128 len, len bytes of payload
+ *                          CONTROL record of type t (enum pt_ctl_type)
+ *
+ * A STEP is one executed instruction at pc.  last_pc starts at 0 and is reset
+ * to 0 by SWITCH, so the first step after one carries its absolute address.
+ * Integers inside control payloads are uleb128 unless said otherwise; "u64"
+ * means 8 bytes little-endian.  Readers skip control types they don't know.
+ */
+#define PT_STEP_SHORT_MASK 0x80
+#define PT_STEP_LONG_TAG 0x80	/* 10xxxxxx */
+#define PT_STEP_LONG_CONT 0x20	/* the c bit */
+#define PT_CTL_TAG 0xc0		/* 11xxxxxx */
+
+enum pt_ctl_type {
+	/* pid, tid, u64 time_ns, seq: following steps are this task's */
+	PT_CTL_SWITCH = 1,
+	/* u64 time_ns, seq: timestamp of the next step */
+	PT_CTL_TIME = 2,
+	/* count: steps lost here (buffer overflow) */
+	PT_CTL_LOST = 3,
+	/* u64 time_ns: recording switched on / off here */
+	PT_CTL_ON = 4,
+	PT_CTL_OFF = 5,
+	/* ring (0 user, 1 kernel): following steps run in that ring */
+	PT_CTL_RING = 6,
+	/* kind (enum pt_async_kind), number (signal or vector): the next
+	 * step is reached by a transfer no instruction explains */
+	PT_CTL_ASYNC = 7,
+	/* reason (enum pt_gap_reason): steps are missing here */
+	PT_CTL_GAP = 8,
+	/* u32 crc32 of the stream bytes since the previous CHECK (or the end
+	 * of the file header) up to this record's first byte */
+	PT_CTL_CHECK = 9,
+	/* steps: total steps in this stream; clean end of stream */
+	PT_CTL_END = 10,
+	/* count: count-only mode, this many steps happened here */
+	PT_CTL_COUNT = 11,
+};
+
+enum pt_async_kind {
+	PT_ASYNC_SIGNAL = 1,	  /* signal handler entry (number = signal) */
+	PT_ASYNC_SIGRETURN = 2,	  /* return from a handler */
+	PT_ASYNC_INTERRUPT = 3,	  /* hardware interrupt (number = vector) */
+	PT_ASYNC_EXCEPTION = 4,	  /* exception, e.g. page fault (number = vector) */
+};
+
+enum pt_gap_reason {
+	PT_GAP_UNKNOWN = 0,
+	PT_GAP_DETACH = 1,	  /* tracing of the task stopped */
+	PT_GAP_KERNEL_LIMIT = 2,  /* per-syscall kernel step limit reached */
+	PT_GAP_KERNEL_SLEEP = 3,  /* task slept or was preempted in the kernel */
+	PT_GAP_UNSAFE = 4,	  /* step landed in code that must not be stepped */
+};
+
+/* How often writers emit CHECK and TIME records (bytes / steps). */
+#define PT_CHECK_INTERVAL 65536
+#define PT_TIME_INTERVAL 65536
+
+#endif /* PITRACE_FORMAT_H */

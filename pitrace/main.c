@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pitrace: the command's entry point and its table of subcommands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "pitrace.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct pitrace_opts *opts);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "record", cmd_record, "trace a command: pitrace record [OPTIONS] -- CMD [ARGS]" },
+	{ "attach", cmd_attach, "trace running processes: pitrace attach -p PID[,PID...]" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pitrace [-v] COMMAND [OPTIONS]\n\n"
+		   "An instruction tracer: records every instruction a program executes.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nRun 'pitrace COMMAND --help' for a command's options.\n"
+		   "Reports are made by 'post' from the trace directory (default pitrace.data).\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct pitrace_opts opts = { 0 };
+	int i;
+
+	log_progname = "pitrace";
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			opts.verbose++;
+		} else if (!strcmp(argv[i], "-vv")) {
+			opts.verbose += 2;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			pr_err("unknown option '%s' (see 'pitrace --help')", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	log_verbose = opts.verbose;
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+		if (!strcmp(argv[i], commands[c].name))
+			return commands[c].fn(argc - i, argv + i, &opts);
+	pr_err("unknown command '%s' (see 'pitrace --help')", argv[i]);
+	return EXIT_USAGE;
+}

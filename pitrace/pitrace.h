@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The pitrace command: global options and the subcommand entry points. */
+#ifndef PITRACE_PITRACE_H
+#define PITRACE_PITRACE_H
+
+struct pitrace_opts {
+	int verbose;		  /* -v count */
+};
+
+/* Each subcommand: argv[0] is its name; returns the process exit status. */
+int cmd_record(int argc, char **argv, struct pitrace_opts *opts);
+int cmd_attach(int argc, char **argv, struct pitrace_opts *opts);
+
+#endif /* PITRACE_PITRACE_H */

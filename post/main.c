@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/* post: the post-processor's entry point and its table of reports. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "post.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct post_opts *opts);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "info", cmd_info, "the trace's header and totals" },
+	{ "dump", cmd_dump, "raw records of every file" },
+	{ "counts", cmd_counts, "instruction counts by process, thread, module, symbol, line, insn" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: post [-v] [-i DIR] COMMAND [OPTIONS]\n\n"
+		   "Reports from a pitrace trace directory (default pitrace.data).\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nRun 'post COMMAND --help' for a command's options.\n");
+}
+
+int post_common_option(int argc, char **argv, int *i, struct post_opts *opts)
+{
+	const char *a = argv[*i];
+
+	if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+		log_verbose = ++opts->verbose;
+		return 1;
+	}
+	if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
+		if (*i + 1 >= argc) {
+			pr_err("option '%s' needs a trace directory", a);
+			return -1;
+		}
+		opts->input = argv[++*i];
+		return 1;
+	}
+	if (!strncmp(a, "--input=", 8)) {
+		opts->input = a + 8;
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct post_opts opts = { .input = "pitrace.data" };
+	int i;
+
+	log_progname = "post";
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		int r = post_common_option(argc, argv, &i, &opts);
+
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		pr_err("unknown option '%s' (see 'post --help')", argv[i]);
+		return EXIT_USAGE;
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+		if (!strcmp(argv[i], commands[c].name))
+			return commands[c].fn(argc - i, argv + i, &opts);
+	pr_err("unknown command '%s' (see 'post --help')", argv[i]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The post command: global options and the subcommand entry points. */
+#ifndef POST_POST_H
+#define POST_POST_H
+
+struct post_opts {
+	int verbose;		  /* -v count */
+	const char *input;	  /* trace directory (-i DIR), default pitrace.data */
+};
+
+/*
+ * Options every report accepts, before or after the command name:
+ * -i DIR / --input DIR, -v.  Returns 1 if argv[*i] was one (and advances *i
+ * past its argument), 0 if not, -1 on a usage error (printed).
+ */
+int post_common_option(int argc, char **argv, int *i, struct post_opts *opts);
+
+/* Each subcommand: argv[0] is its name; returns the process exit status. */
+int cmd_info(int argc, char **argv, struct post_opts *opts);
+int cmd_dump(int argc, char **argv, struct post_opts *opts);
+int cmd_counts(int argc, char **argv, struct post_opts *opts);
+
+#endif /* POST_POST_H */

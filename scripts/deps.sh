@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Install every Debian package pitrace's build, demo and tests need.
+# Idempotent: installs only what is missing, non-interactively.
+set -eu
+
+PACKAGES="gcc g++ make pkg-config libelf-dev libdw-dev libcapstone-dev libzstd-dev zlib1g-dev
+libncurses-dev libcunit1-dev valgrind gdb strace python3"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing packages:$missing (run 'make deps' as root)" >&2
+	exit 1
+fi
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

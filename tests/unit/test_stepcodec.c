@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The step-stream codec: round trips, control records, bad bytes. */
+#include <stdint.h>
+#include <string.h>
+
+#include "stepcodec.h"
+#include "unit.h"
+
+/* One row a case: a pc sequence and the bytes it must take at most. */
+static const struct {
+	const char *what;
+	uint64_t pcs[6];
+	size_t n;
+	size_t max_bytes;
+} roundtrips[] = {
+	{ "sequential code: a byte a step", { 0x401000, 0x401001, 0x401004, 0x401009, 0x40100b }, 5, 5 + 8 },
+	{ "short backward branch", { 0x401000, 0x401010, 0x400fd0 }, 3, 3 + 8 },
+	{ "zero delta (rep string)", { 0x7f0000001000, 0x7f0000001000, 0x7f0000001000 }, 3, 2 + 8 },
+	{ "jump across the address space", { 0x400000, 0x7fffffffe000, 0x400000 }, 3, 3 * 9 },
+	{ "kernel and user addresses", { 0x401000, 0xffffffff81000000ull, 0x401002 }, 3, 3 * 11 },
+	{ "extreme values", { 0, UINT64_MAX, 0, 1ull << 63 }, 4, 4 * 11 },
+};
+
+static void test_step_roundtrip(void)
+{
+	for (size_t r = 0; r < sizeof(roundtrips) / sizeof(roundtrips[0]); r++) {
+		uint8_t buf[256];
+		size_t len = 0, off = 0;
+		uint64_t last = 0;
+
+		for (size_t i = 0; i < roundtrips[r].n; i++) {
+			len += step_encode_delta(buf + len, (int64_t)(roundtrips[r].pcs[i] - last));
+			last = roundtrips[r].pcs[i];
+		}
+		CU_ASSERT(len <= roundtrips[r].max_bytes);
+		last = 0;
+		for (size_t i = 0; i < roundtrips[r].n; i++) {
+			struct step_item it;
+			size_t used;
+
+			CU_ASSERT_EQUAL_FATAL(step_decode(buf + off, len - off, &last, &it, &used),
+					      STEP_DECODE_OK);
+			CU_ASSERT_EQUAL(it.kind, STEP_ITEM_STEP);
+			CU_ASSERT_EQUAL(it.pc, roundtrips[r].pcs[i]);
+			off += used;
+		}
+		CU_ASSERT_EQUAL(off, len);
+	}
+}
+
+static void test_every_delta_width(void)
+{
+	/* Each power of two either side of zero survives encode/decode. */
+	for (int bit = 0; bit < 64; bit++) {
+		int64_t deltas[2] = { (int64_t)(1ull << bit), -(int64_t)(1ull << bit) };
+
+		for (int k = 0; k < 2; k++) {
+			uint8_t buf[STEP_MAX_BYTES];
+			struct step_item it;
+			uint64_t last = 0x1000;
+			size_t used, len = step_encode_delta(buf, deltas[k]);
+
+			CU_ASSERT(len <= STEP_MAX_BYTES);
+			CU_ASSERT_EQUAL(step_decode(buf, len, &last, &it, &used), STEP_DECODE_OK);
+			CU_ASSERT_EQUAL(used, len);
+			CU_ASSERT_EQUAL(it.pc, 0x1000 + (uint64_t)deltas[k]);
+		}
+	}
+}
+
+static void test_control_record(void)
+{
+	struct ctl_payload p = { .len = 0 };
+	struct ctl_cursor c;
+	struct step_item it;
+	uint8_t buf[128];
+	uint64_t last = 0, v;
+	uint32_t v32;
+	size_t len, used;
+
+	ctl_put_uleb(&p, 1234);
+	ctl_put_u64(&p, 0x1122334455667788ull);
+	ctl_put_u32(&p, 0xdeadbeef);
+	len = ctl_encode(buf, PT_CTL_SWITCH, p.buf, p.len);
+	CU_ASSERT_EQUAL_FATAL(step_decode(buf, len, &last, &it, &used), STEP_DECODE_OK);
+	CU_ASSERT_EQUAL(it.kind, STEP_ITEM_CTL);
+	CU_ASSERT_EQUAL(it.ctl_type, PT_CTL_SWITCH);
+	CU_ASSERT_EQUAL(used, len);
+	c.p = it.payload;
+	c.end = it.payload + it.payload_len;
+	CU_ASSERT(ctl_get_uleb(&c, &v) == 0 && v == 1234);
+	CU_ASSERT(ctl_get_u64(&c, &v) == 0 && v == 0x1122334455667788ull);
+	CU_ASSERT(ctl_get_u32(&c, &v32) == 0 && v32 == 0xdeadbeef);
+	CU_ASSERT_EQUAL(ctl_get_u8(&c, (uint8_t *)&v32), -1); /* payload exhausted */
+}
+
+static void test_truncation_detected(void)
+{
+	uint8_t buf[64];
+	struct ctl_payload p = { .len = 0 };
+	struct step_item it;
+	uint64_t last = 0;
+	size_t len, used;
+
+	/* A long step cut anywhere before its last byte needs more input. */
+	len = step_encode_delta(buf, 0x7fffffffe000);
+	for (size_t cut = 0; cut < len; cut++)
+		CU_ASSERT_EQUAL(step_decode(buf, cut, &last, &it, &used), STEP_DECODE_SHORT);
+	/* So does a control record cut inside its payload. */
+	ctl_put_u64(&p, 42);
+	len = ctl_encode(buf, PT_CTL_TIME, p.buf, p.len);
+	for (size_t cut = 0; cut < len; cut++)
+		CU_ASSERT_EQUAL(step_decode(buf, cut, &last, &it, &used), STEP_DECODE_SHORT);
+}
+
+static void test_malformed_rejected(void)
+{
+	/* A uleb128 longer than 64 bits is corruption, not a long step. */
+	uint8_t bad[16];
+	struct step_item it;
+	uint64_t last = 0;
+	size_t used;
+
+	bad[0] = PT_STEP_LONG_TAG | PT_STEP_LONG_CONT;
+	memset(bad + 1, 0xff, 12);
+	bad[13] = 0x01;
+	CU_ASSERT_EQUAL(step_decode(bad, 14, &last, &it, &used), STEP_DECODE_BAD);
+	/* A control record claiming a huge payload. */
+	bad[0] = PT_CTL_TAG | PT_CTL_TIME;
+	memset(bad + 1, 0xff, 5);
+	bad[6] = 0x0f;
+	CU_ASSERT_EQUAL(step_decode(bad, 7, &last, &it, &used), STEP_DECODE_BAD);
+}
+
+static CU_TestInfo tests[] = {
+	{ "steps round-trip within their byte budget", test_step_roundtrip },
+	{ "every delta width round-trips", test_every_delta_width },
+	{ "control records carry their payload", test_control_record },
+	{ "a cut record asks for more input", test_truncation_detected },
+	{ "malformed bytes are rejected", test_malformed_rejected },
+	CU_TEST_INFO_NULL,
+};
+
+UNIT_SUITE(stepcodec, tests)

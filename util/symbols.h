@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Address resolution: which module, function and source line an address of
+ * a traced process was at a given moment.  Processes' address spaces are
+ * rebuilt from the trace's task records (mmap, munmap, fork, exec); ELF
+ * symbols (.symtab, .dynsym, separate debuginfo by build-id, PLT entries as
+ * sym@plt) and DWARF lines come from elfutils.
+ */
+#ifndef PT_SYMBOLS_H
+#define PT_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sym_session;
+struct sym_module;
+struct trace_task_rec;
+
+struct sym_options {
+	const char *trace_dir;	  /* for the vdso image and kernel snapshots */
+	const char *debug_dir;	  /* default /usr/lib/debug */
+	const char *vmlinux;	  /* kernel image with debug info, optional */
+	const char *sysroot;	  /* prefix for module paths, optional */
+};
+
+struct sym_session *sym_session_new(const struct sym_options *opts);
+void sym_session_free(struct sym_session *s);
+
+/* Keep address spaces current: feed every task record in trace order. */
+void sym_task_event(struct sym_session *s, const struct trace_task_rec *rec);
+
+enum sym_kind {
+	SYM_KIND_FILE,		  /* a mapped file (module) */
+	SYM_KIND_VDSO,		  /* [vdso] */
+	SYM_KIND_ANON,		  /* anonymous executable memory (JIT, ...) */
+	SYM_KIND_KERNEL,	  /* kernel or kernel module */
+	SYM_KIND_UNKNOWN,	  /* nothing mapped there as far as we know */
+};
+
+struct sym_loc {
+	enum sym_kind kind;
+	struct sym_module *mod;	  /* NULL for ANON and UNKNOWN */
+	const char *module;	  /* short name: "libc.so.6", "[vdso]", "[anon]", "[unknown]" */
+	const char *module_path;  /* full path, or the same as module */
+	uint64_t module_offset;	  /* addr - load bias: the ELF virtual address */
+	const char *symbol;	  /* function name, NULL when none covers addr */
+	uint64_t sym_addr;	  /* the symbol's start, as a process address */
+	uint64_t sym_offset;	  /* addr - sym_addr */
+	const char *file;	  /* source file (SYM_LINES), NULL if unknown */
+	int line;		  /* source line, 0 if unknown */
+};
+
+#define SYM_LINES (1u << 0)	  /* also look up the source line (slower) */
+
+/*
+ * Resolve addr in process pid as of the last task event fed.  Always fills
+ * *loc (unknown addresses get kind UNKNOWN and module "[unknown]").
+ * Returned strings live as long as the session.
+ */
+void sym_resolve(struct sym_session *s, uint32_t pid, uint64_t addr, unsigned flags,
+		 struct sym_loc *loc);
+
+/* Read code bytes at addr in pid from the mapped file (for disassembly).
+ * Returns bytes read (0 when the bytes are not available). */
+size_t sym_read_code(struct sym_session *s, uint32_t pid, uint64_t addr, uint8_t *buf,
+		     size_t len);
+
+/*
+ * Standalone use by the recorder (--on SYMBOL): the module-relative address
+ * of a function by name in the ELF file at path (0 when absent).
+ */
+int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint64_t *size);
+
+/* The build-id of an ELF file; returns its length, 0 if none. */
+size_t sym_file_build_id(const char *path, uint8_t *buf, size_t size);
+
+#endif /* PT_SYMBOLS_H */

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a trace directory: header attributes, task records and the step
+ * streams merged into one ordered event sequence.  Streaming: memory does
+ * not grow with the number of steps.
+ */
+#ifndef PT_TRACE_READER_H
+#define PT_TRACE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pitrace/format.h>
+
+struct trace;
+
+/* The header file, parsed. Strings are never NULL ("" when absent). */
+struct trace_info {
+	uint16_t version;	  /* format version of the writer */
+	uint16_t min_reader;
+	uint64_t features;	  /* PT_FEAT_* */
+	const char *arch, *backend, *mode, *kernel_release, *state, *hostname;
+	char **argv;		  /* traced command line, NULL terminated */
+	struct pt_attr_time start, stop;
+	struct pt_attr_totals totals;
+	uint32_t nr_cpus;
+	char **on_symbols;	  /* --on SYMBOL list, NULL terminated */
+	char **notes;		  /* remarks (e.g. degraded block mode), NULL terminated */
+};
+
+/*
+ * Open and validate a trace directory: a missing directory, a missing or
+ * truncated header, bad magic, another endianness or a format whose
+ * min_reader is newer than this reader are refused with a one-line error
+ * (printed) and NULL.
+ */
+struct trace *trace_open(const char *dir);
+void trace_close(struct trace *t);
+const struct trace_info *trace_info(const struct trace *t);
+const char *trace_dir(const struct trace *t);
+
+/* One task record from the tasks file, decoded. */
+struct trace_task_rec {
+	unsigned type;		  /* enum pt_task_type */
+	struct pt_task_common c;
+	union {
+		struct { uint32_t ppid, ptid, flags; } fork;
+		struct { int32_t status; } exit;
+		struct {
+			uint64_t start, len, pgoff;
+			uint32_t prot;
+			uint8_t build_id_len;
+			uint8_t build_id[PT_BUILD_ID_MAX];
+		} mmap;
+		struct { uint64_t start, len; } munmap;
+	};
+	const char *str;	  /* exec path, comm, mmap path; else NULL */
+};
+
+/* All task records, in file order (the order they happened). */
+size_t trace_nr_tasks(const struct trace *t);
+const struct trace_task_rec *trace_tasks(const struct trace *t);
+
+/* The comm and pid of a thread as last known (NULL if never seen). */
+const char *trace_comm(const struct trace *t, uint32_t tid);
+uint32_t trace_pid_of(const struct trace *t, uint32_t tid);
+
+enum trace_ev_kind {
+	TEV_STEP,		  /* one executed instruction at pc */
+	TEV_TASK,		  /* a task record (task points at it) */
+	TEV_ASYNC,		  /* an asynchronous entry before the next step */
+	TEV_GAP,		  /* steps missing here (a = reason) */
+	TEV_LOST,		  /* a = steps lost here */
+	TEV_ON,			  /* recording switched on */
+	TEV_OFF,		  /* recording switched off */
+	TEV_COUNT,		  /* count-only mode: a = steps */
+	TEV_SWITCH,		  /* the stream moved to pid/tid (thread switch) */
+};
+
+struct trace_event {
+	enum trace_ev_kind kind;
+	uint32_t pid, tid;
+	uint32_t cpu;		  /* per-CPU streams; else UINT32_MAX */
+	uint8_t ring;		  /* 0 user, 1 kernel */
+	uint64_t pc;		  /* TEV_STEP */
+	uint64_t index;		  /* index of this step among all steps, from 0 */
+	uint64_t time_ns;	  /* best known time (last TIME/SWITCH), 0 unknown */
+	uint64_t a, b;		  /* kind-specific (ASYNC: a = kind, b = number) */
+	const struct trace_task_rec *task; /* TEV_TASK */
+};
+
+/*
+ * Iterate every event of the trace in the order it happened: per-thread
+ * streams by sequence number, per-CPU streams by time; task records
+ * interleaved at their position.  trace_next returns 1 with *ev filled,
+ * 0 at the end, -1 on a truncated or corrupt stream (message printed).
+ */
+struct trace_iter;
+struct trace_iter *trace_iter_new(struct trace *t);
+int trace_next(struct trace_iter *it, struct trace_event *ev);
+void trace_iter_free(struct trace_iter *it);
+
+/* Raw access for `post dump`: one stream file's records in file order. */
+struct stream_reader;
+struct stream_reader *stream_reader_open(const char *path);
+/* 1: *it is valid (with *offset of the record), 0: end, -1: error (printed). */
+struct step_item;
+int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *offset);
+const struct pt_file_header *stream_reader_header(const struct stream_reader *r);
+void stream_reader_close(struct stream_reader *r);
+
+#endif /* PT_TRACE_READER_H */

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Writing a trace directory: the header (attributes), the tasks file and
+ * step streams.  Used by every backend (ptrace, the driver's collector).
+ */
+#ifndef PT_TRACE_WRITER_H
+#define PT_TRACE_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <pitrace/format.h>
+#include "stepcodec.h"
+
+struct trace_writer;
+
+/* Buffer of one stream; flushed (and CHECKed) when it passes TW_BUF_LIMIT. */
+#define TW_BUF_SIZE (PT_CHECK_INTERVAL + 256)
+#define TW_BUF_LIMIT (PT_CHECK_INTERVAL - 16)
+
+struct tw_stream {
+	struct trace_writer *tw;
+	int fd;
+	bool per_cpu;
+	uint32_t id;		  /* tid or cpu */
+	uint64_t last_pc;
+	uint64_t steps;		  /* steps in this stream */
+	uint64_t *total_steps;	  /* the writer's global count */
+	size_t len;		  /* bytes in buf */
+	void *zstd;		  /* ZSTD_CStream *, when compressing */
+	uint8_t *zbuf;
+	size_t zbuf_size;
+	int error;		  /* first errno seen; later writes are dropped */
+	uint8_t buf[TW_BUF_SIZE];
+};
+
+struct tw_options {
+	bool compress;		  /* zstd for step streams */
+	int compress_level;	  /* 0: default */
+	uint64_t features;	  /* PT_FEAT_* to start with */
+};
+
+/*
+ * Create the trace directory.  An existing trace directory is renamed to
+ * DIR.old first (like perf); an existing non-trace path is an error.
+ * Returns NULL with errno set and a message printed.
+ */
+struct trace_writer *tw_open(const char *dir, const struct tw_options *opts);
+
+/* Header attributes: kept in memory, written by tw_write_header/tw_close.
+ * Setting a type again replaces it, except PT_ATTR_ON_SYMBOL and
+ * PT_ATTR_NOTE, which accumulate. */
+int tw_set_attr(struct trace_writer *tw, unsigned type, const void *data, size_t len);
+int tw_set_attr_str(struct trace_writer *tw, unsigned type, const char *s);
+void tw_add_features(struct trace_writer *tw, uint64_t features);
+
+/* (Re)write the header file atomically with PT_ATTR_STATE = state. */
+int tw_write_header(struct trace_writer *tw, const char *state);
+
+/* Append a task record: rec is the fixed part (starting with
+ * struct pt_task_common), str an optional NUL-terminated tail. */
+int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len,
+	    const char *str);
+
+/* Steps recorded so far in all streams (the global sequence number). */
+uint64_t tw_total_steps(const struct trace_writer *tw);
+void tw_add_lost(struct trace_writer *tw, uint64_t n);
+void tw_count_task(struct trace_writer *tw, bool new_process);
+
+/* Open a step stream file (steps.tID or steps.cID). */
+struct tw_stream *tw_stream_open(struct trace_writer *tw, bool per_cpu, uint32_t id);
+/* Write the END record, flush and close. */
+int tw_stream_close(struct tw_stream *s);
+
+int tw_stream_flush(struct tw_stream *s);
+
+/* Append one step (the hot path). */
+static inline void tw_step(struct tw_stream *s, uint64_t pc)
+{
+	if (s->len > TW_BUF_LIMIT)
+		tw_stream_flush(s);
+	s->len += step_encode_delta(s->buf + s->len, (int64_t)(pc - s->last_pc));
+	s->last_pc = pc;
+	s->steps++;
+	(*s->total_steps)++;
+}
+
+/* Append a control record with a prepared payload. */
+void tw_ctl(struct tw_stream *s, unsigned type, const struct ctl_payload *p);
+/* Convenience forms of the common control records. */
+void tw_switch(struct tw_stream *s, uint32_t pid, uint32_t tid, uint64_t time_ns, uint64_t seq);
+void tw_time(struct tw_stream *s, uint64_t time_ns, uint64_t seq);
+void tw_async(struct tw_stream *s, unsigned kind, uint64_t number);
+void tw_gap(struct tw_stream *s, unsigned reason);
+void tw_lost(struct tw_stream *s, uint64_t count);
+void tw_onoff(struct tw_stream *s, bool on, uint64_t time_ns);
+void tw_ring(struct tw_stream *s, unsigned ring);
+
+/* Finish: close the tasks file, write the header with state, free. */
+int tw_close(struct trace_writer *tw, const char *state);
+
+/* CLOCK_MONOTONIC / CLOCK_REALTIME now, in ns. */
+uint64_t tw_now_ns(void);
+uint64_t tw_realtime_ns(void);
+
+#endif /* PT_TRACE_WRITER_H */
