@@ -68,7 +68,9 @@ size_t sym_read_code(struct sym_session *s, uint32_t pid, uint64_t addr, uint8_t
 
 /*
  * Standalone use by the recorder (--on SYMBOL): the module-relative address
- * of a function by name in the ELF file at path (0 when absent).
+ * (ELF virtual address) and size of a function by exact name in the ELF file
+ * at path, aliases and "name@plt" included.  Returns 1 found, 0 absent, -1
+ * when path is not a readable ELF file (errno set).
  */
 int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint64_t *size);
 

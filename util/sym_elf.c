@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One ELF module's function symbols, PLT names, DWARF lines and code bytes, via elfutils. */
+#include <dwarf.h>
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arch_sym.h"
+#include "log.h"
+#include "sym_elf.h"
+
+#define DEFAULT_DEBUG_DIR "/usr/lib/debug"
+#define PAGE_MASK_4K 0xfffull
+
+/* A compilation unit's address range, for finding the CU of an address. */
+struct sym_cu_range {
+	uint64_t start, end;
+	Dwarf_Die cu;
+};
+
+/* Strings this module built itself, interned so equal strings share memory. */
+struct sym_strtab {
+	char **slots;
+	size_t cap, used;
+};
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static const char *strtab_intern(struct sym_strtab **tp, const char *s)
+{
+	struct sym_strtab *t = *tp;
+	size_t i;
+
+	if (!t) {
+		t = *tp = calloc(1, sizeof(*t));
+		if (!t)
+			return NULL;
+	}
+	if ((t->used + 1) * 2 > t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 64;
+		char **n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (size_t k = 0; k < t->cap; k++) {
+			if (!t->slots[k])
+				continue;
+			for (i = str_hash(t->slots[k]) & (ncap - 1); n[i]; i = (i + 1) & (ncap - 1))
+				;
+			n[i] = t->slots[k];
+		}
+		free(t->slots);
+		t->slots = n;
+		t->cap = ncap;
+	}
+	for (i = str_hash(s) & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(t->slots[i], s))
+			return t->slots[i];
+	t->slots[i] = strdup(s);
+	if (t->slots[i])
+		t->used++;
+	return t->slots[i];
+}
+
+static void strtab_free(struct sym_strtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->slots[i]);
+	free(t->slots);
+	free(t);
+}
+
+size_t sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size)
+{
+	const void *id;
+	ssize_t len = dwelf_elf_gnu_build_id(elf, &id);
+
+	if (len <= 0)
+		return 0;
+	if ((size_t)len > size)
+		len = size;
+	memcpy(buf, id, len);
+	return len;
+}
+
+static Elf *open_elf(const char *path, int *fdp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+
+	*fdp = -1;
+	if (fd < 0)
+		return NULL;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		errno = ENOEXEC;
+		return NULL;
+	}
+	*fdp = fd;
+	return elf;
+}
+
+static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+static bool has_section_data(Elf *elf, const char *name)
+{
+	GElf_Shdr shdr;
+
+	return find_section(elf, name, &shdr) && shdr.sh_type != SHT_NOBITS && shdr.sh_size;
+}
+
+/* A debug file is only good if it belongs to this build (when both say). */
+static Elf *try_debug_file(struct sym_module *m, const char *path, int *fdp)
+{
+	uint8_t id[20];
+	size_t len;
+	Elf *elf;
+
+	if (m->path && !strcmp(path, m->path))
+		return NULL;
+	elf = open_elf(path, fdp);
+	if (!elf)
+		return NULL;
+	len = sym_elf_build_id(elf, id, sizeof(id));
+	if (m->build_id_len && len &&
+	    (len != m->build_id_len || memcmp(id, m->build_id, len))) {
+		pr_dbg("%s: build-id differs from %s, ignored", path, m->path);
+		elf_end(elf);
+		close(*fdp);
+		*fdp = -1;
+		return NULL;
+	}
+	return elf;
+}
+
+/*
+ * Separate debuginfo: first by build-id under debug_dir/.build-id/, then by
+ * the .gnu_debuglink name next to the file, in its .debug/ directory and
+ * under debug_dir plus the file's directory (the GDB search order).
+ */
+static void find_debuginfo(struct sym_module *m, const char *debug_dir)
+{
+	char p[PATH_MAX];
+	int n;
+
+	if (m->build_id_len) {
+		n = snprintf(p, sizeof(p), "%s/.build-id/%02x/", debug_dir, m->build_id[0]);
+		for (size_t i = 1; i < m->build_id_len && n > 0 && (size_t)n < sizeof(p) - 8; i++)
+			n += snprintf(p + n, sizeof(p) - n, "%02x", m->build_id[i]);
+		if (n > 0 && (size_t)n < sizeof(p) - 8) {
+			strcat(p, ".debug");
+			m->debug_elf = try_debug_file(m, p, &m->debug_fd);
+		}
+	}
+	if (!m->debug_elf && m->elf) {
+		GElf_Word crc;
+		const char *link = dwelf_elf_gnu_debuglink(m->elf, &crc);
+		char dir[PATH_MAX];
+		char *slash;
+
+		if (!link)
+			goto out;
+		snprintf(dir, sizeof(dir), "%s", m->path);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = 0;
+		else
+			strcpy(dir, ".");
+		const char *fmts[] = { "%s/%s", "%s/.debug/%s", NULL };
+		for (int i = 0; fmts[i] && !m->debug_elf; i++) {
+			snprintf(p, sizeof(p), fmts[i], dir, link);
+			m->debug_elf = try_debug_file(m, p, &m->debug_fd);
+		}
+		if (!m->debug_elf) {
+			snprintf(p, sizeof(p), "%s%s/%s", debug_dir, dir, link);
+			m->debug_elf = try_debug_file(m, p, &m->debug_fd);
+		}
+	}
+out:
+	if (m->debug_elf)
+		m->debug_path = strdup(p);
+}
+
+/* How good a name is among aliases of one address: lower wins. */
+static int bind_rank(unsigned char bind)
+{
+	switch (bind) {
+	case STB_GLOBAL:
+		return 0;
+	case STB_WEAK:
+		return 1;
+	case STB_LOCAL:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+struct sym_cand {
+	struct sym_entry e;
+	uint64_t sec_end;	  /* end of the containing section: bound for unsized symbols */
+	unsigned char bind, type;
+};
+
+static int leading_underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * The alias rule (docs/symbols.md): global before weak before local, a
+ * typed function before a NOTYPE label, a sized symbol before an unsized
+ * one, fewer leading underscores, then the alphabetically first name.
+ */
+static int cand_cmp(const void *pa, const void *pb)
+{
+	const struct sym_cand *a = pa, *b = pb;
+	int d;
+
+	if (a->e.addr != b->e.addr)
+		return a->e.addr < b->e.addr ? -1 : 1;
+	d = bind_rank(a->bind) - bind_rank(b->bind);
+	if (d)
+		return d;
+	d = (a->type == STT_NOTYPE) - (b->type == STT_NOTYPE);
+	if (d)
+		return d;
+	d = (a->e.size == 0) - (b->e.size == 0);
+	if (d)
+		return d;
+	d = leading_underscores(a->e.name) - leading_underscores(b->e.name);
+	if (d)
+		return d;
+	return strcmp(a->e.name, b->e.name);
+}
+
+struct cand_vec {
+	struct sym_cand *v;
+	size_t n, cap;
+};
+
+static bool cand_push(struct cand_vec *cv, const struct sym_cand *c)
+{
+	if (cv->n == cv->cap) {
+		size_t ncap = cv->cap ? cv->cap * 2 : 256;
+		struct sym_cand *n = realloc(cv->v, ncap * sizeof(*n));
+
+		if (!n)
+			return false;
+		cv->v = n;
+		cv->cap = ncap;
+	}
+	cv->v[cv->n++] = *c;
+	return true;
+}
+
+/* Function symbols of one symbol table (elf supplies the section headers). */
+static void collect_symtab(Elf *elf, Elf_Scn *scn, struct cand_vec *cv)
+{
+	GElf_Shdr shdr;
+	Elf_Data *data;
+	size_t n;
+
+	if (!gelf_getshdr(scn, &shdr) || !shdr.sh_entsize)
+		return;
+	data = elf_getdata(scn, NULL);
+	if (!data)
+		return;
+	n = shdr.sh_size / shdr.sh_entsize;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Shdr sec;
+		Elf_Scn *secscn;
+		struct sym_cand c = { 0 };
+		unsigned char type;
+		const char *name;
+
+		if (!gelf_getsym(data, i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+			continue;
+		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		secscn = elf_getscn(elf, sym.st_shndx);
+		if (!secscn || !gelf_getshdr(secscn, &sec) || !(sec.sh_flags & SHF_EXECINSTR))
+			continue;
+		name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+		/* '$' names are mapping symbols on some architectures, not functions. */
+		if (!name || !*name || name[0] == '$')
+			continue;
+		c.e.addr = sym.st_value;
+		c.e.size = sym.st_size;
+		c.e.name = name;
+		c.sec_end = sec.sh_addr + sec.sh_size;
+		c.bind = GELF_ST_BIND(sym.st_info);
+		c.type = type;
+		cand_push(cv, &c);
+	}
+}
+
+/* Name of the dynamic symbol a relocation at GOT slot refers to, or NULL. */
+static const char *reloc_name(struct sym_module *m, uint64_t slot)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(m->elf, scn))) {
+		GElf_Shdr shdr, symshdr;
+		Elf_Data *data, *symdata;
+		Elf_Scn *symscn;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &shdr) || (shdr.sh_type != SHT_RELA && shdr.sh_type != SHT_REL))
+			continue;
+		if (!shdr.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		symscn = elf_getscn(m->elf, shdr.sh_link);
+		if (!symscn || !gelf_getshdr(symscn, &symshdr) || !(symdata = elf_getdata(symscn, NULL)))
+			continue;
+		n = shdr.sh_size / shdr.sh_entsize;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Rela rela;
+			GElf_Rel rel;
+			GElf_Sym sym;
+			uint64_t off, info;
+			int64_t addend = 0;
+			char buf[64];
+
+			if (shdr.sh_type == SHT_RELA) {
+				if (!gelf_getrela(data, i, &rela))
+					continue;
+				off = rela.r_offset, info = rela.r_info, addend = rela.r_addend;
+			} else {
+				if (!gelf_getrel(data, i, &rel))
+					continue;
+				off = rel.r_offset, info = rel.r_info;
+			}
+			if (off != slot)
+				continue;
+			if (GELF_R_SYM(info) == 0) {
+				/* IRELATIVE: no symbol, the resolver's address (as objdump says). */
+				snprintf(buf, sizeof(buf), "*ABS*+0x%llx", (unsigned long long)addend);
+				return strtab_intern(&m->strs, buf);
+			}
+			if (!gelf_getsym(symdata, GELF_R_SYM(info), &sym))
+				continue;
+			return elf_strptr(m->elf, symshdr.sh_link, sym.st_name);
+		}
+	}
+	return NULL;
+}
+
+/* sym@plt for every PLT entry whose jump goes through a relocated GOT slot. */
+static void collect_plt(struct sym_module *m, struct cand_vec *cv)
+{
+	static const char *const plts[] = { ".plt", ".plt.sec", ".plt.got" };
+
+	for (size_t k = 0; k < sizeof(plts) / sizeof(plts[0]); k++) {
+		GElf_Shdr shdr;
+		Elf_Scn *scn = find_section(m->elf, plts[k], &shdr);
+		Elf_Data *data;
+		uint64_t ent;
+
+		if (!scn || shdr.sh_type == SHT_NOBITS || !(data = elf_rawdata(scn, NULL)))
+			continue;
+		ent = shdr.sh_entsize ? shdr.sh_entsize : 16;
+		for (uint64_t off = 0; off + ent <= data->d_size; off += ent) {
+			struct sym_cand c = { 0 };
+			const char *target;
+			uint64_t slot;
+			char buf[512];
+
+			if (!arch_sym_plt_slot((const uint8_t *)data->d_buf + off, ent,
+					       shdr.sh_addr + off, &slot))
+				continue;
+			target = reloc_name(m, slot);
+			if (!target)
+				continue;
+			snprintf(buf, sizeof(buf), "%s@plt", target);
+			c.e.name = strtab_intern(&m->strs, buf);
+			if (!c.e.name)
+				continue;
+			c.e.addr = shdr.sh_addr + off;
+			c.e.size = ent;
+			c.sec_end = shdr.sh_addr + shdr.sh_size;
+			c.bind = STB_GLOBAL;
+			c.type = STT_FUNC;
+			cand_push(cv, &c);
+		}
+	}
+}
+
+static Elf_Scn *find_symtab(Elf *elf, GElf_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == type && shdr.sh_size)
+			return scn;
+	return NULL;
+}
+
+/*
+ * The function table: .symtab of the file, else .symtab of its debuginfo,
+ * else .dynsym; plus PLT entries.  Unsized symbols (assembly labels) extend
+ * to the next symbol or the end of their section.
+ */
+static void load_symbols(struct sym_module *m)
+{
+	struct cand_vec cv = { 0 };
+	Elf_Scn *scn;
+	size_t out = 0;
+
+	if ((scn = find_symtab(m->elf, SHT_SYMTAB)))
+		collect_symtab(m->elf, scn, &cv);
+	else if ((scn = find_symtab(m->debug_elf, SHT_SYMTAB)))
+		collect_symtab(m->debug_elf, scn, &cv);
+	else if ((scn = find_symtab(m->elf, SHT_DYNSYM)))
+		collect_symtab(m->elf, scn, &cv);
+	if (m->elf)
+		collect_plt(m, &cv);
+	if (!cv.n)
+		return;
+	qsort(cv.v, cv.n, sizeof(*cv.v), cand_cmp);
+
+	m->aliases = malloc(cv.n * sizeof(*m->aliases));
+	m->syms = malloc(cv.n * sizeof(*m->syms));
+	if (!m->aliases || !m->syms) {
+		free(cv.v);
+		return;
+	}
+	for (size_t i = 0; i < cv.n; i++)
+		m->aliases[i] = cv.v[i].e;
+	m->nr_aliases = cv.n;
+
+	for (size_t i = 0; i < cv.n;) {
+		size_t j = i + 1;
+		struct sym_cand best = cv.v[i];
+
+		/* The winner keeps its name; an unsized winner takes a sized alias's size. */
+		for (; j < cv.n && cv.v[j].e.addr == best.e.addr; j++)
+			if (!best.e.size && cv.v[j].e.size)
+				best.e.size = cv.v[j].e.size;
+		if (!best.e.size) {
+			uint64_t end = best.sec_end;
+
+			if (j < cv.n && cv.v[j].e.addr < end)
+				end = cv.v[j].e.addr;
+			best.e.size = end > best.e.addr ? end - best.e.addr : 0;
+		}
+		if (best.e.size)
+			m->syms[out++] = best.e;
+		i = j;
+	}
+	m->nr_syms = out;
+	/* Aliases take the size of the function at their address. */
+	for (size_t i = 0, k = 0; i < m->nr_aliases; i++) {
+		while (k < out && m->syms[k].addr < m->aliases[i].addr)
+			k++;
+		if (k < out && m->syms[k].addr == m->aliases[i].addr)
+			m->aliases[i].size = m->syms[k].size;
+	}
+	free(cv.v);
+}
+
+/* Loadable segments; a debuginfo file keeps the program headers too. */
+static void load_phdrs(struct sym_module *m, Elf *elf)
+{
+	GElf_Ehdr ehdr;
+	size_t n;
+
+	if (!elf || !gelf_getehdr(elf, &ehdr) || elf_getphdrnum(elf, &n))
+		return;
+	m->e_type = ehdr.e_type;
+	m->phdrs = calloc(n ? n : 1, sizeof(*m->phdrs));
+	if (!m->phdrs)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (gelf_getphdr(elf, i, &m->phdrs[m->nr_phdrs]) &&
+		    m->phdrs[m->nr_phdrs].p_type == PT_LOAD)
+			m->nr_phdrs++;
+}
+
+struct sym_module *sym_module_open(const char *path, const char *name, const uint8_t *build_id,
+				   size_t build_id_len, const char *debug_dir)
+{
+	struct sym_module *m = calloc(1, sizeof(*m));
+	const char *base = strrchr(path, '/');
+
+	if (!m)
+		return NULL;
+	elf_version(EV_CURRENT);
+	m->fd = m->debug_fd = -1;
+	m->path = strdup(path);
+	m->name = strdup(name ? name : base ? base + 1 : path);
+	if (!m->path || !m->name) {
+		sym_module_free(m);
+		return NULL;
+	}
+	if (build_id_len > sizeof(m->build_id))
+		build_id_len = sizeof(m->build_id);
+	if (build_id && build_id_len)
+		memcpy(m->build_id, build_id, build_id_len);
+	m->build_id_len = build_id_len;
+	if (!debug_dir)
+		debug_dir = DEFAULT_DEBUG_DIR;
+
+	m->elf = open_elf(path, &m->fd);
+	if (!m->elf) {
+		pr_dbg("%s: %s", path, strerror(errno));
+	} else {
+		uint8_t id[20];
+		size_t len = sym_elf_build_id(m->elf, id, sizeof(id));
+
+		if (m->build_id_len && len &&
+		    (len != m->build_id_len || memcmp(id, m->build_id, len))) {
+			/* Replaced since it was mapped: its symbols would lie. */
+			pr_warn("%s changed since it was traced (build-id differs); "
+				"using debuginfo by build-id only", path);
+			elf_end(m->elf);
+			close(m->fd);
+			m->elf = NULL;
+			m->fd = -1;
+		} else {
+			if (!m->build_id_len) {
+				memcpy(m->build_id, id, len);
+				m->build_id_len = len;
+			}
+			m->usable = true;
+			load_phdrs(m, m->elf);
+		}
+	}
+	if (!m->elf || !has_section_data(m->elf, ".symtab") ||
+	    !has_section_data(m->elf, ".debug_info"))
+		find_debuginfo(m, debug_dir);
+	if (!m->phdrs)
+		load_phdrs(m, m->debug_elf);
+	load_symbols(m);
+	if (m->elf && has_section_data(m->elf, ".debug_info"))
+		m->dwarf = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+	else if (m->debug_elf && has_section_data(m->debug_elf, ".debug_info"))
+		m->dwarf = dwarf_begin_elf(m->debug_elf, DWARF_C_READ, NULL);
+	pr_dbg("%s: %zu functions%s%s%s", path, m->nr_syms, m->debug_path ? ", debuginfo " : "",
+	       m->debug_path ? m->debug_path : "", m->dwarf ? ", lines" : "");
+	return m;
+}
+
+void sym_module_free(struct sym_module *m)
+{
+	if (!m)
+		return;
+	if (m->dwarf)
+		dwarf_end(m->dwarf);
+	if (m->elf)
+		elf_end(m->elf);
+	if (m->fd >= 0)
+		close(m->fd);
+	if (m->debug_elf)
+		elf_end(m->debug_elf);
+	if (m->debug_fd >= 0)
+		close(m->debug_fd);
+	strtab_free(m->strs);
+	free(m->cus);
+	free(m->syms);
+	free(m->aliases);
+	free(m->phdrs);
+	free(m->debug_path);
+	free(m->path);
+	free(m->name);
+	free(m);
+}
+
+bool sym_module_bias(const struct sym_module *m, uint64_t start, uint64_t pgoff, bool exec,
+		     uint64_t *bias)
+{
+	/* Two passes: segments whose PF_X matches the mapping first, since old
+	 * layouts share a page between text and data with different biases. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < m->nr_phdrs; i++) {
+			const GElf_Phdr *p = &m->phdrs[i];
+
+			if (pass == 0 && !!(p->p_flags & PF_X) != exec)
+				continue;
+			if (pgoff < (p->p_offset & ~PAGE_MASK_4K) || pgoff >= p->p_offset + p->p_filesz)
+				continue;
+			*bias = start - (p->p_vaddr - p->p_offset + pgoff);
+			return true;
+		}
+	}
+	return false;
+}
+
+const struct sym_entry *sym_module_find(struct sym_module *m, uint64_t vaddr)
+{
+	size_t lo = 0, hi = m->nr_syms;
+	const struct sym_entry *e;
+
+	if (!m->nr_syms)
+		return NULL;
+	e = &m->syms[m->last_hit];
+	if (vaddr - e->addr < e->size)
+		return e;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	e = &m->syms[lo - 1];
+	if (vaddr - e->addr >= e->size)
+		return NULL;
+	m->last_hit = lo - 1;
+	return e;
+}
+
+const struct sym_entry *sym_module_find_name(const struct sym_module *m, const char *name)
+{
+	for (size_t i = 0; i < m->nr_aliases; i++)
+		if (!strcmp(m->aliases[i].name, name))
+			return &m->aliases[i];
+	return NULL;
+}
+
+static int cu_cmp(const void *pa, const void *pb)
+{
+	const struct sym_cu_range *a = pa, *b = pb;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Address ranges of every CU from their DIEs (DW_AT_ranges / low_pc..high_pc):
+ * .debug_aranges is optional and often missing. */
+static void load_cus(struct sym_module *m)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	size_t cap = 0;
+
+	m->cus_loaded = true;
+	while (dwarf_get_units(m->dwarf, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+		Dwarf_Addr base, s, e;
+		ptrdiff_t off = 0;
+
+		while ((off = dwarf_ranges(&cudie, off, &base, &s, &e)) > 0) {
+			if (e <= s)
+				continue;
+			if (m->nr_cus == cap) {
+				size_t ncap = cap ? cap * 2 : 64;
+				struct sym_cu_range *n = realloc(m->cus, ncap * sizeof(*n));
+
+				if (!n)
+					return;
+				m->cus = n;
+				cap = ncap;
+			}
+			m->cus[m->nr_cus++] = (struct sym_cu_range){ s, e, cudie };
+		}
+	}
+	if (m->nr_cus)
+		qsort(m->cus, m->nr_cus, sizeof(*m->cus), cu_cmp);
+}
+
+static struct sym_cu_range *find_cu(struct sym_module *m, uint64_t vaddr)
+{
+	size_t lo = 0, hi = m->nr_cus;
+
+	if (!m->cus_loaded)
+		load_cus(m);
+	if (!m->nr_cus)
+		return NULL;
+	if (vaddr - m->cus[m->last_cu].start < m->cus[m->last_cu].end - m->cus[m->last_cu].start)
+		return &m->cus[m->last_cu];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->cus[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Ranges may nest (rare); look back a little for one that covers. */
+	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++)
+		if (vaddr < m->cus[i - 1].end) {
+			m->last_cu = i - 1;
+			return &m->cus[i - 1];
+		}
+	return NULL;
+}
+
+bool sym_module_line(struct sym_module *m, uint64_t vaddr, const char **file, int *line)
+{
+	struct sym_cu_range *cu;
+	Dwarf_Line *l;
+	const char *src;
+	int lineno;
+
+	if (!m->dwarf || !(cu = find_cu(m, vaddr)))
+		return false;
+	l = dwarf_getsrc_die(&cu->cu, vaddr);
+	if (!l || !(src = dwarf_linesrc(l, NULL, NULL)) || dwarf_lineno(l, &lineno))
+		return false;
+	if (src[0] != '/') {
+		Dwarf_Attribute attr;
+		const char *dir = dwarf_formstring(dwarf_attr(&cu->cu, DW_AT_comp_dir, &attr));
+		char buf[PATH_MAX];
+
+		if (dir) {
+			snprintf(buf, sizeof(buf), "%s/%s", dir, src);
+			src = strtab_intern(&m->strs, buf);
+			if (!src)
+				return false;
+		}
+	}
+	*file = src;
+	*line = lineno;
+	return true;
+}
+
+size_t sym_module_read(const struct sym_module *m, uint64_t vaddr, uint8_t *buf, size_t len)
+{
+	size_t fsize;
+	const char *raw;
+
+	if (!m->elf || !(raw = elf_rawfile(m->elf, &fsize)))
+		return 0;
+	for (size_t i = 0; i < m->nr_phdrs; i++) {
+		const GElf_Phdr *p = &m->phdrs[i];
+		uint64_t off;
+
+		if (vaddr < p->p_vaddr || vaddr >= p->p_vaddr + p->p_filesz)
+			continue;
+		off = p->p_offset + (vaddr - p->p_vaddr);
+		if (len > p->p_vaddr + p->p_filesz - vaddr)
+			len = p->p_vaddr + p->p_filesz - vaddr;
+		if (off >= fsize)
+			return 0;
+		if (len > fsize - off)
+			len = fsize - off;
+		memcpy(buf, raw + off, len);
+		return len;
+	}
+	return 0;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One ELF module's tables for the symbol resolver: function symbols (with
+ * PLT entries and sizes filled in), DWARF line lookup, load bias and code
+ * bytes.  Internal to util/sym_*.c and util/symbols.c.
+ */
+#ifndef PT_SYM_ELF_H
+#define PT_SYM_ELF_H
+
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A function: [addr, addr + size) in ELF virtual addresses. */
+struct sym_entry {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+};
+
+struct sym_cu_range;
+struct sym_strtab;
+
+struct sym_module {
+	char *path;		  /* as opened (after sysroot / deleted-suffix handling) */
+	char *name;		  /* basename, or a given display name ("[vdso]") */
+	uint8_t build_id[20];
+	uint8_t build_id_len;	  /* as wanted by the mapping, else as found in the file */
+	bool usable;		  /* the file opened and is the mapped one */
+
+	int fd;			  /* the mapped file (-1 if unusable) */
+	Elf *elf;
+	GElf_Half e_type;
+	GElf_Phdr *phdrs;
+	size_t nr_phdrs;
+	int debug_fd;		  /* separate debuginfo, -1 if none */
+	Elf *debug_elf;
+	char *debug_path;
+
+	struct sym_entry *syms;	  /* sorted by addr, one per address, sized */
+	size_t nr_syms;
+	struct sym_entry *aliases; /* every accepted name, for lookup by name */
+	size_t nr_aliases;
+	size_t last_hit;	  /* index into syms of the last found symbol */
+
+	Dwarf *dwarf;		  /* NULL: no line information */
+	bool cus_loaded;
+	struct sym_cu_range *cus;
+	size_t nr_cus;
+	size_t last_cu;
+	struct sym_strtab *strs;  /* strings we built (plt names, joined paths) */
+	struct sym_module *next;  /* session list */
+};
+
+/*
+ * Open the ELF file at path.  build_id (may be NULL/0) is what the mapping
+ * said: when the file on disk has another build-id it is not the mapped file
+ * and only debuginfo found by build-id is used.  debug_dir: where
+ * .build-id/xx/yyyy.debug lives (NULL: /usr/lib/debug).  name: display
+ * name, NULL for the basename.  Never returns NULL except out of memory;
+ * check ->usable and ->nr_syms.
+ */
+struct sym_module *sym_module_open(const char *path, const char *name, const uint8_t *build_id,
+				   size_t build_id_len, const char *debug_dir);
+void sym_module_free(struct sym_module *m);
+
+/*
+ * The load bias of a mapping of this module at start with file offset pgoff
+ * (exec: the mapping is executable): process address - ELF virtual address.
+ * False when no loadable segment covers pgoff.
+ */
+bool sym_module_bias(const struct sym_module *m, uint64_t start, uint64_t pgoff, bool exec,
+		     uint64_t *bias);
+
+/* The function covering vaddr, or NULL. */
+const struct sym_entry *sym_module_find(struct sym_module *m, uint64_t vaddr);
+
+/* A function by exact name (aliases included), or NULL. */
+const struct sym_entry *sym_module_find_name(const struct sym_module *m, const char *name);
+
+/* Source line of vaddr from DWARF; false when unknown. */
+bool sym_module_line(struct sym_module *m, uint64_t vaddr, const char **file, int *line);
+
+/* Copy up to len file bytes at vaddr (within one loadable segment). */
+size_t sym_module_read(const struct sym_module *m, uint64_t vaddr, uint8_t *buf, size_t len);
+
+/* The build-id note of an open ELF; its length or 0. */
+size_t sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size);
+
+#endif /* PT_SYM_ELF_H */

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Symbol sessions: per-process address spaces from task records, resolved through ELF modules. */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "arch_sym.h"
+#include "log.h"
+#include "sym_elf.h"
+#include "sym_kernel.h"
+#include "symbols.h"
+#include "trace_reader.h"
+
+#define DELETED_SUFFIX " (deleted)"
+
+/* One mapping of a process; module and bias are found on first use. */
+struct sym_range {
+	uint64_t start, end;
+	uint64_t pgoff;
+	uint32_t prot;
+	enum sym_kind kind;
+	const char *path;	  /* interned in the session */
+	uint8_t build_id_len;
+	uint8_t build_id[PT_BUILD_ID_MAX];
+	bool resolved;		  /* mod and bias below are valid */
+	struct sym_module *mod;
+	uint64_t bias;
+};
+
+struct sym_space {
+	uint32_t pid;
+	bool used;
+	struct sym_range *r;	  /* sorted by start, not overlapping */
+	size_t n, cap;
+	size_t last;		  /* index of the last range hit */
+};
+
+struct sym_session {
+	char *trace_dir, *debug_dir, *vmlinux, *sysroot;
+	struct sym_space *spaces; /* open addressing by pid */
+	size_t nr_spaces, cap_spaces;
+	struct sym_space *last_space;
+	struct sym_module *modules;
+	char **paths;		  /* interned mapping paths */
+	size_t nr_paths, cap_paths;
+	struct sym_kernel *kernel;
+	bool kernel_tried;
+};
+
+static char *dup_opt(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+struct sym_session *sym_session_new(const struct sym_options *opts)
+{
+	struct sym_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (opts) {
+		s->trace_dir = dup_opt(opts->trace_dir);
+		s->debug_dir = dup_opt(opts->debug_dir);
+		s->vmlinux = dup_opt(opts->vmlinux);
+		s->sysroot = dup_opt(opts->sysroot);
+	}
+	return s;
+}
+
+void sym_session_free(struct sym_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->cap_spaces; i++)
+		free(s->spaces[i].r);
+	free(s->spaces);
+	while (s->modules) {
+		struct sym_module *m = s->modules;
+
+		s->modules = m->next;
+		sym_module_free(m);
+	}
+	for (size_t i = 0; i < s->nr_paths; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	sym_kernel_free(s->kernel);
+	free(s->trace_dir);
+	free(s->debug_dir);
+	free(s->vmlinux);
+	free(s->sysroot);
+	free(s);
+}
+
+/* Mapping paths repeat across processes (fork, exec of the same program). */
+static const char *intern_path(struct sym_session *s, const char *p)
+{
+	for (size_t i = s->nr_paths; i-- > 0;)
+		if (!strcmp(s->paths[i], p))
+			return s->paths[i];
+	if (s->nr_paths == s->cap_paths) {
+		size_t ncap = s->cap_paths ? s->cap_paths * 2 : 32;
+		char **n = realloc(s->paths, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		s->paths = n;
+		s->cap_paths = ncap;
+	}
+	s->paths[s->nr_paths] = strdup(p);
+	return s->paths[s->nr_paths] ? s->paths[s->nr_paths++] : NULL;
+}
+
+/* ---- address spaces ---- */
+
+static size_t pid_slot(uint32_t pid, size_t cap)
+{
+	return (pid * 2654435761u) & (cap - 1);
+}
+
+static struct sym_space *space_find(struct sym_session *s, uint32_t pid)
+{
+	if (s->last_space && s->last_space->pid == pid)
+		return s->last_space;
+	if (!s->cap_spaces)
+		return NULL;
+	for (size_t i = pid_slot(pid, s->cap_spaces); s->spaces[i].used;
+	     i = (i + 1) & (s->cap_spaces - 1))
+		if (s->spaces[i].pid == pid)
+			return s->last_space = &s->spaces[i];
+	return NULL;
+}
+
+static struct sym_space *space_get(struct sym_session *s, uint32_t pid)
+{
+	struct sym_space *sp = space_find(s, pid);
+	size_t i;
+
+	if (sp)
+		return sp;
+	if ((s->nr_spaces + 1) * 2 > s->cap_spaces) {
+		size_t ncap = s->cap_spaces ? s->cap_spaces * 2 : 16;
+		struct sym_space *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (size_t k = 0; k < s->cap_spaces; k++) {
+			if (!s->spaces[k].used)
+				continue;
+			for (i = pid_slot(s->spaces[k].pid, ncap); n[i].used; i = (i + 1) & (ncap - 1))
+				;
+			n[i] = s->spaces[k];
+		}
+		free(s->spaces);
+		s->spaces = n;
+		s->cap_spaces = ncap;
+	}
+	for (i = pid_slot(pid, s->cap_spaces); s->spaces[i].used; i = (i + 1) & (s->cap_spaces - 1))
+		;
+	s->spaces[i].used = true;
+	s->spaces[i].pid = pid;
+	s->nr_spaces++;
+	return s->last_space = &s->spaces[i];
+}
+
+static bool space_reserve(struct sym_space *sp, size_t extra)
+{
+	if (sp->n + extra > sp->cap) {
+		size_t ncap = sp->cap ? sp->cap * 2 : 32;
+		struct sym_range *n;
+
+		while (ncap < sp->n + extra)
+			ncap *= 2;
+		n = realloc(sp->r, ncap * sizeof(*n));
+		if (!n)
+			return false;
+		sp->r = n;
+		sp->cap = ncap;
+	}
+	return true;
+}
+
+/* First range whose end is above addr. */
+static size_t range_lower(const struct sym_space *sp, uint64_t addr)
+{
+	size_t lo = 0, hi = sp->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp->r[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Remove [start, end) from a space, keeping the pieces of ranges cut across. */
+static void space_punch(struct sym_space *sp, uint64_t start, uint64_t end)
+{
+	size_t i = range_lower(sp, start), j;
+
+	if (i < sp->n && sp->r[i].start < start && sp->r[i].end > end) {
+		/* One range split in two around the hole. */
+		struct sym_range right;
+
+		if (!space_reserve(sp, 1))
+			return;
+		right = sp->r[i];
+		right.pgoff += end - right.start;
+		right.start = end;
+		sp->r[i].end = start;
+		memmove(&sp->r[i + 2], &sp->r[i + 1], (sp->n - i - 1) * sizeof(*sp->r));
+		sp->r[i + 1] = right;
+		sp->n++;
+		sp->last = 0;
+		return;
+	}
+	if (i < sp->n && sp->r[i].start < start) {
+		sp->r[i].end = start;
+		i++;
+	}
+	for (j = i; j < sp->n && sp->r[j].end <= end; j++)
+		;
+	if (j < sp->n && sp->r[j].start < end) {
+		sp->r[j].pgoff += end - sp->r[j].start;
+		sp->r[j].start = end;
+	}
+	if (j > i) {
+		memmove(&sp->r[i], &sp->r[j], (sp->n - j) * sizeof(*sp->r));
+		sp->n -= j - i;
+	}
+	sp->last = 0;
+}
+
+static enum sym_kind kind_of_path(const char *path)
+{
+	if (!strcmp(path, "[vdso]"))
+		return SYM_KIND_VDSO;
+	if (!path[0] || path[0] == '[' || !strncmp(path, "//anon", 6) ||
+	    !strncmp(path, "/memfd:", 7))
+		return SYM_KIND_ANON;
+	return SYM_KIND_FILE;
+}
+
+static void space_map(struct sym_session *s, struct sym_space *sp, const struct trace_task_rec *rec)
+{
+	struct sym_range r = { 0 };
+	size_t i;
+
+	if (!rec->mmap.len || rec->mmap.start + rec->mmap.len < rec->mmap.start)
+		return;
+	r.start = rec->mmap.start;
+	r.end = rec->mmap.start + rec->mmap.len;
+	r.pgoff = rec->mmap.pgoff;
+	r.prot = rec->mmap.prot;
+	r.path = intern_path(s, rec->str ? rec->str : "");
+	if (!r.path)
+		return;
+	r.kind = kind_of_path(r.path);
+	r.build_id_len = rec->mmap.build_id_len <= PT_BUILD_ID_MAX ? rec->mmap.build_id_len : 0;
+	memcpy(r.build_id, rec->mmap.build_id, r.build_id_len);
+
+	space_punch(sp, r.start, r.end);
+	if (!space_reserve(sp, 1))
+		return;
+	i = range_lower(sp, r.start);
+	memmove(&sp->r[i + 1], &sp->r[i], (sp->n - i) * sizeof(*sp->r));
+	sp->r[i] = r;
+	sp->n++;
+}
+
+void sym_task_event(struct sym_session *s, const struct trace_task_rec *rec)
+{
+	struct sym_space *sp, *parent;
+
+	switch (rec->type) {
+	case PT_TASK_MMAP:
+		sp = space_get(s, rec->c.pid);
+		if (sp)
+			space_map(s, sp, rec);
+		break;
+	case PT_TASK_MUNMAP:
+		sp = space_find(s, rec->c.pid);
+		if (sp && rec->munmap.len)
+			space_punch(sp, rec->munmap.start, rec->munmap.start + rec->munmap.len);
+		break;
+	case PT_TASK_FORK:
+		/* A thread shares its process's space, found by pid already. */
+		if ((rec->fork.flags & PT_FORK_THREAD) || rec->c.pid == rec->fork.ppid)
+			break;
+		sp = space_get(s, rec->c.pid);
+		if (!sp)
+			break;
+		/* Looked up after space_get, which may move the table. */
+		parent = space_find(s, rec->fork.ppid);
+		sp = space_find(s, rec->c.pid);
+		sp->n = 0;
+		sp->last = 0;
+		if (parent && parent->n && space_reserve(sp, parent->n)) {
+			memcpy(sp->r, parent->r, parent->n * sizeof(*sp->r));
+			sp->n = parent->n;
+		}
+		break;
+	case PT_TASK_EXEC:
+		sp = space_find(s, rec->c.pid);
+		if (sp) {
+			sp->n = 0;
+			sp->last = 0;
+		}
+		break;
+	case PT_TASK_EXIT:
+		/* Kept: no steps follow an exit, and a reused pid starts with
+		 * FORK (which replaces the space).  Memory stays bounded by the
+		 * number of processes. */
+	default:
+		break;
+	}
+}
+
+static struct sym_range *space_lookup(struct sym_space *sp, uint64_t addr)
+{
+	size_t i;
+
+	if (!sp->n)
+		return NULL;
+	if (sp->last < sp->n && addr - sp->r[sp->last].start < sp->r[sp->last].end - sp->r[sp->last].start)
+		return &sp->r[sp->last];
+	i = range_lower(sp, addr);
+	if (i >= sp->n || sp->r[i].start > addr)
+		return NULL;
+	sp->last = i;
+	return &sp->r[i];
+}
+
+/* ---- modules ---- */
+
+static struct sym_module *module_get(struct sym_session *s, const char *path, const char *name,
+				     const uint8_t *bid, size_t bid_len)
+{
+	struct sym_module *m;
+	char open_path[PATH_MAX];
+	size_t plen = strlen(path), slen = strlen(DELETED_SUFFIX);
+
+	for (m = s->modules; m; m = m->next) {
+		if (strcmp(m->name, name ? name : m->name) || (!name && strcmp(m->path, path)))
+			continue;
+		if (bid_len && m->build_id_len &&
+		    (bid_len != m->build_id_len || memcmp(bid, m->build_id, bid_len)))
+			continue;
+		return m;
+	}
+	/* The file was replaced while mapped: the old one is gone, try the name. */
+	if (plen > slen && !strcmp(path + plen - slen, DELETED_SUFFIX))
+		plen -= slen;
+	snprintf(open_path, sizeof(open_path), "%s%.*s", s->sysroot && path[0] == '/' ? s->sysroot : "",
+		 (int)plen, path);
+	m = sym_module_open(open_path, name, bid, bid_len, s->debug_dir);
+	if (!m)
+		return NULL;
+	if (!name) {
+		/* Keep the traced path as the identity, not the sysroot one. */
+		free(m->path);
+		m->path = strdup(path);
+		if (!m->path) {
+			sym_module_free(m);
+			return NULL;
+		}
+	}
+	m->next = s->modules;
+	s->modules = m;
+	return m;
+}
+
+static void range_resolve(struct sym_session *s, struct sym_range *r)
+{
+	char vdso[PATH_MAX];
+
+	r->resolved = true;
+	if (r->kind == SYM_KIND_VDSO) {
+		if (!s->trace_dir)
+			return;
+		snprintf(vdso, sizeof(vdso), "%s/vdso", s->trace_dir);
+		/* No sysroot for the saved image: module_get applies it only to
+		 * absolute paths, so pass the name and open the full path. */
+		for (r->mod = s->modules; r->mod; r->mod = r->mod->next)
+			if (!strcmp(r->mod->name, "[vdso]") && !strcmp(r->mod->path, vdso))
+				break;
+		if (!r->mod) {
+			r->mod = sym_module_open(vdso, "[vdso]", r->build_id, r->build_id_len,
+						 s->debug_dir);
+			if (r->mod) {
+				r->mod->next = s->modules;
+				s->modules = r->mod;
+			}
+		}
+	} else if (r->kind == SYM_KIND_FILE) {
+		r->mod = module_get(s, r->path, NULL, r->build_id, r->build_id_len);
+	}
+	if (!r->mod || !sym_module_bias(r->mod, r->start, r->pgoff, r->prot & PROT_EXEC, &r->bias))
+		r->bias = r->start - r->pgoff;	/* unreadable file: offsets are file offsets */
+}
+
+/* ---- resolution ---- */
+
+static void resolve_kernel(struct sym_session *s, uint64_t addr, unsigned flags,
+			   struct sym_loc *loc)
+{
+	const struct sym_kentry *e = sym_kernel_find(s->kernel, addr);
+	struct sym_module *vm;
+	uint64_t kaslr;
+
+	loc->kind = SYM_KIND_KERNEL;
+	loc->module = loc->module_path = "[kernel]";
+	loc->module_offset = addr;
+	if (!e)
+		return;
+	loc->module = loc->module_path = e->module;
+	loc->module_offset = addr - e->module_base;
+	loc->symbol = e->name;
+	loc->sym_addr = e->addr;
+	loc->sym_offset = addr - e->addr;
+	vm = sym_kernel_vmlinux(s->kernel, &kaslr);
+	if (vm && !e->module_base) {
+		loc->mod = vm;
+		loc->module_path = vm->path;
+		loc->module_offset = addr - kaslr;
+		if (flags & SYM_LINES)
+			sym_module_line(vm, addr - kaslr, &loc->file, &loc->line);
+	}
+}
+
+static bool kernel_candidate(struct sym_session *s, uint64_t addr)
+{
+	if (!arch_sym_is_kernel_addr(addr))
+		return false;
+	if (!s->kernel_tried) {
+		s->kernel_tried = true;
+		s->kernel = sym_kernel_load(s->trace_dir, s->vmlinux, s->debug_dir);
+	}
+	return sym_kernel_covers(s->kernel, addr);
+}
+
+void sym_resolve(struct sym_session *s, uint32_t pid, uint64_t addr, unsigned flags,
+		 struct sym_loc *loc)
+{
+	struct sym_space *sp = space_find(s, pid);
+	struct sym_range *r = sp ? space_lookup(sp, addr) : NULL;
+	const struct sym_entry *e;
+	uint64_t vaddr;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!r) {
+		if (kernel_candidate(s, addr)) {
+			resolve_kernel(s, addr, flags, loc);
+			return;
+		}
+		loc->kind = SYM_KIND_UNKNOWN;
+		loc->module = loc->module_path = "[unknown]";
+		loc->module_offset = addr;
+		return;
+	}
+	loc->kind = r->kind;
+	if (r->kind == SYM_KIND_ANON) {
+		loc->module = "[anon]";
+		loc->module_path = r->path[0] ? r->path : "[anon]";
+		loc->module_offset = addr;
+		return;
+	}
+	if (!r->resolved)
+		range_resolve(s, r);
+	vaddr = addr - r->bias;
+	loc->module_offset = vaddr;
+	if (!r->mod) {
+		loc->module = r->kind == SYM_KIND_VDSO ? "[vdso]" : r->path;
+		loc->module_path = r->path;
+		if (r->kind == SYM_KIND_FILE && strrchr(r->path, '/'))
+			loc->module = strrchr(r->path, '/') + 1;
+		return;
+	}
+	loc->mod = r->mod;
+	loc->module = r->mod->name;
+	loc->module_path = r->kind == SYM_KIND_VDSO ? "[vdso]" : r->mod->path;
+	e = sym_module_find(r->mod, vaddr);
+	if (e) {
+		loc->symbol = e->name;
+		loc->sym_addr = e->addr + r->bias;
+		loc->sym_offset = vaddr - e->addr;
+	}
+	if (flags & SYM_LINES)
+		sym_module_line(r->mod, vaddr, &loc->file, &loc->line);
+}
+
+size_t sym_read_code(struct sym_session *s, uint32_t pid, uint64_t addr, uint8_t *buf, size_t len)
+{
+	struct sym_space *sp = space_find(s, pid);
+	struct sym_range *r = sp ? space_lookup(sp, addr) : NULL;
+
+	if (!r) {
+		struct sym_module *vm;
+		uint64_t kaslr;
+
+		if (kernel_candidate(s, addr) && (vm = sym_kernel_vmlinux(s->kernel, &kaslr)))
+			return sym_module_read(vm, addr - kaslr, buf, len);
+		return 0;
+	}
+	if (r->kind == SYM_KIND_ANON)
+		return 0;
+	if (!r->resolved)
+		range_resolve(s, r);
+	if (!r->mod)
+		return 0;
+	/* Never read past the mapping: the next bytes may belong to another file. */
+	if (len > r->end - addr)
+		len = r->end - addr;
+	return sym_module_read(r->mod, addr - r->bias, buf, len);
+}
+
+/* ---- standalone ---- */
+
+int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint64_t *size)
+{
+	struct sym_module *m = sym_module_open(path, NULL, NULL, 0, NULL);
+	const struct sym_entry *e;
+	int ret;
+
+	if (!m)
+		return -1;
+	if (!m->usable) {
+		sym_module_free(m);
+		return -1;
+	}
+	e = sym_module_find_name(m, name);
+	ret = e ? 1 : 0;
+	if (e) {
+		*vaddr = e->addr;
+		if (size)
+			*size = e->size;
+	}
+	sym_module_free(m);
+	return ret;
+}
+
+size_t sym_file_build_id(const char *path, uint8_t *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	Elf *elf;
+
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		len = sym_elf_build_id(elf, buf, size);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return len;
+}
