@@ -36,6 +36,13 @@ struct trace_info {
  * (printed) and NULL.
  */
 struct trace *trace_open(const char *dir);
+/*
+ * The same with TRACE_OPEN_* flags.  TRACE_OPEN_FORCE reads a damaged trace
+ * up to the damage: a truncated or corrupt file or stream ends there with a
+ * warning instead of an error (post --force).
+ */
+#define TRACE_OPEN_FORCE (1u << 0)
+struct trace *trace_open_flags(const char *dir, unsigned flags);
 void trace_close(struct trace *t);
 const struct trace_info *trace_info(const struct trace *t);
 const char *trace_dir(const struct trace *t);
@@ -56,11 +63,23 @@ struct trace_task_rec {
 		struct { uint64_t start, len; } munmap;
 	};
 	const char *str;	  /* exec path, comm, mmap path; else NULL */
+	uint64_t offset;	  /* byte offset of the record in the tasks file */
 };
 
 /* All task records, in file order (the order they happened). */
 size_t trace_nr_tasks(const struct trace *t);
 const struct trace_task_rec *trace_tasks(const struct trace *t);
+
+/* The step stream files of the trace, per-thread first, each by id. */
+struct trace_stream_info {
+	const char *name;	  /* "steps.t1234" */
+	char *path;		  /* DIR/name */
+	bool per_cpu;		  /* steps.cN (else steps.tN) */
+	uint32_t id;		  /* tid or cpu */
+	uint64_t file_size;	  /* bytes on disk */
+};
+size_t trace_nr_streams(const struct trace *t);
+const struct trace_stream_info *trace_stream(const struct trace *t, size_t i);
 
 /* The comm and pid of a thread as last known (NULL if never seen). */
 const char *trace_comm(const struct trace *t, uint32_t tid);
@@ -109,5 +128,30 @@ struct step_item;
 int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *offset);
 const struct pt_file_header *stream_reader_header(const struct stream_reader *r);
 void stream_reader_close(struct stream_reader *r);
+/* Stop at damage with a warning (return 0) rather than an error (-1). */
+void stream_reader_set_force(struct stream_reader *r, bool force);
+
+/*
+ * Building blocks of the above, for `post dump` and tests.
+ * trace_check_file_header: validate a file header read from path (have =
+ * bytes read; kind 0 accepts any kind); 0 or -1 with a message printed.
+ * trace_load_file: read a whole header or tasks file into *data (malloc'ed,
+ * the file header included) after validating it.
+ * trace_next_record: the tagged record at *off in data[0..len), advancing
+ * *off; 1 with *rh set, 0 at the end, -1 if it is cut short.
+ * trace_task_decode: a task record's fields; -1 if it is malformed.
+ */
+struct pt_rec_header;
+int trace_check_file_header(const char *path, const struct pt_file_header *h, size_t have,
+			    unsigned kind);
+int trace_load_file(const char *path, unsigned kind, struct pt_file_header *h, uint8_t **data,
+		    size_t *len);
+int trace_next_record(const uint8_t *data, size_t len, size_t *off,
+		      const struct pt_rec_header **rh);
+int trace_task_decode(const struct pt_rec_header *rh, struct trace_task_rec *out);
+
+/* Names of record types for reports: "MMAP", "SWITCH", ...; "UNKNOWN" if new. */
+const char *trace_task_type_name(unsigned type);
+const char *trace_ctl_type_name(unsigned type);
 
 #endif /* PT_TRACE_READER_H */

@@ -1,0 +1,1240 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading a trace directory: validation, attributes, tasks, verified and merged step streams. */
+#define PR_FMT "reader"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "log.h"
+#include "stepcodec.h"
+#include "trace_reader.h"
+
+/* Step streams are read in chunks of this size; a CHECK block must fit. */
+#define SR_CHUNK (256u << 10)
+/* Writers CHECK every 64 KiB; a block longer than this is corruption. */
+#define SR_MAX_BLOCK (16u << 20)
+
+struct thread_entry {
+	uint32_t tid, pid;
+	char comm[16];
+	bool has_comm;
+};
+
+struct trace {
+	char *dir;
+	bool force;
+	struct trace_info info;
+	uint8_t *header_data;	  /* the header file; attribute strings point into copies */
+	char *strings[8];	  /* owned scalar strings of info */
+	uint8_t *tasks_data;	  /* the tasks file; task strings point into it */
+	struct trace_task_rec *tasks;
+	size_t nr_tasks;
+	struct thread_entry *threads; /* sorted by tid */
+	size_t nr_threads;
+	struct trace_stream_info *streams;
+	size_t nr_streams;
+};
+
+static bool host_is_little_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 1;
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+static const char *kind_name(unsigned kind)
+{
+	switch (kind) {
+	case PT_KIND_HEADER: return "header";
+	case PT_KIND_TASKS: return "tasks";
+	case PT_KIND_STEPS: return "steps";
+	}
+	return "unknown";
+}
+
+int trace_check_file_header(const char *path, const struct pt_file_header *h, size_t have,
+			    unsigned kind)
+{
+	if (have < sizeof(*h)) {
+		pr_err("%s: truncated file header (%zu of %zu bytes)", path, have, sizeof(*h));
+		return -1;
+	}
+	if (memcmp(h->magic, PT_MAGIC, sizeof(PT_MAGIC)) != 0) {
+		pr_err("%s: bad magic: not a pitrace file", path);
+		return -1;
+	}
+	if (h->endian != (host_is_little_endian() ? PT_ENDIAN_LITTLE : PT_ENDIAN_BIG)) {
+		pr_err("%s: written in the other byte order (endian %u); this %s cannot read it",
+		       path, h->endian, log_progname);
+		return -1;
+	}
+	if (h->min_reader > PT_FORMAT_VERSION) {
+		pr_err("%s: format version %u needs a newer %s (this one reads up to %u)", path,
+		       h->min_reader, log_progname, PT_FORMAT_VERSION);
+		return -1;
+	}
+	if (kind && h->kind != kind) {
+		pr_err("%s: not a %s file (kind %u, %s)", path, kind_name(kind), h->kind,
+		       kind_name(h->kind));
+		return -1;
+	}
+	return 0;
+}
+
+int trace_load_file(const char *path, unsigned kind, struct pt_file_header *h, uint8_t **data,
+		    size_t *len)
+{
+	struct stat st;
+	uint8_t *buf = NULL;
+	size_t size, got = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			pr_err("%s: missing", path);
+		else
+			pr_err("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		pr_err("%s: not a regular file", path);
+		goto err_close;
+	}
+	size = (size_t)st.st_size;
+	buf = malloc(size + 1);
+	if (!buf) {
+		pr_err("%s: out of memory (%zu bytes)", path, size);
+		goto err_close;
+	}
+	while (got < size) {
+		ssize_t n = read(fd, buf + got, size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			pr_err("cannot read %s: %s", path, strerror(errno));
+			goto err_free;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got >= sizeof(*h))
+		memcpy(h, buf, sizeof(*h));
+	if (trace_check_file_header(path, (const struct pt_file_header *)buf, got, kind) < 0)
+		goto err_free;
+	close(fd);
+	*data = buf;
+	*len = got;
+	return 0;
+
+err_free:
+	free(buf);
+err_close:
+	close(fd);
+	return -1;
+}
+
+int trace_next_record(const uint8_t *data, size_t len, size_t *off, const struct pt_rec_header **rh)
+{
+	struct pt_rec_header h;
+
+	if (*off == len)
+		return 0;
+	if (len - *off < sizeof(h))
+		return -1;
+	memcpy(&h, data + *off, sizeof(h));
+	if (h.size < sizeof(h) || h.size > len - *off)
+		return -1;
+	*rh = (const struct pt_rec_header *)(data + *off);
+	*off += h.size;
+	return 1;
+}
+
+/* ---- the header file ---- */
+
+static char **strv_push(char **v, const char *s)
+{
+	size_t n = 0;
+	char **nv;
+
+	while (v && v[n])
+		n++;
+	nv = realloc(v, (n + 2) * sizeof(*nv));
+	if (!nv)
+		return v;
+	nv[n] = strdup(s);
+	nv[n + 1] = NULL;
+	if (!nv[n])
+		nv[n] = NULL;
+	return nv;
+}
+
+static void strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static char *payload_str(const uint8_t *p, size_t len)
+{
+	return strndup((const char *)p, len);
+}
+
+static int load_header(struct trace *t)
+{
+	struct pt_file_header h;
+	const struct pt_rec_header *rh;
+	char *path = path_join(t->dir, PT_FILE_HEADER);
+	size_t len, off = sizeof(h);
+	uint8_t *data;
+	struct trace_info *in = &t->info;
+	int r;
+
+	if (!path)
+		return -1;
+	if (trace_load_file(path, PT_KIND_HEADER, &h, &data, &len) < 0) {
+		free(path);
+		return -1;
+	}
+	in->version = h.version;
+	in->min_reader = h.min_reader;
+	in->features = h.features;
+	while ((r = trace_next_record(data, len, &off, &rh)) == 1) {
+		const uint8_t *p = (const uint8_t *)(rh + 1);
+		size_t plen = rh->size - sizeof(*rh);
+		const char **slot = NULL;
+		size_t idx = 0;	/* which of t->strings owns *slot */
+
+		switch (rh->type) {
+		case PT_ATTR_ARCH: slot = &in->arch; idx = 0; break;
+		case PT_ATTR_BACKEND: slot = &in->backend; idx = 1; break;
+		case PT_ATTR_MODE: slot = &in->mode; idx = 2; break;
+		case PT_ATTR_KERNEL_RELEASE: slot = &in->kernel_release; idx = 3; break;
+		case PT_ATTR_STATE: slot = &in->state; idx = 4; break;
+		case PT_ATTR_HOSTNAME: slot = &in->hostname; idx = 5; break;
+		case PT_ATTR_CMDLINE:
+			for (size_t i = 0; i < plen; i += strnlen((const char *)p + i, plen - i) + 1) {
+				char *a = payload_str(p + i, plen - i);
+
+				in->argv = strv_push(in->argv, a ? a : "");
+				free(a);
+			}
+			break;
+		case PT_ATTR_START_TIME:
+		case PT_ATTR_STOP_TIME:
+			if (plen >= sizeof(struct pt_attr_time))
+				memcpy(rh->type == PT_ATTR_START_TIME ? &in->start : &in->stop, p,
+				       sizeof(struct pt_attr_time));
+			break;
+		case PT_ATTR_TOTALS:
+			if (plen >= sizeof(struct pt_attr_totals))
+				memcpy(&in->totals, p, sizeof(struct pt_attr_totals));
+			break;
+		case PT_ATTR_NR_CPUS:
+			if (plen >= 4)
+				memcpy(&in->nr_cpus, p, 4);
+			break;
+		case PT_ATTR_ON_SYMBOL:
+		case PT_ATTR_NOTE: {
+			char *s = payload_str(p, plen);
+
+			if (rh->type == PT_ATTR_NOTE)
+				in->notes = strv_push(in->notes, s ? s : "");
+			else
+				in->on_symbols = strv_push(in->on_symbols, s ? s : "");
+			free(s);
+			break;
+		}
+		default:
+			break;	/* newer attribute: skipped, as the format says */
+		}
+		if (slot) {
+			char *s = payload_str(p, plen);
+
+			free(t->strings[idx]);
+			t->strings[idx] = s;
+			*slot = s ? s : "";
+		}
+	}
+	if (r < 0) {
+		pr_err("%s: truncated or corrupt record at byte %zu", path, off);
+		free(data);
+		free(path);
+		return -1;
+	}
+	free(data);
+	free(path);
+	return 0;
+}
+
+/* ---- the tasks file ---- */
+
+static const size_t task_fixed_size[] = {
+	[PT_TASK_FORK] = sizeof(struct pt_task_fork),
+	[PT_TASK_EXEC] = sizeof(struct pt_task_exec),
+	[PT_TASK_COMM] = sizeof(struct pt_task_comm),
+	[PT_TASK_EXIT] = sizeof(struct pt_task_exit),
+	[PT_TASK_MMAP] = sizeof(struct pt_task_mmap),
+	[PT_TASK_MUNMAP] = sizeof(struct pt_task_munmap),
+};
+
+int trace_task_decode(const struct pt_rec_header *rh, struct trace_task_rec *out)
+{
+	const uint8_t *p = (const uint8_t *)(rh + 1);
+	size_t plen = rh->size - sizeof(*rh);
+	size_t fixed = sizeof(struct pt_task_common);
+
+	memset(out, 0, sizeof(*out));
+	out->type = rh->type;
+	if (rh->type < sizeof(task_fixed_size) / sizeof(task_fixed_size[0]) &&
+	    task_fixed_size[rh->type])
+		fixed = task_fixed_size[rh->type];
+	if (plen < fixed)
+		return -1;
+	memcpy(&out->c, p, sizeof(out->c));
+	switch (rh->type) {
+	case PT_TASK_FORK: {
+		struct pt_task_fork f;
+
+		memcpy(&f, p, sizeof(f));
+		out->fork.ppid = f.ppid;
+		out->fork.ptid = f.ptid;
+		out->fork.flags = f.flags;
+		break;
+	}
+	case PT_TASK_EXIT: {
+		struct pt_task_exit e;
+
+		memcpy(&e, p, sizeof(e));
+		out->exit.status = e.status;
+		break;
+	}
+	case PT_TASK_MMAP: {
+		struct pt_task_mmap m;
+
+		memcpy(&m, p, sizeof(m));
+		out->mmap.start = m.start;
+		out->mmap.len = m.len;
+		out->mmap.pgoff = m.pgoff;
+		out->mmap.prot = m.prot;
+		out->mmap.build_id_len = m.build_id_len > PT_BUILD_ID_MAX ? PT_BUILD_ID_MAX
+									  : m.build_id_len;
+		memcpy(out->mmap.build_id, m.build_id, PT_BUILD_ID_MAX);
+		break;
+	}
+	case PT_TASK_MUNMAP: {
+		struct pt_task_munmap m;
+
+		memcpy(&m, p, sizeof(m));
+		out->munmap.start = m.start;
+		out->munmap.len = m.len;
+		break;
+	}
+	}
+	if (rh->type == PT_TASK_EXEC || rh->type == PT_TASK_COMM || rh->type == PT_TASK_MMAP) {
+		/* the string must end inside the record */
+		if (plen == fixed || p[plen - 1] != '\0')
+			return -1;
+		out->str = (const char *)p + fixed;
+	}
+	return 0;
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct thread_entry *find_thread(const struct trace *t, uint32_t tid)
+{
+	return bsearch(&tid, t->threads, t->nr_threads, sizeof(*t->threads), cmp_tid);
+}
+
+static void set_comm(struct thread_entry *e, const char *s)
+{
+	snprintf(e->comm, sizeof(e->comm), "%s", s);
+	e->has_comm = true;
+}
+
+/* The last-known pid and comm of every thread named by a task record. */
+static int build_threads(struct trace *t)
+{
+	size_t n = 0;
+
+	t->threads = calloc(t->nr_tasks ? t->nr_tasks : 1, sizeof(*t->threads));
+	if (!t->threads)
+		return -1;
+	for (size_t i = 0; i < t->nr_tasks; i++)
+		if (t->tasks[i].c.tid)
+			t->threads[n++].tid = t->tasks[i].c.tid;
+	qsort(t->threads, n, sizeof(*t->threads), cmp_tid);
+	t->nr_threads = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!t->nr_threads || t->threads[t->nr_threads - 1].tid != t->threads[i].tid)
+			t->threads[t->nr_threads++] = t->threads[i];
+	for (size_t i = 0; i < t->nr_tasks; i++) {
+		const struct trace_task_rec *r = &t->tasks[i];
+		struct thread_entry *e = r->c.tid ? find_thread(t, r->c.tid) : NULL;
+		const char *base;
+
+		if (!e)
+			continue;
+		if (r->c.pid)
+			e->pid = r->c.pid;
+		switch (r->type) {
+		case PT_TASK_FORK: {
+			struct thread_entry *parent = find_thread(t, r->fork.ptid);
+
+			if (parent && parent->has_comm)
+				set_comm(e, parent->comm);
+			break;
+		}
+		case PT_TASK_EXEC:
+			/* the kernel names a task after the file it executes */
+			base = strrchr(r->str, '/');
+			set_comm(e, base ? base + 1 : r->str);
+			break;
+		case PT_TASK_COMM:
+			set_comm(e, r->str);
+			break;
+		}
+	}
+	return 0;
+}
+
+static int load_tasks(struct trace *t)
+{
+	struct pt_file_header h;
+	const struct pt_rec_header *rh;
+	char *path = path_join(t->dir, PT_FILE_TASKS);
+	size_t len, off = sizeof(h), cap = 0, rec_off;
+	int r, ret = -1;
+
+	if (!path)
+		return -1;
+	if (trace_load_file(path, PT_KIND_TASKS, &h, &t->tasks_data, &len) < 0)
+		goto out;
+	for (;;) {
+		struct trace_task_rec rec;
+
+		rec_off = off;
+		r = trace_next_record(t->tasks_data, len, &off, &rh);
+		if (r == 0)
+			break;
+		if (r < 0) {
+			if (!t->force) {
+				pr_err("%s: truncated record at byte %zu", path, rec_off);
+				goto out;
+			}
+			pr_warn("%s: truncated record at byte %zu; reading up to there", path,
+				rec_off);
+			break;
+		}
+		if (trace_task_decode(rh, &rec) < 0) {
+			pr_err("%s: malformed %s record (type %u) at byte %zu", path,
+			       trace_task_type_name(rh->type), rh->type, rec_off);
+			goto out;
+		}
+		rec.offset = rec_off;
+		if (t->nr_tasks == cap) {
+			struct trace_task_rec *n;
+
+			cap = cap ? cap * 2 : 256;
+			n = realloc(t->tasks, cap * sizeof(*n));
+			if (!n)
+				goto out;
+			t->tasks = n;
+		}
+		t->tasks[t->nr_tasks++] = rec;
+	}
+	ret = build_threads(t);
+out:
+	free(path);
+	return ret;
+}
+
+/* ---- the list of step streams ---- */
+
+static bool parse_stream_name(const char *name, bool *per_cpu, uint32_t *id)
+{
+	const char *d;
+	char *end;
+	unsigned long v;
+
+	if (strncmp(name, "steps.", 6) || (name[6] != 't' && name[6] != 'c'))
+		return false;
+	d = name + 7;
+	if (*d < '0' || *d > '9')
+		return false;
+	errno = 0;
+	v = strtoul(d, &end, 10);
+	if (*end || errno || v > UINT32_MAX)
+		return false;
+	*per_cpu = name[6] == 'c';
+	*id = (uint32_t)v;
+	return true;
+}
+
+static int cmp_stream(const void *a, const void *b)
+{
+	const struct trace_stream_info *x = a, *y = b;
+
+	if (x->per_cpu != y->per_cpu)
+		return x->per_cpu ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int list_streams(struct trace *t)
+{
+	DIR *d = opendir(t->dir);
+	struct dirent *e;
+	size_t cap = 0;
+
+	if (!d) {
+		pr_err("cannot read %s: %s", t->dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		struct trace_stream_info si = { 0 };
+		struct stat st;
+
+		if (!parse_stream_name(e->d_name, &si.per_cpu, &si.id))
+			continue;
+		si.path = path_join(t->dir, e->d_name);
+		if (!si.path)
+			continue;
+		si.name = si.path + strlen(t->dir) + 1;
+		if (stat(si.path, &st) == 0)
+			si.file_size = (uint64_t)st.st_size;
+		if (t->nr_streams == cap) {
+			struct trace_stream_info *n;
+
+			cap = cap ? cap * 2 : 16;
+			n = realloc(t->streams, cap * sizeof(*n));
+			if (!n) {
+				free(si.path);
+				closedir(d);
+				return -1;
+			}
+			t->streams = n;
+		}
+		t->streams[t->nr_streams++] = si;
+	}
+	closedir(d);
+	qsort(t->streams, t->nr_streams, sizeof(*t->streams), cmp_stream);
+	return 0;
+}
+
+/* ---- the trace ---- */
+
+static struct trace *trace_open_common(const char *dir, bool force)
+{
+	struct trace *t;
+	struct stat st;
+
+	if (stat(dir, &st) < 0) {
+		if (errno == ENOENT)
+			pr_err("%s: no such trace directory", dir);
+		else
+			pr_err("cannot open %s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		pr_err("%s: not a trace directory", dir);
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->dir = strdup(dir);
+	t->force = force;
+	if (!t->dir || load_header(t) < 0 || load_tasks(t) < 0 || list_streams(t) < 0) {
+		trace_close(t);
+		return NULL;
+	}
+	{
+		const char **s[] = { &t->info.arch, &t->info.backend, &t->info.mode,
+				     &t->info.kernel_release, &t->info.state, &t->info.hostname };
+
+		for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+			if (!*s[i])
+				*s[i] = "";
+	}
+	if (!t->info.argv)
+		t->info.argv = calloc(1, sizeof(char *));
+	if (!t->info.on_symbols)
+		t->info.on_symbols = calloc(1, sizeof(char *));
+	if (!t->info.notes)
+		t->info.notes = calloc(1, sizeof(char *));
+	if (!t->info.argv || !t->info.on_symbols || !t->info.notes) {
+		trace_close(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct trace *trace_open(const char *dir)
+{
+	return trace_open_common(dir, false);
+}
+
+struct trace *trace_open_flags(const char *dir, unsigned flags)
+{
+	return trace_open_common(dir, flags & TRACE_OPEN_FORCE);
+}
+
+void trace_close(struct trace *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < sizeof(t->strings) / sizeof(t->strings[0]); i++)
+		free(t->strings[i]);
+	strv_free(t->info.argv);
+	strv_free(t->info.on_symbols);
+	strv_free(t->info.notes);
+	for (size_t i = 0; i < t->nr_streams; i++)
+		free(t->streams[i].path);
+	free(t->streams);
+	free(t->tasks);
+	free(t->tasks_data);
+	free(t->threads);
+	free(t->header_data);
+	free(t->dir);
+	free(t);
+}
+
+const struct trace_info *trace_info(const struct trace *t)
+{
+	return &t->info;
+}
+
+const char *trace_dir(const struct trace *t)
+{
+	return t->dir;
+}
+
+size_t trace_nr_tasks(const struct trace *t)
+{
+	return t->nr_tasks;
+}
+
+const struct trace_task_rec *trace_tasks(const struct trace *t)
+{
+	return t->tasks;
+}
+
+const char *trace_comm(const struct trace *t, uint32_t tid)
+{
+	const struct thread_entry *e = find_thread(t, tid);
+
+	return e && e->has_comm ? e->comm : NULL;
+}
+
+uint32_t trace_pid_of(const struct trace *t, uint32_t tid)
+{
+	const struct thread_entry *e = find_thread(t, tid);
+
+	return e ? e->pid : 0;
+}
+
+size_t trace_nr_streams(const struct trace *t)
+{
+	return t->nr_streams;
+}
+
+const struct trace_stream_info *trace_stream(const struct trace *t, size_t i)
+{
+	return i < t->nr_streams ? &t->streams[i] : NULL;
+}
+
+const char *trace_task_type_name(unsigned type)
+{
+	static const char *const names[] = {
+		[PT_TASK_FORK] = "FORK", [PT_TASK_EXEC] = "EXEC", [PT_TASK_COMM] = "COMM",
+		[PT_TASK_EXIT] = "EXIT", [PT_TASK_MMAP] = "MMAP", [PT_TASK_MUNMAP] = "MUNMAP",
+	};
+
+	if (type < sizeof(names) / sizeof(names[0]) && names[type])
+		return names[type];
+	return "UNKNOWN";
+}
+
+const char *trace_ctl_type_name(unsigned type)
+{
+	static const char *const names[] = {
+		[PT_CTL_SWITCH] = "SWITCH", [PT_CTL_TIME] = "TIME", [PT_CTL_LOST] = "LOST",
+		[PT_CTL_ON] = "ON", [PT_CTL_OFF] = "OFF", [PT_CTL_RING] = "RING",
+		[PT_CTL_ASYNC] = "ASYNC", [PT_CTL_GAP] = "GAP", [PT_CTL_CHECK] = "CHECK",
+		[PT_CTL_END] = "END", [PT_CTL_COUNT] = "COUNT",
+	};
+
+	if (type < sizeof(names) / sizeof(names[0]) && names[type])
+		return names[type];
+	return "UNKNOWN";
+}
+
+/* ---- one step stream: chunked, decompressed, CHECK-verified ---- */
+
+struct stream_reader {
+	char *path;
+	int fd;
+	struct pt_file_header hdr;
+	bool force;
+	ZSTD_DStream *zstd;
+	uint8_t *zin;		  /* compressed input */
+	size_t zin_len, zin_pos;
+	size_t zret;		  /* last ZSTD_decompressStream result: 0 = frame complete */
+	uint64_t file_pos;	  /* bytes of the file consumed (for messages) */
+	bool input_eof;
+	uint8_t *buf;		  /* decoded stream bytes */
+	size_t cap, len, pos;
+	size_t blk_end;		  /* records before this offset in buf are verified */
+	uint64_t base;		  /* stream offset of buf[0] (the file header counts) */
+	uint64_t last_pc;
+	bool end_seen;
+	int state;		  /* 0 reading, 1 finished, -1 failed */
+};
+
+static int sr_fail(struct stream_reader *r, const char *what, uint64_t off)
+{
+	if (r->force) {
+		pr_warn("%s: %s at byte %llu; reading up to there", r->path, what,
+			(unsigned long long)off);
+		r->state = 1;
+		return 0;
+	}
+	pr_err("%s: %s at byte %llu (--force reads up to there)", r->path, what,
+	       (unsigned long long)off);
+	r->state = -1;
+	return -1;
+}
+
+static ssize_t read_some(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/* Append decoded bytes to buf; returns bytes added, 0 at the end of input, -1 on error. */
+static ssize_t sr_fill(struct stream_reader *r)
+{
+	if (r->pos) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->blk_end -= r->pos;
+		r->base += r->pos;
+		r->pos = 0;
+	}
+	if (r->len == r->cap) {
+		size_t ncap = r->cap * 2;
+		uint8_t *n;
+
+		if (ncap > SR_MAX_BLOCK)
+			return sr_fail(r, "no CHECK record within 16 MiB: corrupt stream",
+				       r->base + r->len) ? -1 : 0;
+		n = realloc(r->buf, ncap);
+		if (!n) {
+			pr_err("%s: out of memory", r->path);
+			r->state = -1;
+			return -1;
+		}
+		r->buf = n;
+		r->cap = ncap;
+	}
+	if (!r->zstd) {
+		ssize_t n = read_some(r->fd, r->buf + r->len, r->cap - r->len);
+
+		if (n < 0) {
+			pr_err("cannot read %s: %s", r->path, strerror(errno));
+			r->state = -1;
+			return -1;
+		}
+		r->len += (size_t)n;
+		r->file_pos += (uint64_t)n;
+		return n;
+	}
+	for (;;) {
+		ZSTD_outBuffer out = { r->buf + r->len, r->cap - r->len, 0 };
+		ZSTD_inBuffer in;
+
+		if (r->zin_pos == r->zin_len && !r->input_eof) {
+			ssize_t n = read_some(r->fd, r->zin, SR_CHUNK);
+
+			if (n < 0) {
+				pr_err("cannot read %s: %s", r->path, strerror(errno));
+				r->state = -1;
+				return -1;
+			}
+			r->zin_len = (size_t)n;
+			r->zin_pos = 0;
+			r->input_eof = n == 0;
+		}
+		if (r->zin_pos == r->zin_len && r->input_eof)
+			return 0;
+		in = (ZSTD_inBuffer){ r->zin, r->zin_len, r->zin_pos };
+		r->zret = ZSTD_decompressStream(r->zstd, &out, &in);
+		r->file_pos += in.pos - r->zin_pos;
+		r->zin_pos = in.pos;
+		if (ZSTD_isError(r->zret)) {
+			char what[160];
+
+			snprintf(what, sizeof(what), "corrupt compressed data (%s)",
+				 ZSTD_getErrorName(r->zret));
+			return sr_fail(r, what, r->file_pos) ? -1 : 0;
+		}
+		if (out.pos) {
+			r->len += out.pos;
+			return (ssize_t)out.pos;
+		}
+	}
+}
+
+struct stream_reader *stream_reader_open(const char *path)
+{
+	struct stream_reader *r = calloc(1, sizeof(*r));
+	ssize_t n;
+
+	if (!r)
+		return NULL;
+	r->path = strdup(path);
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		pr_err("cannot open %s: %s", path, strerror(errno));
+		goto err;
+	}
+	n = read_some(r->fd, &r->hdr, sizeof(r->hdr));
+	if (n < 0) {
+		pr_err("cannot read %s: %s", path, strerror(errno));
+		goto err;
+	}
+	if (trace_check_file_header(path, &r->hdr, (size_t)n, PT_KIND_STEPS) < 0)
+		goto err;
+	r->file_pos = r->base = sizeof(r->hdr);
+	r->cap = SR_CHUNK;
+	r->buf = malloc(r->cap);
+	if (!r->buf)
+		goto err;
+	if (r->hdr.flags & PT_FLAG_ZSTD) {
+		r->zstd = ZSTD_createDStream();
+		r->zin = malloc(SR_CHUNK);
+		if (!r->zstd || !r->zin) {
+			pr_err("%s: cannot set up zstd decompression", path);
+			goto err;
+		}
+		ZSTD_initDStream(r->zstd);
+		r->zret = 1;
+	}
+	return r;
+err:
+	stream_reader_close(r);
+	return NULL;
+}
+
+void stream_reader_set_force(struct stream_reader *r, bool force)
+{
+	r->force = force;
+}
+
+const struct pt_file_header *stream_reader_header(const struct stream_reader *r)
+{
+	return &r->hdr;
+}
+
+void stream_reader_close(struct stream_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	ZSTD_freeDStream(r->zstd);
+	free(r->zin);
+	free(r->buf);
+	free(r->path);
+	free(r);
+}
+
+/*
+ * Make the next CHECK block available: find its CHECK record, compare the
+ * CRC, and only then let records out, so no consumer ever sees a byte that
+ * fails its check.  1: a block is ready, 0: clean end, -1: error.
+ */
+static int sr_verify_block(struct stream_reader *r)
+{
+	size_t p = r->pos;
+
+	for (;;) {
+		struct step_item it;
+		uint64_t dummy = 0;
+		size_t used;
+		enum step_decode_status st = STEP_DECODE_SHORT;
+		ssize_t got;
+
+		if (p < r->len)
+			st = step_decode(r->buf + p, r->len - p, &dummy, &it, &used);
+		if (st == STEP_DECODE_BAD)
+			return sr_fail(r, "malformed record", r->base + p) ? -1 : 0;
+		if (st == STEP_DECODE_OK) {
+			uint32_t want, have;
+			struct ctl_cursor c;
+
+			if (it.kind != STEP_ITEM_CTL || it.ctl_type != PT_CTL_CHECK) {
+				p += used;
+				continue;
+			}
+			c = (struct ctl_cursor){ it.payload, it.payload + it.payload_len };
+			if (ctl_get_u32(&c, &want) < 0)
+				return sr_fail(r, "malformed CHECK record", r->base + p) ? -1 : 0;
+			have = (uint32_t)crc32(0, r->buf + r->pos, (uInt)(p - r->pos));
+			if (have != want) {
+				char what[96];
+
+				snprintf(what, sizeof(what),
+					 "checksum mismatch: corrupt data from byte %llu to",
+					 (unsigned long long)(r->base + r->pos));
+				return sr_fail(r, what, r->base + p) ? -1 : 0;
+			}
+			r->blk_end = p + used;
+			return 1;
+		}
+		/* more input needed; sr_fill moves the window, keep p relative */
+		p -= r->pos;
+		got = sr_fill(r);
+		if (got < 0 || r->state)
+			return r->state < 0 ? -1 : 0;
+		if (got == 0) {
+			if (r->len == 0 && r->end_seen && (!r->zstd || r->zret == 0)) {
+				r->state = 1;
+				return 0;
+			}
+			return sr_fail(r, "truncated", r->zstd ? r->file_pos : r->base + r->len)
+				       ? -1 : 0;
+		}
+	}
+}
+
+int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *offset)
+{
+	size_t used;
+
+	if (r->state)
+		return r->state < 0 ? -1 : 0;
+	if (r->pos == r->blk_end) {
+		int v = sr_verify_block(r);
+
+		if (v <= 0)
+			return v;
+	}
+	/* a verified block decodes cleanly: step_decode cannot fail here */
+	if (step_decode(r->buf + r->pos, r->blk_end - r->pos, &r->last_pc, it, &used) !=
+	    STEP_DECODE_OK)
+		return sr_fail(r, "malformed record", r->base + r->pos) ? -1 : 0;
+	if (offset)
+		*offset = r->base + r->pos;
+	r->pos += used;
+	if (it->kind == STEP_ITEM_CTL) {
+		if (it->ctl_type == PT_CTL_SWITCH)
+			r->last_pc = 0;
+		else if (it->ctl_type == PT_CTL_END)
+			r->end_seen = true;
+	}
+	return 1;
+}
+
+/* ---- merging the streams into one ordered sequence ---- */
+
+struct iter_stream {
+	struct stream_reader *r;
+	const struct trace_stream_info *info;
+	uint32_t pid, tid;
+	uint8_t ring;
+	uint64_t time_ns;
+	uint64_t key;		  /* seq (per-thread) or time (per-CPU) it resumes at; 0 at first */
+	bool done;
+	bool has_pending;	  /* the record it stopped at, applied when resumed */
+	unsigned pending_type;
+	uint8_t pending[64];
+	size_t pending_len;
+};
+
+struct trace_iter {
+	struct trace *t;
+	struct iter_stream *s;
+	size_t n;
+	struct iter_stream *cur;
+	bool by_time;		  /* per-CPU streams: merge by time */
+	size_t next_task;
+	uint64_t index;		  /* steps returned so far */
+	struct trace_event held;  /* the next stream event, once looked at */
+	int held_state;		  /* 0 none, 1 held, 2 streams exhausted */
+	bool failed;
+};
+
+struct trace_iter *trace_iter_new(struct trace *t)
+{
+	struct trace_iter *it = calloc(1, sizeof(*it));
+
+	if (!it)
+		return NULL;
+	it->t = t;
+	it->n = t->nr_streams;
+	it->s = calloc(it->n ? it->n : 1, sizeof(*it->s));
+	if (!it->s)
+		goto err;
+	for (size_t i = 0; i < it->n; i++) {
+		struct iter_stream *s = &it->s[i];
+
+		s->info = &t->streams[i];
+		if (s->info->per_cpu)
+			it->by_time = true;
+		s->r = stream_reader_open(s->info->path);
+		if (!s->r)
+			goto err;
+		stream_reader_set_force(s->r, t->force);
+		if (!s->info->per_cpu) {
+			s->tid = s->info->id;
+			s->pid = trace_pid_of(t, s->tid);
+			if (!s->pid)
+				s->pid = s->tid;
+		}
+	}
+	return it;
+err:
+	trace_iter_free(it);
+	return NULL;
+}
+
+void trace_iter_free(struct trace_iter *it)
+{
+	if (!it)
+		return;
+	for (size_t i = 0; i < it->n && it->s; i++)
+		stream_reader_close(it->s[i].r);
+	free(it->s);
+	free(it);
+}
+
+/* Does this record end a run of the stream (so another stream may go next)? */
+static bool is_boundary(const struct trace_iter *it, unsigned type)
+{
+	return type == PT_CTL_SWITCH || (it->by_time && type == PT_CTL_TIME);
+}
+
+static uint64_t boundary_key(const struct trace_iter *it, const struct step_item *si)
+{
+	struct ctl_cursor c = { si->payload, si->payload + si->payload_len };
+	uint64_t v = 0, seq = 0, time = 0;
+
+	if (si->ctl_type == PT_CTL_SWITCH) {
+		ctl_get_uleb(&c, &v);
+		ctl_get_uleb(&c, &v);
+	}
+	ctl_get_u64(&c, &time);
+	ctl_get_uleb(&c, &seq);
+	return it->by_time ? time : seq;
+}
+
+static void fill_event(const struct iter_stream *s, struct trace_event *ev,
+		       enum trace_ev_kind kind, uint64_t index)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = kind;
+	ev->pid = s->pid;
+	ev->tid = s->tid;
+	ev->cpu = s->info->per_cpu ? s->info->id : UINT32_MAX;
+	ev->ring = s->ring;
+	ev->index = index;
+	ev->time_ns = s->time_ns;
+}
+
+/*
+ * Apply one control record to its stream; returns 1 if it becomes an event
+ * in *ev, 0 if it only changes state.
+ */
+static int apply_ctl(struct trace_iter *it, struct iter_stream *s, unsigned type,
+		     const uint8_t *payload, size_t len, struct trace_event *ev)
+{
+	struct ctl_cursor c = { payload, payload + len };
+	uint64_t a = 0, b = 0;
+	uint8_t ring;
+
+	switch (type) {
+	case PT_CTL_SWITCH:
+		ctl_get_uleb(&c, &a);
+		ctl_get_uleb(&c, &b);
+		s->pid = (uint32_t)a;
+		s->tid = (uint32_t)b;
+		if (ctl_get_u64(&c, &a) == 0)
+			s->time_ns = a;
+		fill_event(s, ev, TEV_SWITCH, it->index);
+		return 1;
+	case PT_CTL_TIME:
+		if (ctl_get_u64(&c, &a) == 0)
+			s->time_ns = a;
+		return 0;
+	case PT_CTL_RING:
+		if (ctl_get_u8(&c, &ring) == 0)
+			s->ring = ring;
+		return 0;
+	case PT_CTL_ON:
+	case PT_CTL_OFF:
+		if (ctl_get_u64(&c, &a) == 0)
+			s->time_ns = a;
+		fill_event(s, ev, type == PT_CTL_ON ? TEV_ON : TEV_OFF, it->index);
+		return 1;
+	case PT_CTL_ASYNC:
+		ctl_get_uleb(&c, &a);
+		ctl_get_uleb(&c, &b);
+		fill_event(s, ev, TEV_ASYNC, it->index);
+		ev->a = a;
+		ev->b = b;
+		return 1;
+	case PT_CTL_GAP:
+	case PT_CTL_LOST:
+	case PT_CTL_COUNT:
+		ctl_get_uleb(&c, &a);
+		fill_event(s, ev, type == PT_CTL_GAP ? TEV_GAP : type == PT_CTL_LOST ? TEV_LOST
+										   : TEV_COUNT,
+			   it->index);
+		ev->a = a;
+		return 1;
+	default:
+		return 0;	/* CHECK, END and types newer than this reader */
+	}
+}
+
+/* Pick the stream that goes next: the lowest key, first in stream order on ties. */
+static struct iter_stream *pick_stream(struct trace_iter *it)
+{
+	struct iter_stream *best = NULL;
+
+	for (size_t i = 0; i < it->n; i++) {
+		struct iter_stream *s = &it->s[i];
+
+		if (s->done)
+			continue;
+		if (!best || s->key < best->key)
+			best = s;
+	}
+	return best;
+}
+
+/* The next event from the streams: 1 event, 0 all streams ended, -1 error. */
+static int next_stream_event(struct trace_iter *it, struct trace_event *ev)
+{
+	for (;;) {
+		struct iter_stream *s = it->cur;
+		struct step_item si;
+		int r;
+
+		if (!s) {
+			s = it->cur = pick_stream(it);
+			if (!s)
+				return 0;
+			if (s->has_pending) {
+				s->has_pending = false;
+				if (!it->by_time && s->pending_type == PT_CTL_SWITCH &&
+				    s->key != it->index)
+					pr_dbg("%s: resumes at seq %llu, %llu steps merged so far",
+					       s->info->name, (unsigned long long)s->key,
+					       (unsigned long long)it->index);
+				if (apply_ctl(it, s, s->pending_type, s->pending, s->pending_len,
+					      ev))
+					return 1;
+			}
+		}
+		r = stream_reader_next(s->r, &si, NULL);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			s->done = true;
+			it->cur = NULL;
+			continue;
+		}
+		if (si.kind == STEP_ITEM_STEP) {
+			fill_event(s, ev, TEV_STEP, it->index++);
+			ev->pc = si.pc;
+			return 1;
+		}
+		if (is_boundary(it, si.ctl_type) && si.payload_len <= sizeof(s->pending)) {
+			/* park: another stream may hold the steps that come first */
+			s->has_pending = true;
+			s->pending_type = si.ctl_type;
+			memcpy(s->pending, si.payload, si.payload_len);
+			s->pending_len = si.payload_len;
+			s->key = boundary_key(it, &si);
+			it->cur = NULL;
+			continue;
+		}
+		if (apply_ctl(it, s, si.ctl_type, si.payload, si.payload_len, ev))
+			return 1;
+	}
+}
+
+static bool task_due(const struct trace_task_rec *task, const struct trace_event *next)
+{
+	if (task->c.seq != PT_SEQ_NONE)
+		return task->c.seq <= next->index;
+	return next->time_ns && task->c.time_ns <= next->time_ns;
+}
+
+int trace_next(struct trace_iter *it, struct trace_event *ev)
+{
+	if (it->failed)
+		return -1;
+	if (it->held_state == 0) {
+		int r = next_stream_event(it, &it->held);
+
+		if (r < 0) {
+			it->failed = true;
+			return -1;
+		}
+		it->held_state = r ? 1 : 2;
+	}
+	if (it->next_task < it->t->nr_tasks) {
+		const struct trace_task_rec *task = &it->t->tasks[it->next_task];
+
+		if (it->held_state == 2 || task_due(task, &it->held)) {
+			memset(ev, 0, sizeof(*ev));
+			ev->kind = TEV_TASK;
+			ev->pid = task->c.pid;
+			ev->tid = task->c.tid;
+			ev->cpu = UINT32_MAX;
+			ev->index = it->held_state == 1 ? it->held.index : it->index;
+			ev->time_ns = task->c.time_ns;
+			ev->task = task;
+			it->next_task++;
+			return 1;
+		}
+	}
+	if (it->held_state == 2)
+		return 0;
+	*ev = it->held;
+	it->held_state = 0;
+	return 1;
+}
