@@ -416,6 +416,47 @@ int tw_stream_flush(struct tw_stream *s)
 	return s->error ? -1 : 0;
 }
 
+int tw_raw(struct tw_stream *s, const uint8_t *data, size_t len, uint64_t *lost)
+{
+	uint64_t last_pc = s->last_pc;
+	size_t off = 0;
+
+	while (off < len) {
+		struct step_item it;
+		size_t used;
+
+		if (step_decode(data + off, len - off, &last_pc, &it, &used) != STEP_DECODE_OK ||
+		    used > TW_BUF_LIMIT) {
+			s->last_pc = last_pc;
+			errno = EINVAL;
+			return -1;
+		}
+		if (it.kind == STEP_ITEM_CTL) {
+			struct ctl_cursor c = { it.payload, it.payload + it.payload_len };
+			uint64_t n;
+
+			if (it.ctl_type == PT_CTL_CHECK || it.ctl_type == PT_CTL_END) {
+				off += used;
+				continue;
+			}
+			if (it.ctl_type == PT_CTL_SWITCH)
+				last_pc = 0;
+			if (it.ctl_type == PT_CTL_LOST && lost && !ctl_get_uleb(&c, &n))
+				*lost += n;
+		} else {
+			s->steps++;
+			(*s->total_steps)++;
+		}
+		if (s->len + used > TW_BUF_LIMIT)
+			tw_stream_flush(s);
+		memcpy(s->buf + s->len, data + off, used);
+		s->len += used;
+		off += used;
+	}
+	s->last_pc = last_pc;
+	return 0;
+}
+
 void tw_ctl(struct tw_stream *s, unsigned type, const struct ctl_payload *p)
 {
 	if (s->len > TW_BUF_LIMIT)

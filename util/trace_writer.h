@@ -87,6 +87,18 @@ static inline void tw_step(struct tw_stream *s, uint64_t pc)
 	(*s->total_steps)++;
 }
 
+/*
+ * Append whole step-stream records made elsewhere (the driver's ring buffers
+ * hold them ready-made).  They are decoded as they go in, so the stream's and
+ * the trace's step counts stay right and CHECK records fall on record
+ * boundaries; CHECK and END records in data are dropped, since the writer
+ * owns those.  *lost, when not NULL, is increased by the LOST records seen
+ * (the caller decides whether they go into the totals).  Returns 0, or -1
+ * with errno EINVAL when data holds a malformed or truncated record;
+ * everything before it is kept.
+ */
+int tw_raw(struct tw_stream *s, const uint8_t *data, size_t len, uint64_t *lost);
+
 /* Append a control record with a prepared payload. */
 void tw_ctl(struct tw_stream *s, unsigned type, const struct ctl_payload *p);
 /* Convenience forms of the common control records. */

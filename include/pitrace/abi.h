@@ -10,17 +10,10 @@
 #ifndef PITRACE_ABI_H
 #define PITRACE_ABI_H
 
-#ifdef __KERNEL__
+/* The uapi types, as every kernel ABI header: user code may include other
+ * <linux/...> headers (perf_event.h) alongside this one. */
 #include <linux/ioctl.h>
 #include <linux/types.h>
-#else
-#include <stdint.h>
-#include <sys/ioctl.h>
-typedef uint8_t __u8;
-typedef uint16_t __u16;
-typedef uint32_t __u32;
-typedef uint64_t __u64;
-#endif
 
 #define PITRACE_ABI_MAJOR 1
 #define PITRACE_ABI_MINOR 0
