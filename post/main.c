@@ -21,7 +21,7 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: post [-v] [-i DIR] COMMAND [OPTIONS]\n\n"
+	fprintf(f, "usage: post [-v] [-i DIR] [--force] COMMAND [OPTIONS]\n\n"
 		   "Reports from a pitrace trace directory (default pitrace.data).\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -47,6 +47,10 @@ int post_common_option(int argc, char **argv, int *i, struct post_opts *opts)
 	}
 	if (!strncmp(a, "--input=", 8)) {
 		opts->input = a + 8;
+		return 1;
+	}
+	if (!strcmp(a, "--force")) {
+		opts->force = 1;
 		return 1;
 	}
 	return 0;
