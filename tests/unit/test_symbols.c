@@ -1,0 +1,911 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The symbol resolver, on small ELF files built here with the system
+ * compiler: names and offsets at a load bias, source lines, @plt names,
+ * debuginfo by build-id and debuglink, address spaces through mmap, munmap,
+ * fork and exec, [vdso]/[anon]/[unknown], kallsyms.  Expected addresses come
+ * from binutils (nm, objdump, addr2line, readelf), lines from the sources.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "symbols.h"
+#include "trace_reader.h"
+#include "unit.h"
+
+#define PIE_BIAS 0x555555554000ull
+#define LIB_BIAS 0x7f1234560000ull
+#define PAGE 4096ull
+
+/* ---- the test files ---- */
+
+static const char prog_src[] =
+	"#include <stdio.h>\n"
+	"#include <stdlib.h>\n"
+	"static int helper_local(int x)\n"
+	"{\t/* L:helper_local */\n"
+	"\treturn x * 3;\n"
+	"}\n"
+	"int target_global(int x)\n"
+	"{\t/* L:target_global */\n"
+	"\tint y = helper_local(x);\n"
+	"\treturn y + 1;\n"
+	"}\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\t(void)argv;\n"
+	"\tputs(\"symbols test\");\n"
+	"\tprintf(\"%d\\n\", target_global(argc));\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static const char lib_src[] =
+	"static int lib_static(int x)\n"
+	"{\t/* L:lib_static */\n"
+	"\treturn x ^ 0x5a;\n"
+	"}\n"
+	"int lib_api(int x)\n"
+	"{\t/* L:lib_api */\n"
+	"\treturn lib_static(x) + 2;\n"
+	"}\n"
+	"__attribute__((aligned(4096))) int lib_far(int x)\n"
+	"{\t/* L:lib_far */\n"
+	"\treturn lib_api(x) * 2;\n"
+	"}\n";
+
+/* Labels without .type/.size, as hand-written assembly has them. */
+static const char asm_src[] =
+	"\t.text\n"
+	"\t.globl _start\n"
+	"_start:\n"
+	"\tcall f_first\n"
+	"\tcall f_second\n"
+	"\tcall alias_global\n"
+	"\tmov $60, %eax\n"
+	"\txor %edi, %edi\n"
+	"\tsyscall\n"
+	"f_first:\n"
+	"\tnop\n"
+	"\tnop\n"
+	"\tret\n"
+	"\t.globl alias_global\n"
+	"\t.weak alias_weak\n"
+	"alias_local:\n"
+	"alias_weak:\n"
+	"alias_global:\n"
+	"\tnop\n"
+	"\tret\n"
+	"\t.globl __under_name, under_name\n"
+	"__under_name:\n"
+	"under_name:\n"
+	"\tret\n"
+	"f_second:\n"
+	"\tnop\n"
+	"\tret\n";
+
+static char dir[PATH_MAX / 2];	  /* unit_tmpdir()/sym */
+static bool built, build_ok;
+
+static const char *tpath(const char *name)
+{
+	static char bufs[8][PATH_MAX];
+	static int next;
+	char *b = bufs[next++ & 7];
+
+	snprintf(b, PATH_MAX, "%s/%s", dir, name);
+	return b;
+}
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	rc = system(cmd);
+	if (rc)
+		fprintf(stderr, "\ncommand failed (%d): %s\n", rc, cmd);
+	return rc;
+}
+
+/* First line of a command's output, trimmed ("" when none). */
+static const char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *sh_out(const char *fmt, ...)
+{
+	static char line[4096];
+	char cmd[4096];
+	va_list ap;
+	FILE *p;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	line[0] = 0;
+	p = popen(cmd, "r");
+	if (!p)
+		return line;
+	if (!fgets(line, sizeof(line), p))
+		line[0] = 0;
+	pclose(p);
+	line[strcspn(line, "\n")] = 0;
+	return line;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char *build_id_hex(const char *file)
+{
+	return sh_out("readelf -n %s 2>/dev/null | sed -n 's/.*Build ID: *//p'", file);
+}
+
+/* Compile every test file once; the cases below only read them. */
+static bool build(void)
+{
+	const char *cc = "cc -g -O0 -fno-inline -fno-omit-frame-pointer";
+	char bid[128];
+	int rc = 0;
+
+	if (built)
+		return build_ok;
+	built = true;
+	snprintf(dir, sizeof(dir), "%s/sym", unit_tmpdir());
+	mkdir(dir, 0755);
+	write_file(tpath("prog.c"), prog_src);
+	write_file(tpath("lib.c"), lib_src);
+	write_file(tpath("asm.S"), asm_src);
+	rc |= sh("cd %s && %s -fPIE -pie -Wl,--build-id -o prog-pie prog.c", dir, cc);
+	rc |= sh("cd %s && %s -fno-pie -no-pie -Wl,--build-id -o prog-nopie prog.c", dir, cc);
+	rc |= sh("cd %s && %s -fcf-protection=full -Wl,-z,ibtplt -o prog-ibt prog.c", dir, cc);
+	rc |= sh("cd %s && %s -shared -fPIC -o libt.so lib.c", dir, cc);
+	rc |= sh("cd %s && strip --strip-all -o libt-stripped.so libt.so", dir);
+	rc |= sh("cd %s && cc -nostdlib -static -Wl,--build-id=none -o asm asm.S", dir);
+	/* Separate debuginfo: one found by build-id, one by .gnu_debuglink. */
+	rc |= sh("cd %s && strip --strip-all -o prog-stripped prog-pie", dir);
+	snprintf(bid, sizeof(bid), "%s", build_id_hex(tpath("prog-pie")));
+	if (strlen(bid) < 4) {
+		fprintf(stderr, "\nno build-id in %s\n", tpath("prog-pie"));
+		return false;
+	}
+	rc |= sh("cd %s && mkdir -p dbg/.build-id/%.2s empty && "
+		 "objcopy --only-keep-debug prog-pie dbg/.build-id/%.2s/%s.debug",
+		 dir, bid, bid, bid + 2);
+	rc |= sh("cd %s && mkdir -p linked && objcopy --only-keep-debug prog-pie linked/prog.debug && "
+		 "cd linked && strip --strip-all --remove-section=.note.gnu.build-id "
+		 "-o prog-linked ../prog-pie && objcopy --add-gnu-debuglink=prog.debug prog-linked",
+		 dir);
+	build_ok = rc == 0;
+	return build_ok;
+}
+
+/* ---- oracles ---- */
+
+/* Address of a symbol: nm for functions, objdump's <name@plt> labels for PLT entries. */
+static uint64_t oracle_addr(const char *file, const char *sym)
+{
+	const char *out;
+
+	if (strstr(sym, "@plt"))
+		out = sh_out("objdump -d %s | sed -n 's/^\\([0-9a-f]*\\) <%s>:$/\\1/p'", file, sym);
+	else
+		out = sh_out("nm %s | awk '$3 == \"%s\" { print $1 }'", file, sym);
+	return strtoull(out, NULL, 16);
+}
+
+static uint64_t oracle_size(const char *file, const char *sym)
+{
+	return strtoull(sh_out("nm -S %s | awk '$4 == \"%s\" { print $2 }'", file, sym), NULL, 16);
+}
+
+static int oracle_line(const char *file, uint64_t vaddr)
+{
+	const char *out = sh_out("addr2line -e %s 0x%" PRIx64, file, vaddr);
+	const char *colon = strrchr(out, ':');
+
+	return colon ? atoi(colon + 1) : 0;
+}
+
+/* Line of "L:marker" in a source we wrote: the expected line by construction. */
+static int marker_line(const char *src, const char *marker)
+{
+	char tag[64];
+	const char *p;
+	int line = 1;
+
+	snprintf(tag, sizeof(tag), "/* L:%s */", marker);
+	p = strstr(src, tag);
+	if (!p)
+		return -1;
+	for (const char *q = src; q < p; q++)
+		line += *q == '\n';
+	return line;
+}
+
+/* ---- feeding task records ---- */
+
+static void rec_mmap(struct sym_session *s, uint32_t pid, uint64_t start, uint64_t len,
+		     uint64_t pgoff, uint32_t prot, const char *path)
+{
+	struct trace_task_rec r = { .type = PT_TASK_MMAP };
+
+	r.c.pid = pid;
+	r.mmap.start = start;
+	r.mmap.len = len;
+	r.mmap.pgoff = pgoff;
+	r.mmap.prot = prot;
+	r.str = path;
+	sym_task_event(s, &r);
+}
+
+/* Map every loadable segment of file as the dynamic loader does, at bias. */
+static void map_file(struct sym_session *s, uint32_t pid, const char *file, uint64_t bias)
+{
+	int fd = open(file, O_RDONLY);
+	Elf *elf;
+	size_t n;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	CU_ASSERT_FATAL(elf && !elf_getphdrnum(elf, &n));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr p;
+		uint64_t start, end;
+		uint32_t prot = 0;
+
+		if (!gelf_getphdr(elf, i, &p) || p.p_type != PT_LOAD)
+			continue;
+		start = (bias + p.p_vaddr) & ~(PAGE - 1);
+		end = (bias + p.p_vaddr + p.p_filesz + PAGE - 1) & ~(PAGE - 1);
+		prot |= p.p_flags & PF_R ? PROT_READ : 0;
+		prot |= p.p_flags & PF_W ? PROT_WRITE : 0;
+		prot |= p.p_flags & PF_X ? PROT_EXEC : 0;
+		rec_mmap(s, pid, start, end - start, p.p_offset & ~(PAGE - 1), prot, file);
+	}
+	elf_end(elf);
+	close(fd);
+}
+
+static struct sym_session *session(const char *debug_sub)
+{
+	struct sym_options o = { .trace_dir = dir, .debug_dir = tpath(debug_sub ? debug_sub : "empty"),
+				 .vmlinux = "/nonexistent" };
+
+	return sym_session_new(&o);
+}
+
+/* ---- resolution of functions, PLT entries and lines ---- */
+
+static const struct {
+	const char *what;
+	const char *file;	  /* mapped file */
+	const char *oracle;	  /* unstripped file that nm/objdump read (NULL: file) */
+	uint64_t bias;
+	const char *at;		  /* symbol the address is taken from */
+	uint64_t off;		  /* bytes into it */
+	const char *want;	  /* expected symbol, NULL: none */
+	const char *source;	  /* source holding the marker, NULL: no line check */
+	const char *marker;	  /* expected line at off 0 */
+	const char *debug;	  /* debug_dir below dir, NULL: an empty one */
+} resolves[] = {
+	/* what, mapped file, oracle file, bias, at, off, want, source, line marker, debug dir */
+	{ "PIE: global function at its start", "prog-pie", NULL, PIE_BIAS, "target_global", 0,
+	  "target_global", prog_src, "target_global", NULL },
+	{ "PIE: static function, inside", "prog-pie", NULL, PIE_BIAS, "helper_local", 4,
+	  "helper_local", prog_src, NULL, NULL },
+	{ "PIE: main", "prog-pie", NULL, PIE_BIAS, "main", 1, "main", prog_src, NULL, NULL },
+	{ "non-PIE: global function", "prog-nopie", NULL, 0, "target_global", 0, "target_global",
+	  prog_src, "target_global", NULL },
+	{ "non-PIE: static function", "prog-nopie", NULL, 0, "helper_local", 0, "helper_local",
+	  prog_src, "helper_local", NULL },
+	{ "lazy .plt entry", "prog-pie", NULL, PIE_BIAS, "puts@plt", 0, "puts@plt", NULL, NULL,
+	  NULL },
+	{ "lazy .plt entry, inside", "prog-nopie", NULL, 0, "printf@plt", 6, "printf@plt", NULL,
+	  NULL, NULL },
+	{ ".plt.got entry", "prog-pie", NULL, PIE_BIAS, "__cxa_finalize@plt", 0,
+	  "__cxa_finalize@plt", NULL, NULL, NULL },
+	{ "IBT .plt.sec entry", "prog-ibt", NULL, PIE_BIAS, "puts@plt", 4, "puts@plt", NULL, NULL,
+	  NULL },
+	{ "IBT .plt.sec entry 2", "prog-ibt", NULL, PIE_BIAS, "printf@plt", 0, "printf@plt", NULL,
+	  NULL, NULL },
+	{ "shared library: exported", "libt.so", NULL, LIB_BIAS, "lib_api", 3, "lib_api", lib_src,
+	  NULL, NULL },
+	{ "shared library: aligned to a page", "libt.so", NULL, LIB_BIAS, "lib_far", 0, "lib_far",
+	  lib_src, "lib_far", NULL },
+	{ "shared library: static", "libt.so", NULL, LIB_BIAS, "lib_static", 2, "lib_static",
+	  lib_src, NULL, NULL },
+	{ "stripped: .dynsym names exports", "libt-stripped.so", "libt.so", LIB_BIAS, "lib_api", 1,
+	  "lib_api", NULL, NULL, NULL },
+	{ "stripped: statics are not named", "libt-stripped.so", "libt.so", LIB_BIAS, "lib_static",
+	  0, NULL, NULL, NULL, NULL },
+	{ "debuginfo by build-id: static", "prog-stripped", "prog-pie", PIE_BIAS, "helper_local", 2,
+	  "helper_local", prog_src, NULL, "dbg" },
+	{ "debuginfo by build-id: lines", "prog-stripped", "prog-pie", PIE_BIAS, "target_global",
+	  0, "target_global", prog_src, "target_global", "dbg" },
+	{ "no debuginfo: stripped exe has no names", "prog-stripped", "prog-pie", PIE_BIAS,
+	  "target_global", 0, NULL, NULL, NULL, NULL },
+	{ "debuglink next to the file", "linked/prog-linked", "prog-pie", PIE_BIAS, "helper_local",
+	  0, "helper_local", prog_src, "helper_local", NULL },
+	{ "assembly: unsized label, inside", "asm", NULL, 0, "f_first", 2, "f_first", NULL, NULL,
+	  NULL },
+	{ "assembly: unsized label at section end", "asm", NULL, 0, "f_second", 1, "f_second", NULL,
+	  NULL, NULL },
+	{ "assembly: _start", "asm", NULL, 0, "_start", 5, "_start", NULL, NULL, NULL },
+	{ "aliases: global over weak and local", "asm", NULL, 0, "alias_weak", 1, "alias_global",
+	  NULL, NULL, NULL },
+	{ "aliases: fewer leading underscores", "asm", NULL, 0, "__under_name", 0, "under_name",
+	  NULL, NULL, NULL },
+};
+
+static void test_resolve_table(void)
+{
+	CU_ASSERT_FATAL(build());
+	for (size_t i = 0; i < sizeof(resolves) / sizeof(resolves[0]); i++) {
+		const char *file = tpath(resolves[i].file);
+		const char *oracle = tpath(resolves[i].oracle ? resolves[i].oracle : resolves[i].file);
+		const char *base = strrchr(resolves[i].file, '/');
+		struct sym_session *s = session(resolves[i].debug);
+		uint64_t sym = oracle_addr(oracle, resolves[i].at);
+		uint64_t vaddr = sym + resolves[i].off;
+		struct sym_loc loc;
+		bool ok;
+
+		CU_ASSERT_FATAL(s != NULL);
+		map_file(s, 42, file, resolves[i].bias);
+		sym_resolve(s, 42, resolves[i].bias + vaddr, SYM_LINES, &loc);
+		ok = sym && loc.kind == SYM_KIND_FILE && loc.module_offset == vaddr &&
+		     !strcmp(loc.module, base ? base + 1 : resolves[i].file);
+		if (resolves[i].want)
+			ok = ok && loc.symbol && !strcmp(loc.symbol, resolves[i].want) &&
+			     loc.sym_offset == resolves[i].off &&
+			     loc.sym_addr == resolves[i].bias + sym;
+		else
+			ok = ok && !loc.symbol;
+		if (resolves[i].source) {
+			int want = resolves[i].marker ? marker_line(resolves[i].source,
+								    resolves[i].marker)
+						      : oracle_line(oracle, vaddr);
+
+			ok = ok && loc.line == want && loc.file && loc.file[0] == '/';
+		}
+		if (!ok)
+			fprintf(stderr, "\n%s: at %s+%" PRIu64 " (0x%" PRIx64 "): got %s+%" PRIu64
+				" in %s+0x%" PRIx64 " line %s:%d\n", resolves[i].what, resolves[i].at,
+				resolves[i].off, vaddr, loc.symbol ? loc.symbol : "(none)",
+				loc.sym_offset, loc.module, loc.module_offset,
+				loc.file ? loc.file : "-", loc.line);
+		CU_ASSERT(ok);
+		sym_session_free(s);
+	}
+}
+
+/* Every byte of a few functions: the same line as addr2line says. */
+static void test_lines_match_addr2line(void)
+{
+	static const struct { const char *file; uint64_t bias; const char *fn; } fns[] = {
+		{ "prog-pie", PIE_BIAS, "target_global" },
+		{ "prog-nopie", 0, "main" },
+		{ "libt.so", LIB_BIAS, "lib_far" },
+	};
+
+	CU_ASSERT_FATAL(build());
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		struct sym_session *s = session(NULL);
+		const char *file = tpath(fns[i].file);
+		uint64_t start = oracle_addr(file, fns[i].fn), size = oracle_size(file, fns[i].fn);
+		int bad = 0;
+
+		CU_ASSERT_FATAL(start && size);
+		map_file(s, 7, file, fns[i].bias);
+		for (uint64_t a = start; a < start + size; a++) {
+			struct sym_loc loc;
+			int want = oracle_line(file, a);
+
+			sym_resolve(s, 7, fns[i].bias + a, SYM_LINES, &loc);
+			if (loc.line != want || !loc.file || !strstr(loc.file, ".c")) {
+				if (!bad++)
+					fprintf(stderr, "\n%s 0x%" PRIx64 ": line %d, addr2line %d\n",
+						fns[i].file, a, loc.line, want);
+			}
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+		sym_session_free(s);
+	}
+}
+
+/* ---- address spaces ---- */
+
+enum as_op { AS_MAP, AS_UNMAP_PAGE, AS_FORK, AS_THREAD, AS_EXEC, AS_EXIT, AS_CHECK };
+
+/*
+ * A scenario in trace order.  Addresses are "symbol in file at bias";
+ * AS_UNMAP_PAGE removes the page holding that address.
+ */
+static const struct as_step {
+	enum as_op op;
+	uint32_t pid, ppid;
+	const char *file;
+	uint64_t bias;
+	const char *at;
+	enum sym_kind kind;	  /* AS_CHECK */
+	const char *want;	  /* AS_CHECK: symbol, NULL: none */
+#define MAP(pid, file, bias) { AS_MAP, pid, 0, file, bias, NULL, 0, NULL }
+#define UNMAP_PAGE(pid, file, bias, at) { AS_UNMAP_PAGE, pid, 0, file, bias, at, 0, NULL }
+#define FORK(pid, ppid) { AS_FORK, pid, ppid, NULL, 0, NULL, 0, NULL }
+#define THREAD(pid) { AS_THREAD, pid, pid, NULL, 0, NULL, 0, NULL }
+#define EXEC(pid) { AS_EXEC, pid, 0, NULL, 0, NULL, 0, NULL }
+#define EXIT(pid) { AS_EXIT, pid, 0, NULL, 0, NULL, 0, NULL }
+#define CHECK(pid, file, bias, at, kind, want) { AS_CHECK, pid, 0, file, bias, at, kind, want }
+} scenario[] = {
+	MAP(10, "libt.so", LIB_BIAS),
+	MAP(10, "prog-pie", PIE_BIAS),
+	CHECK(10, "libt.so", LIB_BIAS, "lib_api", SYM_KIND_FILE, "lib_api"),
+	CHECK(10, "prog-pie", PIE_BIAS, "main", SYM_KIND_FILE, "main"),
+	CHECK(11, "prog-pie", PIE_BIAS, "main", SYM_KIND_UNKNOWN, NULL),
+	/* fork copies; the child's later changes are its own */
+	FORK(11, 10),
+	CHECK(11, "libt.so", LIB_BIAS, "lib_far", SYM_KIND_FILE, "lib_far"),
+	UNMAP_PAGE(11, "libt.so", LIB_BIAS, "lib_api"),
+	CHECK(11, "libt.so", LIB_BIAS, "lib_api", SYM_KIND_UNKNOWN, NULL),
+	CHECK(11, "libt.so", LIB_BIAS, "lib_far", SYM_KIND_FILE, "lib_far"),
+	CHECK(10, "libt.so", LIB_BIAS, "lib_api", SYM_KIND_FILE, "lib_api"),
+	/* a thread adds no address space of its own */
+	THREAD(10),
+	CHECK(10, "prog-pie", PIE_BIAS, "helper_local", SYM_KIND_FILE, "helper_local"),
+	/* exec empties the space; its mmaps refill it */
+	EXEC(11),
+	CHECK(11, "libt.so", LIB_BIAS, "lib_far", SYM_KIND_UNKNOWN, NULL),
+	MAP(11, "asm", 0),
+	CHECK(11, "asm", 0, "f_first", SYM_KIND_FILE, "f_first"),
+	CHECK(10, "libt.so", LIB_BIAS, "lib_far", SYM_KIND_FILE, "lib_far"),
+	/* a new mapping over an old one replaces it */
+	MAP(10, "prog-nopie", LIB_BIAS - 0x400000),
+	CHECK(10, "prog-nopie", LIB_BIAS - 0x400000, "main", SYM_KIND_FILE, "main"),
+	EXIT(11),
+	CHECK(10, "prog-pie", PIE_BIAS, "target_global", SYM_KIND_FILE, "target_global"),
+};
+
+static void test_address_spaces(void)
+{
+	struct sym_session *s;
+
+	CU_ASSERT_FATAL(build());
+	s = session(NULL);
+	for (size_t i = 0; i < sizeof(scenario) / sizeof(scenario[0]); i++) {
+		const struct as_step *st = &scenario[i];
+		struct trace_task_rec r = { 0 };
+		uint64_t addr = 0;
+		struct sym_loc loc;
+
+		if (st->at)
+			addr = st->bias + oracle_addr(tpath(st->file), st->at);
+		r.c.pid = r.c.tid = st->pid;
+		switch (st->op) {
+		case AS_MAP:
+			map_file(s, st->pid, tpath(st->file), st->bias);
+			break;
+		case AS_UNMAP_PAGE:
+			r.type = PT_TASK_MUNMAP;
+			r.munmap.start = addr & ~(PAGE - 1);
+			r.munmap.len = PAGE;
+			sym_task_event(s, &r);
+			break;
+		case AS_FORK:
+		case AS_THREAD:
+			r.type = PT_TASK_FORK;
+			r.fork.ppid = r.fork.ptid = st->ppid;
+			if (st->op == AS_THREAD) {
+				r.c.tid = st->pid + 1000;
+				r.fork.flags = PT_FORK_THREAD;
+			}
+			sym_task_event(s, &r);
+			break;
+		case AS_EXEC:
+			r.type = PT_TASK_EXEC;
+			r.str = "/bin/true";
+			sym_task_event(s, &r);
+			break;
+		case AS_EXIT:
+			r.type = PT_TASK_EXIT;
+			sym_task_event(s, &r);
+			break;
+		case AS_CHECK:
+			sym_resolve(s, st->pid, addr, 0, &loc);
+			if (loc.kind != st->kind ||
+			    (st->want ? !loc.symbol || strcmp(loc.symbol, st->want) : !!loc.symbol))
+				fprintf(stderr, "\nstep %zu: pid %u %s: kind %d symbol %s\n", i, st->pid,
+					st->at, loc.kind, loc.symbol ? loc.symbol : "(none)");
+			CU_ASSERT_EQUAL(loc.kind, st->kind);
+			if (st->want) {
+				CU_ASSERT(loc.symbol && !strcmp(loc.symbol, st->want));
+			} else {
+				CU_ASSERT_PTR_NULL(loc.symbol);
+			}
+			if (st->kind == SYM_KIND_UNKNOWN)
+				CU_ASSERT_STRING_EQUAL(loc.module, "[unknown]");
+			break;
+		}
+	}
+	sym_session_free(s);
+}
+
+/* A partial munmap in the middle keeps both ends with the right file offsets. */
+static void test_munmap_split(void)
+{
+	struct sym_session *s;
+	struct trace_task_rec r = { .type = PT_TASK_MUNMAP };
+	static const struct { uint64_t at; enum sym_kind kind; } probes[] = {
+		{ 0x10000, SYM_KIND_FILE }, { 0x10fff, SYM_KIND_FILE }, { 0x11000, SYM_KIND_UNKNOWN },
+		{ 0x12fff, SYM_KIND_UNKNOWN }, { 0x13000, SYM_KIND_FILE }, { 0x14fff, SYM_KIND_FILE },
+		{ 0x15000, SYM_KIND_UNKNOWN },
+	};
+
+	CU_ASSERT_FATAL(build());
+	s = session(NULL);
+	/* 5 pages of libt.so at file offset 0 (past its end is fine: offsets only) */
+	rec_mmap(s, 3, 0x10000, 0x5000, 0, PROT_READ, tpath("libt.so"));
+	r.c.pid = 3;
+	r.munmap.start = 0x11000;
+	r.munmap.len = 0x2000;
+	sym_task_event(s, &r);
+	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		struct sym_loc loc;
+
+		sym_resolve(s, 3, probes[i].at, 0, &loc);
+		CU_ASSERT_EQUAL(loc.kind, probes[i].kind);
+		if (probes[i].kind == SYM_KIND_FILE)
+			CU_ASSERT_EQUAL(loc.module_offset, probes[i].at - 0x10000);
+	}
+	sym_session_free(s);
+}
+
+/* ---- special mappings ---- */
+
+/* The process's own vdso, saved as the recorder does, named by the image's own symbols. */
+static void test_vdso(void)
+{
+	uint64_t base = getauxval(AT_SYSINFO_EHDR), start = 0, end = 0, vaddr;
+	char line[512];
+	struct sym_session *s;
+	struct sym_loc loc;
+	const char *name;
+	FILE *maps, *out;
+
+	CU_ASSERT_FATAL(build());
+	if (!base) {
+		fprintf(stderr, "\nno vdso in this process: vdso case not run\n");
+		return;
+	}
+	maps = fopen("/proc/self/maps", "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(maps);
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]"))
+			sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end);
+	fclose(maps);
+	CU_ASSERT_FATAL(start == base && end > start);
+	out = fopen(tpath("vdso"), "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	fwrite((void *)(uintptr_t)start, 1, end - start, out);
+	fclose(out);
+
+	/* objdump -T: the global function symbol clock_gettime's implementation has */
+	name = sh_out("objdump -T %s | awk '$2 == \"g\" && /clock_gettime/ { print $NF }' | head -1",
+		      tpath("vdso"));
+	CU_ASSERT_FATAL(name[0] != 0);
+	char want[128];
+	snprintf(want, sizeof(want), "%s", name);
+	vaddr = strtoull(sh_out("objdump -T %s | awk '$NF == \"%s\" { print $1 }'", tpath("vdso"),
+				want), NULL, 16);
+	s = session(NULL);
+	rec_mmap(s, 5, start, end - start, 0, PROT_READ | PROT_EXEC, "[vdso]");
+	sym_resolve(s, 5, start + vaddr + 3, 0, &loc);
+	CU_ASSERT_EQUAL(loc.kind, SYM_KIND_VDSO);
+	CU_ASSERT_STRING_EQUAL(loc.module, "[vdso]");
+	CU_ASSERT(loc.symbol && !strcmp(loc.symbol, want));
+	CU_ASSERT_EQUAL(loc.sym_offset, 3);
+	/* and its code bytes come from the saved image */
+	uint8_t code[16];
+	CU_ASSERT_EQUAL(sym_read_code(s, 5, start + vaddr, code, sizeof(code)), sizeof(code));
+	CU_ASSERT(!memcmp(code, (void *)(uintptr_t)(start + vaddr), sizeof(code)));
+	sym_session_free(s);
+}
+
+static const struct {
+	const char *what;
+	const char *path;	  /* mapped path; NULL: nothing mapped */
+	uint64_t probe;		  /* offset into the mapping */
+	enum sym_kind kind;
+	const char *module;
+	uint64_t module_offset;
+} specials[] = {
+	{ "anonymous executable memory", "[anon]", 0x10, SYM_KIND_ANON, "[anon]", 0x600010 },
+	{ "heap", "[heap]", 0x20, SYM_KIND_ANON, "[anon]", 0x600020 },
+	{ "nameless mapping", "", 0x30, SYM_KIND_ANON, "[anon]", 0x600030 },
+	{ "deleted file: module + file offset", "/nonexistent/libgone.so (deleted)", 0x40,
+	  SYM_KIND_FILE, "libgone.so", 0x2040 },
+	{ "nothing mapped", NULL, 0x50, SYM_KIND_UNKNOWN, "[unknown]", 0x600050 },
+};
+
+static void test_special_mappings(void)
+{
+	CU_ASSERT_FATAL(build());
+	for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]); i++) {
+		struct sym_session *s = session(NULL);
+		struct sym_loc loc;
+
+		if (specials[i].path)
+			rec_mmap(s, 9, 0x600000, 0x1000, 0x2000, PROT_READ | PROT_EXEC,
+				 specials[i].path);
+		sym_resolve(s, 9, 0x600000 + specials[i].probe, SYM_LINES, &loc);
+		CU_ASSERT_EQUAL(loc.kind, specials[i].kind);
+		CU_ASSERT_STRING_EQUAL(loc.module, specials[i].module);
+		CU_ASSERT_EQUAL(loc.module_offset, specials[i].module_offset);
+		CU_ASSERT_PTR_NULL(loc.symbol);
+		CU_ASSERT_PTR_NULL(loc.file);
+		CU_ASSERT_EQUAL(sym_read_code(s, 9, 0x600000 + specials[i].probe, (uint8_t[4]){ 0 },
+					      4), 0);
+		sym_session_free(s);
+	}
+}
+
+/* ---- kernel ---- */
+
+static const char kallsyms[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000100 t local_helper\n"
+	"ffffffff81000200 T do_work\n"
+	"ffffffff81000200 t __do_work_alias\n"
+	"ffffffff81000300 D some_data\n"
+	"ffffffff81000400 W weak_fn\n"
+	"ffffffff81000500 T _etext\n"
+	"ffffffffc0001000 t mod_init\t[mymod]\n"
+	"ffffffffc0001080 T mod_entry\t[mymod]\n"
+	"ffffffffc0005000 t other_fn\t[othermod]\n";
+
+static const char modules[] =
+	"mymod 16384 0 - Live 0xffffffffc0001000\n"
+	"othermod 8192 0 - Live 0xffffffffc0005000 (O)\n";
+
+static const struct {
+	uint64_t addr;
+	enum sym_kind kind;
+	const char *module;
+	const char *symbol;
+	uint64_t sym_offset, module_offset;
+} kernel_cases[] = {
+	{ 0xffffffff81000010, SYM_KIND_KERNEL, "[kernel]", "_stext", 0x10, 0xffffffff81000010 },
+	{ 0xffffffff810001ff, SYM_KIND_KERNEL, "[kernel]", "local_helper", 0xff, 0xffffffff810001ff },
+	{ 0xffffffff81000204, SYM_KIND_KERNEL, "[kernel]", "do_work", 4, 0xffffffff81000204 },
+	/* data symbols are not functions: do_work runs on to the next function */
+	{ 0xffffffff81000310, SYM_KIND_KERNEL, "[kernel]", "do_work", 0x110, 0xffffffff81000310 },
+	{ 0xffffffff81000401, SYM_KIND_KERNEL, "[kernel]", "weak_fn", 1, 0xffffffff81000401 },
+	{ 0xffffffffc0001084, SYM_KIND_KERNEL, "mymod", "mod_entry", 4, 0x84 },
+	{ 0xffffffffc0004fff, SYM_KIND_KERNEL, "mymod", "mod_entry", 0x3f7f, 0x3fff },
+	{ 0xffffffffc0005010, SYM_KIND_KERNEL, "othermod", "other_fn", 0x10, 0x10 },
+	/* past the end of the last module: kernel, but no function */
+	{ 0xffffffffc0007000, SYM_KIND_KERNEL, "[kernel]", NULL, 0, 0xffffffffc0007000 },
+	/* below the lowest kernel text: nothing known */
+	{ 0xffffffff80000000, SYM_KIND_UNKNOWN, "[unknown]", NULL, 0, 0xffffffff80000000 },
+	/* user addresses never resolve in the kernel */
+	{ 0x401000, SYM_KIND_UNKNOWN, "[unknown]", NULL, 0, 0x401000 },
+};
+
+static void test_kernel_symbols(void)
+{
+	struct sym_options o = { .vmlinux = "/nonexistent" };
+	struct sym_session *s;
+	char kdir[PATH_MAX];
+
+	CU_ASSERT_FATAL(build());
+	snprintf(kdir, sizeof(kdir), "%s/ktrace", dir);
+	mkdir(kdir, 0755);
+	o.trace_dir = kdir;
+	snprintf(kdir + strlen(kdir), sizeof(kdir) - strlen(kdir), "/kallsyms");
+	write_file(kdir, kallsyms);
+	strcpy(strrchr(kdir, '/'), "/modules");
+	write_file(kdir, modules);
+	*strrchr(kdir, '/') = 0;
+
+	s = sym_session_new(&o);
+	for (size_t i = 0; i < sizeof(kernel_cases) / sizeof(kernel_cases[0]); i++) {
+		struct sym_loc loc;
+
+		sym_resolve(s, 1, kernel_cases[i].addr, SYM_LINES, &loc);
+		if (loc.kind != kernel_cases[i].kind || strcmp(loc.module, kernel_cases[i].module) ||
+		    (kernel_cases[i].symbol ? !loc.symbol || strcmp(loc.symbol, kernel_cases[i].symbol)
+					    : !!loc.symbol))
+			fprintf(stderr, "\nkernel 0x%" PRIx64 ": %d %s %s\n", kernel_cases[i].addr,
+				loc.kind, loc.module, loc.symbol ? loc.symbol : "(none)");
+		CU_ASSERT_EQUAL(loc.kind, kernel_cases[i].kind);
+		CU_ASSERT_STRING_EQUAL(loc.module, kernel_cases[i].module);
+		if (kernel_cases[i].symbol) {
+			CU_ASSERT(loc.symbol && !strcmp(loc.symbol, kernel_cases[i].symbol));
+			CU_ASSERT_EQUAL(loc.sym_offset, kernel_cases[i].sym_offset);
+		} else {
+			CU_ASSERT_PTR_NULL(loc.symbol);
+		}
+		CU_ASSERT_EQUAL(loc.module_offset, kernel_cases[i].module_offset);
+	}
+	sym_session_free(s);
+}
+
+/* ---- standalone functions for the recorder ---- */
+
+static const struct {
+	const char *file;
+	const char *name;
+	int ret;
+} lookups[] = {
+	{ "prog-pie", "target_global", 1 },
+	{ "prog-pie", "helper_local", 1 },
+	{ "prog-nopie", "main", 1 },
+	{ "prog-pie", "puts@plt", 1 },
+	{ "libt.so", "lib_far", 1 },
+	{ "asm", "f_first", 1 },
+	{ "asm", "alias_weak", 1 },	  /* an alias is found by its own name */
+	{ "prog-pie", "no_such_function", 0 },
+	{ "prog.c", "main", -1 },	  /* not ELF */
+	{ "does-not-exist", "main", -1 },
+};
+
+static void test_lookup_in_file(void)
+{
+	CU_ASSERT_FATAL(build());
+	for (size_t i = 0; i < sizeof(lookups) / sizeof(lookups[0]); i++) {
+		uint64_t vaddr = 0, size = 0;
+		const char *file = tpath(lookups[i].file);
+		int ret = sym_lookup_in_file(file, lookups[i].name, &vaddr, &size);
+
+		if (ret != lookups[i].ret)
+			fprintf(stderr, "\nlookup %s in %s: %d\n", lookups[i].name, lookups[i].file, ret);
+		CU_ASSERT_EQUAL(ret, lookups[i].ret);
+		if (ret != 1)
+			continue;
+		CU_ASSERT_EQUAL(vaddr, oracle_addr(file, lookups[i].name));
+		if (!strstr(lookups[i].name, "@plt") && oracle_size(file, lookups[i].name))
+			CU_ASSERT_EQUAL(size, oracle_size(file, lookups[i].name));
+		CU_ASSERT(size > 0);
+	}
+}
+
+static void test_file_build_id(void)
+{
+	static const char *const files[] = { "prog-pie", "prog-nopie", "libt.so", "asm", "prog.c" };
+
+	CU_ASSERT_FATAL(build());
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		uint8_t id[PT_BUILD_ID_MAX];
+		char hex[2 * PT_BUILD_ID_MAX + 1] = "";
+		size_t len = sym_file_build_id(tpath(files[i]), id, sizeof(id));
+
+		for (size_t k = 0; k < len; k++)
+			sprintf(hex + 2 * k, "%02x", id[k]);
+		/* readelf prints nothing for asm (--build-id=none) and prog.c */
+		CU_ASSERT_STRING_EQUAL(hex, build_id_hex(tpath(files[i])));
+	}
+}
+
+/* Code bytes at a process address are the file's, as objdump shows them. */
+static void test_read_code(void)
+{
+	struct sym_session *s;
+	uint64_t at;
+	uint8_t code[64];
+	char want[256] = "", got[256] = "";
+	size_t n;
+
+	CU_ASSERT_FATAL(build());
+	s = session(NULL);
+	map_file(s, 8, tpath("prog-pie"), PIE_BIAS);
+	at = oracle_addr(tpath("prog-pie"), "target_global");
+	n = sym_read_code(s, 8, PIE_BIAS + at, code, 8);
+	CU_ASSERT_EQUAL(n, 8);
+	for (size_t k = 0; k < n; k++)
+		sprintf(got + 2 * k, "%02x", code[k]);
+	/* objdump -s: " ADDR " then four 8-digit groups in fixed columns, then ASCII */
+	const char *dump = sh_out("objdump -s --start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64
+				  " %s | grep '^ [0-9a-f]* '", at, at + 8, tpath("prog-pie"));
+	const char *hexcols = strchr(dump + 1, ' ');
+	size_t w = 0;
+
+	for (size_t k = 1; hexcols && hexcols[k] && k <= 36 && w < 16; k++)
+		if (hexcols[k] != ' ')
+			want[w++] = hexcols[k];
+	want[w] = 0;
+	CU_ASSERT_STRING_EQUAL(got, want);
+	/* Reads stop at the end of the mapping. */
+	rec_mmap(s, 8, 0x700000, 0x1000, 0, PROT_READ | PROT_EXEC, tpath("asm"));
+	CU_ASSERT(sym_read_code(s, 8, 0x700ff0, code, sizeof(code)) <= 0x10);
+	sym_session_free(s);
+}
+
+/* ---- cost ---- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Figures, not a pass/fail: resolves per second over a hot set of addresses. */
+static void test_resolve_cost(void)
+{
+	static const struct { const char *file, *fn; uint64_t bias; } hot[] = {
+		{ "prog-pie", "main", PIE_BIAS }, { "prog-pie", "target_global", PIE_BIAS },
+		{ "prog-pie", "helper_local", PIE_BIAS }, { "prog-pie", "puts@plt", PIE_BIAS },
+		{ "libt.so", "lib_api", LIB_BIAS }, { "libt.so", "lib_far", LIB_BIAS },
+		{ "libt.so", "lib_static", LIB_BIAS },
+	};
+	uint64_t addrs[64];
+	struct sym_session *s;
+
+	CU_ASSERT_FATAL(build());
+	s = session(NULL);
+	map_file(s, 77, tpath("prog-pie"), PIE_BIAS);
+	map_file(s, 77, tpath("libt.so"), LIB_BIAS);
+	for (size_t i = 0; i < 64; i++) {
+		size_t h = i % (sizeof(hot) / sizeof(hot[0]));
+
+		addrs[i] = hot[h].bias + oracle_addr(tpath(hot[h].file), hot[h].fn) + i / 8;
+	}
+	for (int lines = 0; lines < 2; lines++) {
+		const size_t n = lines ? 1000000 : 10000000;
+		size_t named = 0;
+		double t0 = now_s(), dt;
+
+		for (size_t i = 0; i < n; i++) {
+			struct sym_loc loc;
+
+			/* runs of 4 like straight-line code, then a jump elsewhere */
+			sym_resolve(s, 77, addrs[(i / 4 * 7 + i % 4) & 63], lines ? SYM_LINES : 0,
+				    &loc);
+			named += loc.symbol != NULL;
+		}
+		dt = now_s() - t0;
+		CU_ASSERT_EQUAL(named, n);
+		printf("\n    resolve cost%s: %.1f M resolves/s (%zu in %.3f s, 64 hot addresses)",
+		       lines ? " with SYM_LINES" : "", n / dt / 1e6, n, dt);
+	}
+	sym_session_free(s);
+}
+
+static CU_TestInfo tests[] = {
+	{ "names, offsets and lines at a load bias", test_resolve_table },
+	{ "lines agree with addr2line", test_lines_match_addr2line },
+	{ "address spaces: mmap, munmap, fork, exec", test_address_spaces },
+	{ "partial munmap splits a mapping", test_munmap_split },
+	{ "[vdso] from the trace directory", test_vdso },
+	{ "[anon], [unknown], deleted files", test_special_mappings },
+	{ "kernel symbols from kallsyms", test_kernel_symbols },
+	{ "sym_lookup_in_file", test_lookup_in_file },
+	{ "sym_file_build_id", test_file_build_id },
+	{ "sym_read_code", test_read_code },
+	{ "resolve cost", test_resolve_cost },
+	CU_TEST_INFO_NULL,
+};
+
+UNIT_SUITE(symbols, tests)
