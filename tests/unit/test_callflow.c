@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The call-flow engine on synthetic step sequences: a made-up program whose
+ * instructions are given by a table, so every count below follows from the
+ * sequence by hand (each scenario's comment says how).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "arcs.h"
+#include "callflow.h"
+#include "unit.h"
+
+#define KBASE 0xffffffff81000000ull
+
+/* The made-up program: function address ranges. */
+static const struct {
+	const char *name;
+	uint64_t start, end;
+} fake_fns[] = {
+	{ "main", 0x1000, 0x2000 },    { "f", 0x2000, 0x3000 },	      { "g", 0x3000, 0x4000 },
+	{ "h", 0x4000, 0x5000 },       { "handler", 0x5000, 0x6000 }, { "restorer", 0x6000, 0x7000 },
+	{ "outer", 0x7000, 0x8000 },   { "sys_write", KBASE, KBASE + 0x1000 },
+};
+
+/* Instructions that are not one-byte "other" instructions. */
+struct fake_insn {
+	uint64_t pc;
+	unsigned cls, len;
+	uint64_t target;	  /* 0: indirect */
+};
+
+#define CALL(pc, to) { pc, ARCH_INSN_CALL, 5, to }
+#define JMP(pc, to) { pc, ARCH_INSN_JUMP, 5, to }
+#define JCC(pc, to) { pc, ARCH_INSN_COND, 2, to }
+#define RET(pc) { pc, ARCH_INSN_RET, 1, 0 }
+#define SYSCALL(pc) { pc, ARCH_INSN_SYSCALL, 2, 0 }
+#define END_INSNS { 0, 0, 0, 0 }
+
+/* One trace event: a step (pc), or an async record before the next step. */
+struct fake_ev {
+	uint64_t pc;
+	uint32_t tid;		  /* 0 means thread 100 */
+	uint8_t ring;
+	unsigned async_kind;	  /* non-zero: a TEV_ASYNC of this kind, not a step */
+};
+#define END_EVS { .pc = 0 }
+#define S(p) { .pc = p }
+#define ST(p, t) { .pc = p, .tid = t }
+#define SK(p) { .pc = p, .ring = 1 }
+#define ASYNC(k) { .async_kind = k }
+
+struct expect_fn {
+	const char *name;
+	uint64_t calls, base, cum;
+};
+
+static const struct fake_insn *cur_insns;
+
+static void fake_site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t pc, uint8_t ring,
+		      struct cf_site *out)
+{
+	(void)ctx; (void)pid; (void)ring;
+	out->insn.cls = ARCH_INSN_OTHER;
+	out->insn.len = 1;
+	out->insn.flags = 0;
+	for (const struct fake_insn *i = cur_insns; i->pc; i++) {
+		if (i->pc != pc)
+			continue;
+		out->insn.cls = (uint8_t)i->cls;
+		out->insn.len = (uint8_t)i->len;
+		out->insn.target = i->target;
+		out->insn.flags = i->target ? ARCH_INSN_HAS_TARGET : ARCH_INSN_INDIRECT;
+	}
+	for (size_t f = 0; f < sizeof(fake_fns) / sizeof(fake_fns[0]); f++)
+		if (pc >= fake_fns[f].start && pc < fake_fns[f].end) {
+			out->fn = cf_func_intern(cf, "prog", "/prog", fake_fns[f].name,
+						 fake_fns[f].start);
+			out->entry = pc == fake_fns[f].start;
+			return;
+		}
+	out->fn = cf_func_intern(cf, "prog", "/prog", "[unknown]", 0);
+	out->entry = false;
+}
+
+static const struct fake_insn one_call_insns[] = { CALL(0x1001, 0x2000), RET(0x2001), END_INSNS };
+static const struct fake_ev one_call_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2001), S(0x1006), END_EVS,
+};
+/* main: 1000 1001 1006; f: 2000 2001 */
+static const struct expect_fn one_call_expect[] = {
+	{ "main", 0, 3, 5 }, { "f", 1, 2, 2 }, { NULL },
+};
+
+/* f(n): 2000 jcc base case to 2010; 2002 call f; 2007 ret; 2010 ret. Three activations. */
+static const struct fake_insn recursion_insns[] = {
+	CALL(0x1001, 0x2000), JCC(0x2000, 0x2010), CALL(0x2002, 0x2000), RET(0x2007), RET(0x2010),
+	END_INSNS,
+};
+static const struct fake_ev recursion_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2002), S(0x2000), S(0x2002), S(0x2000),
+	S(0x2010), S(0x2007), S(0x2007), S(0x1006), END_EVS,
+};
+/* f's 8 steps count once in its Cum however deep it recursed */
+static const struct expect_fn recursion_expect[] = {
+	{ "main", 0, 3, 11 }, { "f", 3, 8, 8 }, { NULL },
+};
+
+/* f ends with jmp g: g returns straight to main. */
+static const struct fake_insn tail_insns[] = {
+	CALL(0x1001, 0x2000), JMP(0x2001, 0x3000), RET(0x3001), END_INSNS,
+};
+static const struct fake_ev tail_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2001), S(0x3000), S(0x3001), S(0x1006), END_EVS,
+};
+static const struct expect_fn tail_expect[] = {
+	{ "main", 0, 3, 7 }, { "f", 1, 2, 2 }, { "g", 1, 2, 2 }, { NULL },
+};
+
+/*
+ * f and g jump to each other's entry 50 times each (f: jmp g; g: jcc out,
+ * jmp f): the stack must stay at depth 2.  main 4 steps, f 50, g 100.
+ */
+static const struct fake_insn pingpong_insns[] = {
+	CALL(0x1001, 0x2000), JMP(0x2000, 0x3000), JCC(0x3000, 0x3010), JMP(0x3002, 0x2000),
+	RET(0x3010), END_INSNS,
+};
+static struct fake_ev pingpong_evs[2 + 150 + 2 + 1];
+static const struct expect_fn pingpong_expect[] = {
+	{ "main", 0, 4, 154 }, { "f", 50, 50, 50 }, { "g", 50, 100, 100 }, { NULL },
+};
+
+/* The trace starts inside f, called from main, called from outer: both returns are unmatched. */
+static const struct fake_insn unmatched_insns[] = { RET(0x2001), RET(0x1007), END_INSNS };
+static const struct fake_ev unmatched_evs[] = {
+	S(0x2000), S(0x2001), S(0x1006), S(0x1007), S(0x7005), END_EVS,
+};
+static const struct expect_fn unmatched_expect[] = {
+	{ "outer", 0, 1, 5 }, { "main", 0, 2, 4 }, { "f", 0, 2, 2 }, { NULL },
+};
+
+/* A signal arrives after 1001; the handler returns into the restorer, whose
+ * sigreturn resumes main at 1002.  Without a TEV_ASYNC record. */
+static const struct fake_insn signal_insns[] = { RET(0x5001), SYSCALL(0x6001), END_INSNS };
+static const struct fake_ev signal_evs[] = {
+	S(0x1000), S(0x1001), S(0x5000), S(0x5001), S(0x6000), S(0x6001), S(0x1002),
+	S(0x1003), END_EVS,
+};
+static const struct expect_fn signal_expect[] = {
+	{ "main", 0, 4, 8 }, { "handler", 1, 2, 2 }, { "restorer", 0, 2, 2 }, { NULL },
+};
+
+/* The same with the reader's async records; the handler interrupts a call's target. */
+static const struct fake_insn signal2_insns[] = {
+	CALL(0x1001, 0x2000), RET(0x2001), RET(0x5001), SYSCALL(0x6001), END_INSNS,
+};
+static const struct fake_ev signal2_evs[] = {
+	S(0x1000), S(0x1001), ASYNC(PT_ASYNC_SIGNAL), S(0x5000), S(0x5001), S(0x6000),
+	S(0x6001), ASYNC(PT_ASYNC_SIGRETURN), S(0x2000), S(0x2001), S(0x1006), END_EVS,
+};
+static const struct expect_fn signal2_expect[] = {
+	{ "main", 0, 3, 9 }, { "f", 1, 2, 2 }, { "handler", 1, 2, 2 }, { "restorer", 0, 2, 2 },
+	{ NULL },
+};
+
+/* main -> f -> g; g longjmps (indirect jmp) back into the middle of main. */
+static const struct fake_insn longjmp_insns[] = {
+	CALL(0x1001, 0x2000), CALL(0x2001, 0x3000), { 0x3000, ARCH_INSN_JUMP, 2, 0 }, END_INSNS,
+};
+static const struct fake_ev longjmp_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2001), S(0x3000), S(0x1020), S(0x1021), END_EVS,
+};
+static const struct expect_fn longjmp_expect[] = {
+	{ "main", 0, 4, 7 }, { "f", 1, 2, 3 }, { "g", 1, 1, 1 }, { NULL },
+};
+
+/* main -> f -> g -> h; h's ret lands on a landing pad in f (exception unwinding). */
+static const struct fake_insn unwind_insns[] = {
+	CALL(0x1001, 0x2000), CALL(0x2001, 0x3000), CALL(0x3000, 0x4000), RET(0x4000), RET(0x2031),
+	END_INSNS,
+};
+static const struct fake_ev unwind_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2001), S(0x3000), S(0x4000), S(0x2030),
+	S(0x2031), S(0x1006), END_EVS,
+};
+static const struct expect_fn unwind_expect[] = {
+	{ "main", 0, 3, 9 }, { "f", 1, 4, 6 }, { "g", 1, 1, 2 }, { "h", 1, 1, 1 }, { NULL },
+};
+
+/* Two threads interleaved, each calling f; their stacks don't mix. */
+static const struct fake_insn threads_insns[] = { CALL(0x1001, 0x2000), RET(0x2001), END_INSNS };
+static const struct fake_ev threads_evs[] = {
+	ST(0x1000, 100), ST(0x1001, 100), ST(0x1000, 101), ST(0x2000, 100), ST(0x1001, 101),
+	ST(0x2000, 101), ST(0x2001, 101), ST(0x2001, 100), ST(0x1006, 100), ST(0x1006, 101), END_EVS,
+};
+static const struct expect_fn threads_expect[] = {
+	{ "main", 0, 6, 10 }, { "f", 2, 4, 4 }, { NULL },
+};
+
+/* A system call whose kernel steps nest under the syscall site. */
+static const struct fake_insn kernel_insns[] = {
+	SYSCALL(0x1001), { KBASE + 1, ARCH_INSN_KRET, 3, 0 }, END_INSNS,
+};
+static const struct fake_ev kernel_evs[] = {
+	S(0x1000), S(0x1001), SK(KBASE), SK(KBASE + 1), S(0x1003), END_EVS,
+};
+static const struct expect_fn kernel_expect[] = {
+	{ "main", 0, 3, 5 }, { "sys_write", 1, 2, 2 }, { NULL },
+};
+
+/* Mutual recursion main -> f -> g -> f -> g: arcs must still add up. */
+static const struct fake_insn mutual_insns[] = {
+	CALL(0x1001, 0x2000), CALL(0x2001, 0x3000), JCC(0x3000, 0x3010), CALL(0x3002, 0x2000),
+	RET(0x3007), RET(0x3010), RET(0x2006), END_INSNS,
+};
+static const struct fake_ev mutual_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2001), S(0x3000), S(0x3002), S(0x2000),
+	S(0x2001), S(0x3000), S(0x3010), S(0x2006), S(0x3007), S(0x2006), S(0x1006), END_EVS,
+};
+/* f: 2000 2001 2000 2001 2006 2006 = 6 self; g: 3000 3002 3000 3010 3007 = 5 self;
+ * g is on the stack from its first 3000 to its 3007: 8 steps */
+static const struct expect_fn mutual_expect[] = {
+	{ "main", 0, 3, 14 }, { "f", 2, 6, 11 }, { "g", 2, 5, 8 }, { NULL },
+};
+
+static const struct scenario {
+	const char *what;
+	const struct fake_insn *insns;
+	const struct fake_ev *evs;
+	const struct expect_fn *expect;
+	uint32_t max_depth;
+	uint64_t unmatched, async;
+} scenarios[] = {
+	{ "one call", one_call_insns, one_call_evs, one_call_expect, 2, 0, 0 },
+	{ "recursion counts Cum once", recursion_insns, recursion_evs, recursion_expect, 4, 0, 0 },
+	{ "tail call replaces the frame", tail_insns, tail_evs, tail_expect, 2, 0, 0 },
+	{ "mutual tail calls stay flat", pingpong_insns, pingpong_evs, pingpong_expect, 2, 0, 0 },
+	{ "returns out of frames older than the trace", unmatched_insns, unmatched_evs, unmatched_expect, 2, 2, 0 },
+	{ "signal handler and sigreturn", signal_insns, signal_evs, signal_expect, 2, 0, 1 },
+	{ "signal with async records", signal2_insns, signal2_evs, signal2_expect, 2, 0, 1 },
+	{ "longjmp back to main", longjmp_insns, longjmp_evs, longjmp_expect, 3, 0, 0 },
+	{ "exception unwinds to a landing pad", unwind_insns, unwind_evs, unwind_expect, 4, 0, 0 },
+	{ "two threads keep their own stacks", threads_insns, threads_evs, threads_expect, 2, 0, 0 },
+	{ "kernel steps nest under the syscall", kernel_insns, kernel_evs, kernel_expect, 2, 0, 0 },
+	{ "mutual recursion", mutual_insns, mutual_evs, mutual_expect, 5, 0, 0 },
+};
+
+static void build_pingpong(void)
+{
+	size_t n = 0;
+
+	pingpong_evs[n++].pc = 0x1000;
+	pingpong_evs[n++].pc = 0x1001;
+	for (int i = 0; i < 50; i++) {
+		pingpong_evs[n++].pc = 0x2000;
+		pingpong_evs[n++].pc = 0x3000;
+		pingpong_evs[n++].pc = i < 49 ? 0x3002 : 0x3010;
+	}
+	pingpong_evs[n++].pc = 0x1006;
+	pingpong_evs[n++].pc = 0x1007;
+	pingpong_evs[n].pc = 0;
+}
+
+/* Feed a scenario; returns the arcs (with its callflow) after cf_finish. */
+static struct arcs *run(const struct scenario *sc)
+{
+	struct cf_source src = { .site = fake_site };
+	struct callflow *cf = cf_new(&src);
+	struct arcs *a = arcs_new(cf);
+	uint64_t index = 0;
+
+	cur_insns = sc->insns;
+	for (const struct fake_ev *e = sc->evs; e->pc || e->async_kind; e++) {
+		struct trace_event ev = {
+			.kind = e->async_kind ? TEV_ASYNC : TEV_STEP,
+			.pid = 100, .tid = e->tid ? e->tid : 100, .cpu = UINT32_MAX,
+			.ring = e->ring, .pc = e->pc, .index = index, .a = e->async_kind,
+		};
+
+		cf_event(cf, &ev);
+		if (!e->async_kind)
+			index++;
+	}
+	cf_finish(cf);
+	return a;
+}
+
+static uint32_t fn_id(struct callflow *cf, const char *name)
+{
+	for (uint32_t f = 0; f < cf_nr_funcs(cf); f++)
+		if (!strcmp(cf_func(cf, f)->name, name))
+			return f;
+	return CF_NO_FN;
+}
+
+static void test_scenarios(void)
+{
+	build_pingpong();
+	(void)pingpong_expect;
+	for (size_t s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
+		const struct scenario *sc = &scenarios[s];
+		struct arcs *a = run(sc);
+		struct callflow *cf = arcs_callflow(a);
+		struct cf_stats st;
+		int bad = 0;
+
+		cf_get_stats(cf, &st);
+		for (const struct expect_fn *x = sc->expect; x->name; x++) {
+			uint32_t f = fn_id(cf, x->name);
+			const struct arc_fn_stats *fs = arcs_fn(a, f);
+
+			if (f == CF_NO_FN || fs->calls != x->calls || fs->base != x->base ||
+			    fs->cum != x->cum) {
+				fprintf(stderr, "\n  %s: %s: calls %lu base %lu cum %lu, expected %lu %lu %lu",
+					sc->what, x->name, fs->calls, fs->base, fs->cum, x->calls,
+					x->base, x->cum);
+				bad++;
+			}
+		}
+		if (st.max_depth != sc->max_depth || st.unmatched != sc->unmatched ||
+		    st.async != sc->async) {
+			fprintf(stderr, "\n  %s: max depth %u unmatched %lu async %lu, expected %u %lu %lu",
+				sc->what, st.max_depth, st.unmatched, st.async, sc->max_depth,
+				sc->unmatched, sc->async);
+			bad++;
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+		CU_ASSERT_EQUAL(arcs_check(a), 0);
+		arcs_free(a);
+		cf_free(cf);
+	}
+}
+
+/* Arc-level numbers of the tail call and the unmatched returns. */
+static void test_arcs_of_tail_and_unmatched(void)
+{
+	static const struct {
+		const struct scenario *sc;
+		const char *caller, *callee;
+		uint64_t calls, base, cum;
+	} rows[] = {
+		{ &scenarios[2], "main", "f", 1, 2, 2 },
+		{ &scenarios[2], "f", "g", 1, 0, 0 },	 /* the jump counts, the costs don't */
+		{ &scenarios[2], "main", "g", 0, 2, 2 }, /* g ran for main */
+		{ &scenarios[4], "main", "f", 0, 2, 2 },
+		{ &scenarios[4], "outer", "main", 0, 2, 4 },
+		{ &scenarios[1], "f", "f", 2, 5, 0 },	 /* self recursion adds no Cum */
+		{ &scenarios[1], "main", "f", 1, 3, 8 },
+	};
+
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct arcs *a = run(rows[r].sc);
+		struct callflow *cf = arcs_callflow(a);
+		uint32_t from = fn_id(cf, rows[r].caller), to = fn_id(cf, rows[r].callee);
+		const struct arc_edge *e = NULL;
+
+		for (size_t i = 0; i < arcs_nr_edges(a); i++)
+			if (arcs_edge(a, i)->caller == from && arcs_edge(a, i)->callee == to)
+				e = arcs_edge(a, i);
+		CU_ASSERT_PTR_NOT_NULL(e);
+		if (e) {
+			CU_ASSERT_EQUAL(e->calls, rows[r].calls);
+			CU_ASSERT_EQUAL(e->base, rows[r].base);
+			CU_ASSERT_EQUAL(e->cum, rows[r].cum);
+			if (e->calls != rows[r].calls || e->base != rows[r].base || e->cum != rows[r].cum)
+				fprintf(stderr, "\n  arc %s->%s: %lu %lu %lu", rows[r].caller,
+					rows[r].callee, e->calls, e->base, e->cum);
+		}
+		arcs_free(a);
+		cf_free(cf);
+	}
+}
+
+static CU_TestInfo tests[] = {
+	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
+	{ "arcs of tail calls and unmatched returns", test_arcs_of_tail_and_unmatched },
+	CU_TEST_INFO_NULL,
+};
+
+UNIT_SUITE(callflow, tests)

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Aggregation of the call flow into functions, arcs, call trees and address counts (arcs.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arcs.h"
+#include "log.h"
+
+/* Per thread: the tree node of every frame on its stack. */
+struct tree_thread {
+	uint32_t root;
+	uint32_t *stack;
+	uint32_t depth, size;
+};
+
+struct arcs {
+	struct callflow *cf;
+	int slot;		  /* our cf_thread.user[] slot */
+	uint64_t total;
+	struct arc_fn_stats *fns;
+	uint32_t nr_fns;
+	struct arc_edge *edges;
+	size_t nr_edges, edges_size;
+	uint32_t *edge_hash;	  /* index + 1 */
+	size_t edge_hash_size;
+	struct arc_node *nodes;
+	uint32_t nr_nodes, nodes_size;
+	struct tree_thread **threads;
+	uint32_t *thread_pid, *thread_tid;
+	size_t nr_threads, threads_size;
+	uint32_t merged_root;
+	struct arc_pc *pcs;
+	size_t nr_pcs, pcs_size;
+	uint32_t *pc_hash;	  /* index + 1 */
+	size_t pc_hash_size;
+};
+
+static void *xrealloc(void *p, size_t size)
+{
+	void *q = realloc(p, size);
+
+	if (!q) {
+		pr_err("out of memory (%zu bytes) aggregating arcs", size);
+		exit(EXIT_RUNTIME);
+	}
+	return q;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static struct arc_fn_stats *fn_stats(struct arcs *a, uint32_t fn)
+{
+	if (fn >= a->nr_fns) {
+		uint32_t n = fn + 1 > 2 * a->nr_fns ? fn + 1 : 2 * a->nr_fns;
+
+		a->fns = xrealloc(a->fns, n * sizeof(*a->fns));
+		memset(a->fns + a->nr_fns, 0, (n - a->nr_fns) * sizeof(*a->fns));
+		a->nr_fns = n;
+	}
+	return &a->fns[fn];
+}
+
+static uint64_t edge_key(uint32_t caller, uint32_t callee)
+{
+	return mix(((uint64_t)caller << 32) | callee);
+}
+
+static void edge_rehash(struct arcs *a)
+{
+	size_t size = a->edge_hash_size ? a->edge_hash_size * 2 : 256;
+
+	free(a->edge_hash);
+	a->edge_hash = calloc(size, sizeof(*a->edge_hash));
+	if (!a->edge_hash)
+		xrealloc(NULL, SIZE_MAX);
+	a->edge_hash_size = size;
+	for (size_t e = 0; e < a->nr_edges; e++) {
+		size_t i = edge_key(a->edges[e].caller, a->edges[e].callee) & (size - 1);
+
+		while (a->edge_hash[i])
+			i = (i + 1) & (size - 1);
+		a->edge_hash[i] = (uint32_t)e + 1;
+	}
+}
+
+static struct arc_edge *edge(struct arcs *a, uint32_t caller, uint32_t callee)
+{
+	size_t i, mask;
+	struct arc_edge *e;
+
+	if (2 * (a->nr_edges + 1) > a->edge_hash_size)
+		edge_rehash(a);
+	mask = a->edge_hash_size - 1;
+	for (i = edge_key(caller, callee) & mask; a->edge_hash[i]; i = (i + 1) & mask) {
+		e = &a->edges[a->edge_hash[i] - 1];
+		if (e->caller == caller && e->callee == callee)
+			return e;
+	}
+	if (a->nr_edges == a->edges_size) {
+		a->edges_size = a->edges_size ? 2 * a->edges_size : 256;
+		a->edges = xrealloc(a->edges, a->edges_size * sizeof(*a->edges));
+	}
+	e = &a->edges[a->nr_edges];
+	memset(e, 0, sizeof(*e));
+	e->caller = caller;
+	e->callee = callee;
+	a->edge_hash[i] = (uint32_t)++a->nr_edges;
+	return e;
+}
+
+static void pc_rehash(struct arcs *a)
+{
+	size_t size = a->pc_hash_size ? a->pc_hash_size * 2 : 1024;
+
+	free(a->pc_hash);
+	a->pc_hash = calloc(size, sizeof(*a->pc_hash));
+	if (!a->pc_hash)
+		xrealloc(NULL, SIZE_MAX);
+	a->pc_hash_size = size;
+	for (size_t k = 0; k < a->nr_pcs; k++) {
+		size_t i = mix(a->pcs[k].pc ^ ((uint64_t)a->pcs[k].pid << 48)) & (size - 1);
+
+		while (a->pc_hash[i])
+			i = (i + 1) & (size - 1);
+		a->pc_hash[i] = (uint32_t)k + 1;
+	}
+}
+
+static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn)
+{
+	size_t i, mask;
+	struct arc_pc *p;
+
+	if (2 * (a->nr_pcs + 1) > a->pc_hash_size)
+		pc_rehash(a);
+	mask = a->pc_hash_size - 1;
+	for (i = mix(pc ^ ((uint64_t)pid << 48)) & mask; a->pc_hash[i]; i = (i + 1) & mask) {
+		p = &a->pcs[a->pc_hash[i] - 1];
+		if (p->pc == pc && p->pid == pid && p->fn == fn) {
+			p->count++;
+			return;
+		}
+	}
+	if (a->nr_pcs == a->pcs_size) {
+		a->pcs_size = a->pcs_size ? 2 * a->pcs_size : 1024;
+		a->pcs = xrealloc(a->pcs, a->pcs_size * sizeof(*a->pcs));
+	}
+	p = &a->pcs[a->nr_pcs];
+	p->pid = pid;
+	p->pc = pc;
+	p->fn = fn;
+	p->count = 1;
+	a->pc_hash[i] = (uint32_t)++a->nr_pcs;
+}
+
+/* ---- call trees ---- */
+
+static uint32_t node_new(struct arcs *a, uint32_t fn, uint32_t parent)
+{
+	struct arc_node *n;
+
+	if (a->nr_nodes == a->nodes_size) {
+		a->nodes_size = a->nodes_size ? 2 * a->nodes_size : 256;
+		a->nodes = xrealloc(a->nodes, a->nodes_size * sizeof(*a->nodes));
+	}
+	n = &a->nodes[a->nr_nodes];
+	memset(n, 0, sizeof(*n));
+	n->fn = fn;
+	n->parent = parent;
+	n->first_child = n->next_sibling = ARC_NONE;
+	if (parent != ARC_NONE) {
+		n->next_sibling = a->nodes[parent].first_child;
+		a->nodes[parent].first_child = a->nr_nodes;
+	}
+	return a->nr_nodes++;
+}
+
+static uint32_t node_child(struct arcs *a, uint32_t parent, uint32_t fn)
+{
+	for (uint32_t c = a->nodes[parent].first_child; c != ARC_NONE; c = a->nodes[c].next_sibling)
+		if (a->nodes[c].fn == fn)
+			return c;
+	return node_new(a, fn, parent);
+}
+
+static void node_detach(struct arcs *a, uint32_t n)
+{
+	uint32_t *p = &a->nodes[a->nodes[n].parent].first_child;
+
+	while (*p != n)
+		p = &a->nodes[*p].next_sibling;
+	*p = a->nodes[n].next_sibling;
+}
+
+static struct tree_thread *tree_thread(struct arcs *a, struct cf_thread *t)
+{
+	struct tree_thread *tt = t->user[a->slot];
+
+	if (tt)
+		return tt;
+	tt = calloc(1, sizeof(*tt));
+	if (!tt)
+		xrealloc(NULL, SIZE_MAX);
+	tt->root = node_new(a, CF_NO_FN, ARC_NONE);
+	if (a->nr_threads == a->threads_size) {
+		a->threads_size = a->threads_size ? 2 * a->threads_size : 16;
+		a->threads = xrealloc(a->threads, a->threads_size * sizeof(*a->threads));
+		a->thread_pid = xrealloc(a->thread_pid, a->threads_size * sizeof(uint32_t));
+		a->thread_tid = xrealloc(a->thread_tid, a->threads_size * sizeof(uint32_t));
+	}
+	a->threads[a->nr_threads] = tt;
+	a->thread_pid[a->nr_threads] = t->pid;
+	a->thread_tid[a->nr_threads++] = t->tid;
+	t->user[a->slot] = tt;
+	return tt;
+}
+
+static void tree_push(struct arcs *a, struct tree_thread *tt, uint32_t node)
+{
+	if (tt->depth == tt->size) {
+		tt->size = tt->size ? 2 * tt->size : 64;
+		tt->stack = xrealloc(tt->stack, tt->size * sizeof(*tt->stack));
+	}
+	(void)a;
+	tt->stack[tt->depth++] = node;
+}
+
+/* ---- callflow consumer ---- */
+
+static bool counts_as_call(uint8_t kind)
+{
+	return kind == CF_ENTRY_CALL || kind == CF_ENTRY_TAIL || kind == CF_ENTRY_ASYNC ||
+	       kind == CF_ENTRY_KERNEL;
+}
+
+static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+		    const struct cf_frame *f)
+{
+	struct arcs *a = ctx;
+	struct tree_thread *tt = tree_thread(a, t);
+	uint32_t cur = tt->depth ? tt->stack[tt->depth - 1] : tt->root;
+	uint32_t node = node_child(a, cur, f->fn);
+
+	(void)parent;
+	fn_stats(a, f->fn);
+	if (counts_as_call(f->kind)) {
+		struct arc_edge *e = edge(a, f->caller_fn, f->fn);
+
+		if (!e->calls) {
+			e->call_site = f->call_site;
+			e->pid = t->pid;
+		}
+		e->calls++;
+		fn_stats(a, f->fn)->calls++;
+		a->nodes[node].calls++;
+	}
+	tree_push(a, tt, node);
+}
+
+static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
+{
+	struct arcs *a = ctx;
+	struct tree_thread *tt = tree_thread(a, t);
+	uint32_t old, g;
+
+	fn_stats(a, root->fn);
+	if (tt->depth != 1)
+		return;		/* cannot happen: the engine adopts only under one frame */
+	old = tt->stack[0];
+	g = node_child(a, tt->root, root->fn);
+	if (g == old) {
+		/* same function: the old node becomes the child of a new one */
+		node_detach(a, old);
+		g = node_new(a, root->fn, tt->root);
+	} else {
+		node_detach(a, old);
+	}
+	a->nodes[old].parent = g;
+	a->nodes[old].next_sibling = a->nodes[g].first_child;
+	a->nodes[g].first_child = old;
+	tt->stack[0] = g;
+	tt->depth = 1;
+	tree_push(a, tt, old);
+}
+
+static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+		   const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
+{
+	struct arcs *a = ctx;
+	struct tree_thread *tt = tree_thread(a, t);
+	struct arc_fn_stats *fs = fn_stats(a, f->fn);
+	struct arc_edge *e = edge(a, parent ? parent->fn : CF_NO_FN, f->fn);
+
+	(void)how;
+	fs->base += cost->self;
+	fs->cum += cost->fn_cum;
+	e->base += cost->self;
+	e->cum += cost->arc_cum;
+	if (tt->depth) {
+		struct arc_node *n = &a->nodes[tt->stack[--tt->depth]];
+
+		n->base += cost->self;
+		n->cum += cost->incl;
+	}
+}
+
+static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
+{
+	struct arcs *a = ctx;
+
+	a->total++;
+	count_pc(a, t->pid, s->pc, s->site->fn);
+}
+
+static const struct cf_consumer_ops arcs_ops = {
+	.push = on_push, .adopt = on_adopt, .pop = on_pop, .step = on_step,
+};
+
+struct arcs *arcs_new(struct callflow *cf)
+{
+	struct arcs *a = calloc(1, sizeof(*a));
+
+	if (!a) {
+		pr_err("out of memory for the arc tables");
+		return NULL;
+	}
+	a->cf = cf;
+	a->merged_root = ARC_NONE;
+	a->slot = cf_add_consumer(cf, &arcs_ops, a);
+	if (a->slot < 0) {
+		pr_err("too many report builders on one call flow");
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void arcs_free(struct arcs *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr_threads; i++) {
+		free(a->threads[i]->stack);
+		free(a->threads[i]);
+	}
+	free(a->threads);
+	free(a->thread_pid);
+	free(a->thread_tid);
+	free(a->fns);
+	free(a->edges);
+	free(a->edge_hash);
+	free(a->nodes);
+	free(a->pcs);
+	free(a->pc_hash);
+	free(a);
+}
+
+uint64_t arcs_total(const struct arcs *a)
+{
+	return a->total;
+}
+
+struct callflow *arcs_callflow(const struct arcs *a)
+{
+	return a->cf;
+}
+
+const struct arc_fn_stats *arcs_fn(const struct arcs *a, uint32_t fn)
+{
+	static const struct arc_fn_stats zero;
+
+	return fn < a->nr_fns ? &a->fns[fn] : &zero;
+}
+
+size_t arcs_nr_edges(const struct arcs *a)
+{
+	return a->nr_edges;
+}
+
+const struct arc_edge *arcs_edge(const struct arcs *a, size_t i)
+{
+	return &a->edges[i];
+}
+
+size_t arcs_nr_threads(const struct arcs *a)
+{
+	return a->nr_threads;
+}
+
+uint32_t arcs_thread_root(const struct arcs *a, size_t i, uint32_t *pid, uint32_t *tid)
+{
+	if (pid)
+		*pid = a->thread_pid[i];
+	if (tid)
+		*tid = a->thread_tid[i];
+	return a->threads[i]->root;
+}
+
+const struct arc_node *arcs_node(const struct arcs *a, uint32_t node)
+{
+	return &a->nodes[node];
+}
+
+/* Add the subtree at src (and its counts) under dst's matching children. */
+static void merge_into(struct arcs *a, uint32_t dst, uint32_t src)
+{
+	for (uint32_t c = a->nodes[src].first_child; c != ARC_NONE; c = a->nodes[c].next_sibling) {
+		uint32_t d = node_child(a, dst, a->nodes[c].fn);
+
+		a->nodes[d].calls += a->nodes[c].calls;
+		a->nodes[d].base += a->nodes[c].base;
+		a->nodes[d].cum += a->nodes[c].cum;
+		merge_into(a, d, c);
+	}
+}
+
+uint32_t arcs_merged_root(struct arcs *a)
+{
+	if (a->merged_root != ARC_NONE)
+		return a->merged_root;
+	a->merged_root = node_new(a, CF_NO_FN, ARC_NONE);
+	for (size_t i = 0; i < a->nr_threads; i++)
+		merge_into(a, a->merged_root, a->threads[i]->root);
+	return a->merged_root;
+}
+
+size_t arcs_nr_pcs(const struct arcs *a)
+{
+	return a->nr_pcs;
+}
+
+const struct arc_pc *arcs_pc(const struct arcs *a, size_t i)
+{
+	return &a->pcs[i];
+}
+
+static int check_tree(const struct arcs *a, uint32_t n)
+{
+	uint64_t sum = 0;
+	int bad = 0;
+
+	for (uint32_t c = a->nodes[n].first_child; c != ARC_NONE; c = a->nodes[c].next_sibling) {
+		sum += a->nodes[c].cum;
+		bad += check_tree(a, c);
+	}
+	if (a->nodes[n].fn != CF_NO_FN && a->nodes[n].cum != a->nodes[n].base + sum) {
+		pr_err("invariant: tree node %s: Cum %" PRIu64 " != Base %" PRIu64
+		       " + children %" PRIu64, cf_func(a->cf, a->nodes[n].fn)->name,
+		       a->nodes[n].cum, a->nodes[n].base, sum);
+		bad++;
+	}
+	return bad;
+}
+
+int arcs_check(const struct arcs *a)
+{
+	uint64_t *calls_in, *base_in, *cum_out, base_sum = 0;
+	int bad = 0;
+
+	calls_in = calloc(a->nr_fns + 1, sizeof(uint64_t));
+	base_in = calloc(a->nr_fns + 1, sizeof(uint64_t));
+	cum_out = calloc(a->nr_fns + 1, sizeof(uint64_t));
+	if (!calls_in || !base_in || !cum_out)
+		xrealloc(NULL, SIZE_MAX);
+	for (size_t i = 0; i < a->nr_edges; i++) {
+		const struct arc_edge *e = &a->edges[i];
+
+		calls_in[e->callee] += e->calls;
+		base_in[e->callee] += e->base;
+		if (e->caller != CF_NO_FN)
+			cum_out[e->caller] += e->cum;
+	}
+	for (uint32_t f = 0; f < a->nr_fns; f++) {
+		const struct arc_fn_stats *s = &a->fns[f];
+		const char *name = cf_func(a->cf, f)->name;
+
+		base_sum += s->base;
+		if (s->calls != calls_in[f]) {
+			pr_err("invariant: %s: calls %" PRIu64 " != calls over its callers %" PRIu64,
+			       name, s->calls, calls_in[f]);
+			bad++;
+		}
+		if (s->base != base_in[f]) {
+			pr_err("invariant: %s: Base %" PRIu64 " != Base over its callers %" PRIu64,
+			       name, s->base, base_in[f]);
+			bad++;
+		}
+		if (s->cum != s->base + cum_out[f]) {
+			pr_err("invariant: %s: Cum %" PRIu64 " != Base %" PRIu64
+			       " + Cum of its callees %" PRIu64, name, s->cum, s->base, cum_out[f]);
+			bad++;
+		}
+	}
+	if (base_sum != a->total) {
+		pr_err("invariant: sum of Base %" PRIu64 " != total steps %" PRIu64, base_sum,
+		       a->total);
+		bad++;
+	}
+	for (size_t i = 0; i < a->nr_threads; i++)
+		bad += check_tree(a, a->threads[i]->root);
+	free(calls_in);
+	free(base_in);
+	free(cum_out);
+	return bad;
+}

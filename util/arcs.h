@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Aggregation of the call flow (callflow.h) into what arc-flow reports
+ * show: per function calls, Base (self) and Cum (inclusive) instructions,
+ * caller->callee arcs with their share of both, per-thread call trees and
+ * per-address self counts.  See callflow.h for how each number is defined;
+ * the invariants the tests check:
+ *   sum of Base over functions == total steps
+ *   calls(f) == sum of calls over the arcs into f
+ *   Cum(f) == Base(f) + sum of Cum over the arcs out of f
+ *   Base(f) == sum of Base over the arcs into f (the root arc included)
+ */
+#ifndef PT_ARCS_H
+#define PT_ARCS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callflow.h"
+
+struct arc_fn_stats {
+	uint64_t calls, base, cum;
+};
+
+/* caller -> callee; caller is CF_NO_FN for a thread's root frames */
+struct arc_edge {
+	uint32_t caller, callee;
+	uint64_t calls, base, cum;
+	uint64_t call_site;	  /* pc of the first call seen, 0 if none */
+	uint32_t pid;		  /* process of that call site */
+};
+
+/* A call-tree node: one call path in one thread (or merged). */
+struct arc_node {
+	uint32_t fn;		  /* CF_NO_FN for a thread's root node */
+	uint32_t parent, first_child, next_sibling; /* node indexes, ARC_NONE */
+	uint64_t calls, base, cum;
+};
+#define ARC_NONE UINT32_MAX
+
+/* Self steps at one address. */
+struct arc_pc {
+	uint32_t pid, fn;
+	uint64_t pc, count;
+};
+
+struct arcs;
+
+/* Collect from cf (registers itself as a consumer). NULL when cf has no free consumer slot. */
+struct arcs *arcs_new(struct callflow *cf);
+void arcs_free(struct arcs *a);
+
+uint64_t arcs_total(const struct arcs *a);
+struct callflow *arcs_callflow(const struct arcs *a);
+
+/* Per function (index: function id; functions never entered have zeros). */
+const struct arc_fn_stats *arcs_fn(const struct arcs *a, uint32_t fn);
+
+/* All arcs, in no particular order. */
+size_t arcs_nr_edges(const struct arcs *a);
+const struct arc_edge *arcs_edge(const struct arcs *a, size_t i);
+
+/* Call trees: nodes of one array; a root node per thread, in thread order. */
+size_t arcs_nr_threads(const struct arcs *a);
+uint32_t arcs_thread_root(const struct arcs *a, size_t i, uint32_t *pid, uint32_t *tid);
+const struct arc_node *arcs_node(const struct arcs *a, uint32_t node);
+
+/* Merge every thread's tree into one; returns its root (valid until arcs_free). */
+uint32_t arcs_merged_root(struct arcs *a);
+
+/* Per-address self counts (for line-level exports). */
+size_t arcs_nr_pcs(const struct arcs *a);
+const struct arc_pc *arcs_pc(const struct arcs *a, size_t i);
+
+/* Check the invariants above; returns the number violated (each printed with pr_err). */
+int arcs_check(const struct arcs *a);
+
+#endif /* PT_ARCS_H */

@@ -1,0 +1,869 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Call-flow reconstruction: per-thread call stacks rebuilt from the step stream (callflow.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callflow.h"
+#include "log.h"
+
+/* Per thread, per function: how many frames it has and its innermost one. */
+struct cf_fnstate {
+	uint32_t fn_plus1;	  /* 0: empty slot */
+	uint32_t count;		  /* frames of fn on the stack */
+	int32_t innermost;	  /* index of the innermost frame, -1 none */
+	uint64_t since;		  /* thread clock when count went from 0 to 1 */
+};
+
+struct cf_consumer {
+	const struct cf_consumer_ops *ops;
+	void *ctx;
+};
+
+struct callflow {
+	struct cf_source src;
+	struct cf_consumer cons[CF_MAX_CONSUMERS];
+	int nr_cons;
+	/* functions, interned by (module, name) */
+	struct cf_func *funcs;
+	uint32_t nr_funcs, funcs_size;
+	uint32_t *func_hash;	  /* id + 1, 0 empty */
+	uint32_t func_hash_size;
+	/* threads, by tid; also in creation order for cf_finish */
+	struct cf_thread **threads;
+	uint32_t nr_threads, threads_size;
+	struct cf_thread **thread_hash;
+	uint32_t thread_hash_size;
+	struct cf_thread *cur;	  /* the thread of the last step */
+	struct cf_stats stats;
+};
+
+static void *xrealloc(void *p, size_t size)
+{
+	void *q = realloc(p, size);
+
+	if (!q) {
+		pr_err("out of memory (%zu bytes) rebuilding call stacks", size);
+		exit(EXIT_RUNTIME);
+	}
+	return q;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		pr_err("out of memory (%zu bytes) rebuilding call stacks", n * size);
+		exit(EXIT_RUNTIME);
+	}
+	return p;
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* ---- functions ---- */
+
+static uint64_t func_key(const char *module, const char *name)
+{
+	return hash_str(hash_str(0xcbf29ce484222325ull, module) * 31 + 7, name);
+}
+
+static void func_hash_grow(struct callflow *cf)
+{
+	uint32_t size = cf->func_hash_size ? cf->func_hash_size * 2 : 1024;
+
+	free(cf->func_hash);
+	cf->func_hash = xcalloc(size, sizeof(*cf->func_hash));
+	cf->func_hash_size = size;
+	for (uint32_t id = 0; id < cf->nr_funcs; id++) {
+		uint64_t h = func_key(cf->funcs[id].module, cf->funcs[id].name);
+
+		for (uint32_t i = h & (size - 1);; i = (i + 1) & (size - 1))
+			if (!cf->func_hash[i]) {
+				cf->func_hash[i] = id + 1;
+				break;
+			}
+	}
+}
+
+uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *module_path,
+			const char *name, uint64_t addr)
+{
+	uint64_t h = func_key(module, name);
+	uint32_t i, mask;
+	struct cf_func *f;
+
+	if (2 * (cf->nr_funcs + 1) > cf->func_hash_size)
+		func_hash_grow(cf);
+	mask = cf->func_hash_size - 1;
+	for (i = h & mask; cf->func_hash[i]; i = (i + 1) & mask) {
+		f = &cf->funcs[cf->func_hash[i] - 1];
+		if (!strcmp(f->name, name) && !strcmp(f->module, module))
+			return cf->func_hash[i] - 1;
+	}
+	if (cf->nr_funcs == cf->funcs_size) {
+		cf->funcs_size = cf->funcs_size ? cf->funcs_size * 2 : 256;
+		cf->funcs = xrealloc(cf->funcs, cf->funcs_size * sizeof(*cf->funcs));
+	}
+	f = &cf->funcs[cf->nr_funcs];
+	f->name = strdup(name);
+	f->module = strdup(module);
+	f->module_path = strdup(module_path ? module_path : module);
+	f->addr = addr;
+	if (!f->name || !f->module || !f->module_path) {
+		pr_err("out of memory interning function names");
+		exit(EXIT_RUNTIME);
+	}
+	cf->func_hash[i] = ++cf->nr_funcs;
+	return cf->nr_funcs - 1;
+}
+
+const struct cf_func *cf_func(const struct callflow *cf, uint32_t fn)
+{
+	static const struct cf_func none = { "(root)", "", "", 0 };
+
+	return fn < cf->nr_funcs ? &cf->funcs[fn] : &none;
+}
+
+uint32_t cf_nr_funcs(const struct callflow *cf)
+{
+	return cf->nr_funcs;
+}
+
+/* ---- threads ---- */
+
+static struct cf_fnstate *fnstate(struct cf_thread *t, uint32_t fn)
+{
+	uint32_t mask, i;
+
+	if (2 * (t->fnstate_used + 1) > t->fnstate_size) {
+		struct cf_fnstate *old = t->fnstate;
+		uint32_t old_size = t->fnstate_size;
+
+		t->fnstate_size = old_size ? old_size * 2 : 64;
+		t->fnstate = xcalloc(t->fnstate_size, sizeof(*t->fnstate));
+		for (uint32_t k = 0; k < old_size; k++) {
+			if (!old[k].fn_plus1)
+				continue;
+			for (i = hash_u64(old[k].fn_plus1) & (t->fnstate_size - 1); t->fnstate[i].fn_plus1;
+			     i = (i + 1) & (t->fnstate_size - 1))
+				;
+			t->fnstate[i] = old[k];
+		}
+		free(old);
+	}
+	mask = t->fnstate_size - 1;
+	for (i = hash_u64(fn + 1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
+		if (t->fnstate[i].fn_plus1 == fn + 1)
+			return &t->fnstate[i];
+	t->fnstate[i].fn_plus1 = fn + 1;
+	t->fnstate[i].innermost = -1;
+	t->fnstate_used++;
+	return &t->fnstate[i];
+}
+
+static struct cf_thread *thread_get(struct callflow *cf, uint32_t pid, uint32_t tid)
+{
+	uint32_t mask, i;
+	struct cf_thread *t;
+
+	if (2 * (cf->nr_threads + 1) > cf->thread_hash_size) {
+		uint32_t size = cf->thread_hash_size ? cf->thread_hash_size * 2 : 64;
+
+		free(cf->thread_hash);
+		cf->thread_hash = xcalloc(size, sizeof(*cf->thread_hash));
+		cf->thread_hash_size = size;
+		for (uint32_t k = 0; k < cf->nr_threads; k++) {
+			for (i = hash_u64(cf->threads[k]->tid) & (size - 1); cf->thread_hash[i];
+			     i = (i + 1) & (size - 1))
+				;
+			cf->thread_hash[i] = cf->threads[k];
+		}
+	}
+	mask = cf->thread_hash_size - 1;
+	for (i = hash_u64(tid) & mask; cf->thread_hash[i]; i = (i + 1) & mask)
+		if (cf->thread_hash[i]->tid == tid) {
+			cf->thread_hash[i]->pid = pid;
+			return cf->thread_hash[i];
+		}
+	t = xcalloc(1, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	cf->thread_hash[i] = t;
+	if (cf->nr_threads == cf->threads_size) {
+		cf->threads_size = cf->threads_size ? cf->threads_size * 2 : 16;
+		cf->threads = xrealloc(cf->threads, cf->threads_size * sizeof(*cf->threads));
+	}
+	cf->threads[cf->nr_threads++] = t;
+	cf->stats.threads++;
+	return t;
+}
+
+/* ---- frames and their costs ---- */
+
+static void emit_mark(struct callflow *cf, struct cf_thread *t, enum cf_mark m, uint64_t index)
+{
+	for (int c = 0; c < cf->nr_cons; c++)
+		if (cf->cons[c].ops->mark)
+			cf->cons[c].ops->mark(cf->cons[c].ctx, t, m, index);
+}
+
+static struct cf_frame *top(struct cf_thread *t)
+{
+	return t->depth ? &t->frames[t->depth - 1] : NULL;
+}
+
+struct push_args {
+	uint32_t fn, caller_fn;
+	uint8_t kind, ring;
+	uint64_t ret_addr, alt_ret, call_site, resume_from, index, time;
+	bool resumes;
+};
+
+static void push(struct callflow *cf, struct cf_thread *t, const struct push_args *a)
+{
+	uint64_t now = t->steps;
+	struct cf_frame *parent, *f;
+	struct cf_fnstate *st;
+
+	if (t->depth == t->frames_size) {
+		t->frames_size = t->frames_size ? t->frames_size * 2 : 64;
+		t->frames = xrealloc(t->frames, t->frames_size * sizeof(*t->frames));
+	}
+	parent = top(t);
+	if (parent) {
+		/* From now on the parent's innermost steps belong to the arc to this child. */
+		parent->child_acc = 0;
+		if (parent->inner)
+			parent->inner_since = now;
+	}
+	f = &t->frames[t->depth];
+	memset(f, 0, sizeof(*f));
+	f->fn = a->fn;
+	f->caller_fn = a->caller_fn;
+	f->kind = a->kind;
+	f->ring = a->ring;
+	f->ret_addr = a->ret_addr;
+	f->alt_ret = a->alt_ret;
+	f->entry_steps = now;
+	f->entry_index = a->index;
+	f->entry_time = a->time;
+	f->call_site = a->call_site;
+	f->resume_from = a->resume_from;
+	st = fnstate(t, a->fn);
+	f->prev_same = st->innermost;
+	if (st->innermost >= 0) {
+		struct cf_frame *outer = &t->frames[st->innermost];
+
+		if (outer->inner) {
+			outer->child_acc += now - outer->inner_since;
+			outer->inner = false;
+		}
+	}
+	st->innermost = (int32_t)t->depth;
+	if (st->count++ == 0)
+		st->since = now;
+	f->inner = true;
+	f->inner_since = now;
+	f->resumes = a->resumes;
+	t->depth++;
+	if (t->depth > t->max_depth)
+		t->max_depth = t->depth;
+	if (t->depth > cf->stats.max_depth)
+		cf->stats.max_depth = t->depth;
+	for (int c = 0; c < cf->nr_cons; c++)
+		if (cf->cons[c].ops->push)
+			cf->cons[c].ops->push(cf->cons[c].ctx, t, parent, f);
+}
+
+#define RESUMES(f) ((f)->resumes)
+
+static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
+{
+	uint64_t now = t->steps;
+	struct cf_frame *f = top(t), *parent, saved;
+	struct cf_fnstate *st;
+	struct cf_cost cost = { 0 };
+
+	if (!f)
+		return;
+	parent = t->depth > 1 ? &t->frames[t->depth - 2] : NULL;
+	cost.incl = now - f->entry_steps;
+	cost.self = f->self;
+	st = fnstate(t, f->fn);
+	if (--st->count == 0)
+		cost.fn_cum = now - st->since;
+	st->innermost = f->prev_same;
+	if (parent) {
+		cost.arc_cum = parent->child_acc + (parent->inner ? now - parent->inner_since : 0);
+		parent->child_acc = 0;
+		if (parent->inner)
+			parent->inner_since = now;
+	}
+	if (f->prev_same >= 0) {
+		struct cf_frame *outer = &t->frames[f->prev_same];
+
+		outer->inner = true;
+		outer->inner_since = now;
+	}
+	saved = *f;
+	t->depth--;
+	for (int c = 0; c < cf->nr_cons; c++)
+		if (cf->cons[c].ops->pop)
+			cf->cons[c].ops->pop(cf->cons[c].ctx, t, parent, &saved, &cost, how);
+}
+
+static void flush_thread(struct callflow *cf, struct cf_thread *t)
+{
+	while (t->depth)
+		pop(cf, t, CF_END_FLUSH);
+	t->have_last = t->have_last_user = false;
+}
+
+/* Pop every frame above index k (k stays). */
+static void unwind_to(struct callflow *cf, struct cf_thread *t, uint32_t k)
+{
+	while (t->depth > k + 1)
+		pop(cf, t, CF_END_UNWIND);
+}
+
+/* The top frame gives way to fn (same return address, same caller below). */
+static void replace(struct callflow *cf, struct cf_thread *t, const struct cf_site *site,
+		    uint8_t kind, uint64_t call_site, const struct trace_event *ev)
+{
+	struct cf_frame *f = top(t);
+	struct push_args a = {
+		.fn = site->fn, .caller_fn = f->fn, .kind = kind, .ring = f->ring,
+		.ret_addr = f->ret_addr, .alt_ret = f->alt_ret, .call_site = call_site,
+		.resume_from = f->resume_from, .index = ev->index, .time = ev->time_ns,
+		.resumes = RESUMES(f),
+	};
+
+	if (kind == CF_ENTRY_JUMP)
+		a.caller_fn = f->caller_fn;
+	pop(cf, t, CF_END_REPLACED);
+	push(cf, t, &a);
+}
+
+static void push_root(struct callflow *cf, struct cf_thread *t, const struct cf_site *site,
+		      const struct trace_event *ev)
+{
+	struct push_args a = {
+		.fn = site->fn, .caller_fn = CF_NO_FN, .kind = CF_ENTRY_ROOT, .ring = ev->ring,
+		.index = ev->index, .time = ev->time_ns,
+	};
+
+	push(cf, t, &a);
+}
+
+/* Index of the innermost frame below the top whose return address is pc, or -1. */
+static int32_t find_return(const struct cf_thread *t, uint64_t pc, bool resuming_only)
+{
+	for (int32_t k = (int32_t)t->depth - 1; k >= 0; k--) {
+		const struct cf_frame *f = &t->frames[k];
+
+		if (resuming_only && !RESUMES(f))
+			continue;
+		if (pc && (f->ret_addr == pc || (RESUMES(f) && f->alt_ret == pc)))
+			return k;
+	}
+	return -1;
+}
+
+/* Index of fn's innermost frame below the top, or -1. */
+static int32_t find_fn_below(struct cf_thread *t, uint32_t fn)
+{
+	struct cf_fnstate *st = fnstate(t, fn);
+	int32_t k = st->innermost;
+
+	if (k == (int32_t)t->depth - 1)
+		k = t->frames[k].prev_same;
+	return k;
+}
+
+/* Return into frame k's caller: frames above k unwind, k returns. */
+static void return_from(struct callflow *cf, struct cf_thread *t, int32_t k)
+{
+	unwind_to(cf, t, (uint32_t)k);
+	pop(cf, t, CF_END_RETURN);
+}
+
+/*
+ * The trace returns out of its oldest frame: the caller existed before the
+ * first step.  Insert it below as if it had been there since then.
+ */
+static void adopt_caller(struct callflow *cf, struct cf_thread *t, const struct cf_site *site,
+			 uint64_t pc, const struct trace_event *ev)
+{
+	struct cf_frame *g, *f;
+	struct cf_fnstate *st;
+
+	if (t->depth == t->frames_size) {
+		t->frames_size *= 2;
+		t->frames = xrealloc(t->frames, t->frames_size * sizeof(*t->frames));
+	}
+	memmove(&t->frames[1], &t->frames[0], sizeof(*t->frames));
+	t->depth = 2;
+	f = &t->frames[1];
+	g = &t->frames[0];
+	memset(g, 0, sizeof(*g));
+	g->fn = site->fn;
+	g->caller_fn = CF_NO_FN;
+	g->kind = CF_ENTRY_UNMATCHED;
+	g->ring = f->ring;
+	g->entry_steps = f->entry_steps;
+	g->entry_index = f->entry_index;
+	g->entry_time = f->entry_time;
+	g->prev_same = -1;
+	f->ret_addr = pc;
+	f->caller_fn = site->fn;
+	if (g->fn != f->fn) {
+		st = fnstate(t, g->fn);
+		st->count = 1;
+		st->since = f->entry_steps;
+		st->innermost = 0;
+		g->inner = true;
+		g->inner_since = f->entry_steps;
+		fnstate(t, f->fn)->innermost = 1;
+	} else {
+		st = fnstate(t, f->fn);
+		st->count = 2;
+		st->innermost = 1;
+		f->prev_same = 0;
+	}
+	if (t->depth > t->max_depth)
+		t->max_depth = t->depth;
+	if (t->depth > cf->stats.max_depth)
+		cf->stats.max_depth = t->depth;
+	cf->stats.unmatched++;
+	for (int c = 0; c < cf->nr_cons; c++)
+		if (cf->cons[c].ops->adopt)
+			cf->cons[c].ops->adopt(cf->cons[c].ctx, t, g);
+	emit_mark(cf, t, CF_MARK_UNMATCHED, ev->index);
+	pop(cf, t, CF_END_RETURN);
+}
+
+/* Execution went on in another function without a call or return. */
+static void cross_into(struct callflow *cf, struct cf_thread *t, const struct cf_site *site,
+		       uint64_t from_pc, const struct trace_event *ev)
+{
+	int32_t k;
+
+	if (site->entry) {
+		replace(cf, t, site, CF_ENTRY_TAIL, from_pc, ev);
+		return;
+	}
+	/* longjmp, exception landing pads: back into a frame further down */
+	k = find_fn_below(t, site->fn);
+	if (k >= 0)
+		unwind_to(cf, t, (uint32_t)k);
+	else
+		replace(cf, t, site, CF_ENTRY_JUMP, from_pc, ev);
+}
+
+static void push_async(struct callflow *cf, struct cf_thread *t, const struct cf_site *prev,
+		       uint64_t prev_pc, const struct cf_site *site, const struct trace_event *ev)
+{
+	struct cf_frame *f = top(t);
+	struct push_args a = {
+		.fn = site->fn, .caller_fn = f ? f->fn : CF_NO_FN, .kind = CF_ENTRY_ASYNC,
+		.ring = ev->ring, .index = ev->index, .time = ev->time_ns, .resumes = true,
+	};
+	unsigned cls = prev ? prev->insn.cls : ARCH_INSN_INVALID;
+
+	/* Where the interrupted frame resumes: what would have run next. */
+	if (prev)
+		a.resume_from = prev_pc;
+	if (prev && prev->insn.len) {
+		a.ret_addr = prev_pc + prev->insn.len;
+		if ((prev->insn.flags & ARCH_INSN_HAS_TARGET) &&
+		    (cls == ARCH_INSN_CALL || cls == ARCH_INSN_JUMP))
+			a.ret_addr = prev->insn.target;
+		else if ((prev->insn.flags & ARCH_INSN_HAS_TARGET) && cls == ARCH_INSN_COND)
+			a.alt_ret = prev->insn.target;
+		else if (prev->insn.flags & ARCH_INSN_REP)
+			a.alt_ret = prev_pc;
+	}
+	cf->stats.async++;
+	emit_mark(cf, t, CF_MARK_ASYNC, ev->index);
+	push(cf, t, &a);
+}
+
+static void transition(struct callflow *cf, struct cf_thread *t, const struct cf_site *prev,
+		       uint64_t prev_pc, uint64_t pc, const struct cf_site *site,
+		       const struct trace_event *ev);
+
+/*
+ * The asynchronous frame k ends (sigreturn) and the frame below resumes at
+ * pc.  The interrupted instruction's own transfer (a call whose callee had
+ * not started yet, a return) happens only now: apply it.
+ */
+static void resume(struct callflow *cf, struct cf_thread *t, int32_t k, uint64_t pc,
+		   const struct cf_site *site, const struct trace_event *ev)
+{
+	uint64_t from = t->frames[k].resume_from;
+	uint8_t ring = k > 0 ? t->frames[k - 1].ring : t->frames[k].ring;
+
+	return_from(cf, t, k);
+	t->async_pending = t->sigreturn_pending = false;
+	if (!t->depth) {
+		push_root(cf, t, site, ev);
+	} else if (from) {
+		struct cf_site prev;
+
+		memset(&prev, 0, sizeof(prev));
+		cf->src.site(cf->src.ctx, cf, t->pid, from, ring, &prev);
+		transition(cf, t, &prev, from, pc, site, ev);
+	} else if (top(t)->fn != site->fn) {
+		cross_into(cf, t, site, 0, ev);
+	}
+}
+
+/*
+ * A transfer no instruction explains: either a return from an asynchronous
+ * entry (sigreturn) to the frame it interrupted, or a new asynchronous entry.
+ */
+static void unexplained(struct callflow *cf, struct cf_thread *t, const struct cf_site *prev,
+			uint64_t prev_pc, uint64_t pc, const struct cf_site *site,
+			const struct trace_event *ev)
+{
+	int32_t k = find_return(t, pc, true);
+
+	if (k >= 0 && !(t->async_pending && !t->sigreturn_pending)) {
+		resume(cf, t, k, pc, site, ev);
+		return;
+	}
+	if (t->sigreturn_pending || (prev && prev->insn.cls == ARCH_INSN_SYSCALL)) {
+		/* A sigreturn to an address we could not predict: end the innermost handler. */
+		for (k = (int32_t)t->depth - 1; k >= 1; k--)
+			if (RESUMES(&t->frames[k]))
+				break;
+		if (k >= 1) {
+			resume(cf, t, k, pc, site, ev);
+			return;
+		}
+	}
+	push_async(cf, t, prev, prev_pc, site, ev);
+}
+
+/* Steps are missing before this one: place it as well as the stack allows. */
+static void after_gap(struct callflow *cf, struct cf_thread *t, uint64_t pc,
+		      const struct cf_site *site, const struct trace_event *ev)
+{
+	int32_t k;
+
+	if (top(t)->fn == site->fn)
+		return;
+	k = find_return(t, pc, false);
+	if (k >= 0) {
+		return_from(cf, t, k);
+		if (top(t) && top(t)->fn != site->fn)
+			replace(cf, t, site, CF_ENTRY_JUMP, 0, ev);
+		return;
+	}
+	k = find_fn_below(t, site->fn);
+	if (k >= 0)
+		unwind_to(cf, t, (uint32_t)k);
+	else
+		replace(cf, t, site, CF_ENTRY_JUMP, 0, ev);
+}
+
+static void after_return(struct callflow *cf, struct cf_thread *t, uint64_t prev_pc, uint64_t pc,
+			 const struct cf_site *site, const struct trace_event *ev)
+{
+	int32_t k = find_return(t, pc, false);
+
+	if (k >= 0) {
+		return_from(cf, t, k);
+		if (!t->depth)
+			push_root(cf, t, site, ev);
+		else if (top(t)->fn != site->fn)
+			replace(cf, t, site, CF_ENTRY_JUMP, prev_pc, ev);
+		return;
+	}
+	/* Exception unwinding returns into a landing pad of a frame further down. */
+	k = find_fn_below(t, site->fn);
+	if (k >= 0) {
+		unwind_to(cf, t, (uint32_t)k);
+		return;
+	}
+	if (RESUMES(top(t)) && t->depth > 1) {
+		/* a signal handler returning into the restorer, which will sigreturn */
+		replace(cf, t, site, CF_ENTRY_JUMP, prev_pc, ev);
+		return;
+	}
+	if (t->depth == 1) {
+		adopt_caller(cf, t, site, pc, ev);
+		return;
+	}
+	cf->stats.unmatched++;
+	emit_mark(cf, t, CF_MARK_UNMATCHED, ev->index);
+	replace(cf, t, site, CF_ENTRY_JUMP, prev_pc, ev);
+}
+
+/* Apply the transfer from the instruction prev (at prev_pc) to the step at pc. */
+static void transition(struct callflow *cf, struct cf_thread *t, const struct cf_site *prev,
+		       uint64_t prev_pc, uint64_t pc, const struct cf_site *site,
+		       const struct trace_event *ev)
+{
+	const struct arch_insn *in = &prev->insn;
+	uint64_t fall = prev_pc + in->len;
+	bool direct = in->flags & ARCH_INSN_HAS_TARGET;
+	bool expected;
+
+	if (t->async_pending) {
+		unexplained(cf, t, prev, prev_pc, pc, site, ev);
+		return;
+	}
+	switch (in->cls) {
+	case ARCH_INSN_CALL:
+		if (direct && pc != in->target) {
+			unexplained(cf, t, prev, prev_pc, pc, site, ev);
+		} else {
+			struct push_args a = {
+				.fn = site->fn, .caller_fn = top(t)->fn, .kind = CF_ENTRY_CALL,
+				.ring = ev->ring, .ret_addr = fall, .call_site = prev_pc,
+				.index = ev->index, .time = ev->time_ns,
+			};
+
+			push(cf, t, &a);
+		}
+		return;
+	case ARCH_INSN_RET:
+		after_return(cf, t, prev_pc, pc, site, ev);
+		return;
+	case ARCH_INSN_INVALID:
+		/* Bytes unknown: a function entry is most likely a call, else guess as after a gap. */
+		if (site->entry && top(t)->fn != site->fn) {
+			struct push_args a = {
+				.fn = site->fn, .caller_fn = top(t)->fn, .kind = CF_ENTRY_CALL,
+				.ring = ev->ring, .call_site = prev_pc,
+				.index = ev->index, .time = ev->time_ns,
+			};
+
+			push(cf, t, &a);
+		} else {
+			after_gap(cf, t, pc, site, ev);
+		}
+		return;
+	case ARCH_INSN_JUMP:
+		expected = direct ? pc == in->target : true;
+		break;
+	case ARCH_INSN_COND:
+		expected = pc == fall || (direct && pc == in->target);
+		break;
+	default:
+		expected = pc == fall;
+		break;
+	}
+	if (!expected && (in->flags & ARCH_INSN_REP) && pc == prev_pc)
+		expected = true;	/* another iteration of a rep string instruction */
+	if (!expected)
+		unexplained(cf, t, prev, prev_pc, pc, site, ev);
+	else if (top(t)->fn != site->fn)
+		cross_into(cf, t, site, prev_pc, ev);
+}
+
+static void on_step(struct callflow *cf, const struct trace_event *ev)
+{
+	struct cf_thread *t = thread_get(cf, ev->pid, ev->tid);
+	struct cf_site site;
+	struct cf_step s;
+
+	memset(&site, 0, sizeof(site));
+	cf->src.site(cf->src.ctx, cf, ev->pid, ev->pc, ev->ring, &site);
+	if (cf->cur != t) {
+		if (cf->cur)
+			emit_mark(cf, t, CF_MARK_SWITCH, ev->index);
+		cf->cur = t;
+	}
+	if (!t->depth || !t->have_last) {
+		flush_thread(cf, t);
+		push_root(cf, t, &site, ev);
+	} else if (ev->ring > t->ring) {
+		/* Into the kernel: a system call nests under its call site; anything else is async. */
+		if (t->last_site.insn.cls == ARCH_INSN_SYSCALL && !t->async_pending) {
+			struct push_args a = {
+				.fn = site.fn, .caller_fn = top(t)->fn, .kind = CF_ENTRY_KERNEL,
+				.ring = ev->ring, .ret_addr = t->last_pc + t->last_site.insn.len,
+				.call_site = t->last_pc, .index = ev->index, .time = ev->time_ns,
+				.resumes = true,
+			};
+
+			push(cf, t, &a);
+		} else {
+			push_async(cf, t, &t->last_site, t->last_pc, &site, ev);
+		}
+	} else if (ev->ring < t->ring) {
+		/* Back to user space: the kernel frames end, then user code goes on
+		 * from its last instruction (a signal delivery shows up as async). */
+		while (t->depth > 1 && top(t)->ring > ev->ring)
+			pop(cf, t, CF_END_RETURN);
+		if (top(t)->ring > ev->ring) {
+			flush_thread(cf, t);
+			push_root(cf, t, &site, ev);
+		} else if (t->have_last_user) {
+			transition(cf, t, &t->last_user_site, t->last_user_pc, ev->pc, &site, ev);
+		} else {
+			after_gap(cf, t, ev->pc, &site, ev);
+		}
+	} else if (t->gap) {
+		after_gap(cf, t, ev->pc, &site, ev);
+	} else {
+		transition(cf, t, &t->last_site, t->last_pc, ev->pc, &site, ev);
+	}
+	t->gap = t->async_pending = t->sigreturn_pending = false;
+	top(t)->self++;
+	t->steps++;
+	cf->stats.steps++;
+	s.pc = ev->pc;
+	s.index = ev->index;
+	s.time_ns = ev->time_ns;
+	s.ring = ev->ring;
+	s.site = &site;
+	for (int c = 0; c < cf->nr_cons; c++)
+		if (cf->cons[c].ops->step)
+			cf->cons[c].ops->step(cf->cons[c].ctx, t, &s);
+	t->last_pc = ev->pc;
+	t->last_site = site;
+	t->last_time = ev->time_ns;
+	t->have_last = true;
+	t->ring = ev->ring;
+	if (ev->ring == 0) {
+		t->last_user_pc = ev->pc;
+		t->last_user_site = site;
+		t->have_last_user = true;
+	}
+}
+
+static void on_task(struct callflow *cf, const struct trace_event *ev)
+{
+	const struct trace_task_rec *rec = ev->task;
+	struct cf_thread *t;
+
+	if (cf->src.task)
+		cf->src.task(cf->src.ctx, rec);
+	switch (rec->type) {
+	case PT_TASK_EXEC:
+		/* The old program's frames are gone; the new one starts afresh. */
+		t = thread_get(cf, rec->c.pid, rec->c.tid);
+		flush_thread(cf, t);
+		break;
+	case PT_TASK_EXIT:
+		t = thread_get(cf, rec->c.pid, rec->c.tid);
+		flush_thread(cf, t);
+		emit_mark(cf, t, CF_MARK_EXIT, ev->index);
+		break;
+	default:
+		break;
+	}
+}
+
+void cf_event(struct callflow *cf, const struct trace_event *ev)
+{
+	struct cf_thread *t;
+
+	switch (ev->kind) {
+	case TEV_STEP:
+		on_step(cf, ev);
+		break;
+	case TEV_TASK:
+		if (ev->task)
+			on_task(cf, ev);
+		break;
+	case TEV_ASYNC:
+		t = thread_get(cf, ev->pid, ev->tid);
+		if (ev->a == PT_ASYNC_SIGRETURN)
+			t->sigreturn_pending = true;
+		t->async_pending = true;
+		break;
+	case TEV_GAP:
+	case TEV_LOST:
+	case TEV_OFF:
+	case TEV_ON:
+		t = thread_get(cf, ev->pid, ev->tid);
+		if (!t->gap && t->have_last) {
+			cf->stats.gaps++;
+			emit_mark(cf, t, CF_MARK_GAP, ev->index);
+		}
+		t->gap = true;
+		break;
+	default:
+		break;
+	}
+}
+
+void cf_finish(struct callflow *cf)
+{
+	for (uint32_t i = 0; i < cf->nr_threads; i++)
+		flush_thread(cf, cf->threads[i]);
+}
+
+struct callflow *cf_new(const struct cf_source *src)
+{
+	struct callflow *cf = xcalloc(1, sizeof(*cf));
+
+	cf->src = *src;
+	return cf;
+}
+
+int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void *ctx)
+{
+	if (cf->nr_cons == CF_MAX_CONSUMERS)
+		return -1;
+	cf->cons[cf->nr_cons].ops = ops;
+	cf->cons[cf->nr_cons].ctx = ctx;
+	return cf->nr_cons++;
+}
+
+void cf_free(struct callflow *cf)
+{
+	if (!cf)
+		return;
+	for (uint32_t i = 0; i < cf->nr_threads; i++) {
+		free(cf->threads[i]->frames);
+		free(cf->threads[i]->fnstate);
+		free(cf->threads[i]);
+	}
+	for (uint32_t i = 0; i < cf->nr_funcs; i++) {
+		free((char *)cf->funcs[i].name);
+		free((char *)cf->funcs[i].module);
+		free((char *)cf->funcs[i].module_path);
+	}
+	free(cf->threads);
+	free(cf->thread_hash);
+	free(cf->funcs);
+	free(cf->func_hash);
+	free(cf);
+}
+
+void cf_get_stats(const struct callflow *cf, struct cf_stats *st)
+{
+	*st = cf->stats;
+}
+
+const char *cf_entry_kind_name(unsigned kind)
+{
+	static const char *const names[] = {
+		[CF_ENTRY_ROOT] = "root",     [CF_ENTRY_CALL] = "call",
+		[CF_ENTRY_TAIL] = "tail",     [CF_ENTRY_JUMP] = "jump",
+		[CF_ENTRY_ASYNC] = "async",   [CF_ENTRY_KERNEL] = "kernel",
+		[CF_ENTRY_UNMATCHED] = "unmatched",
+	};
+
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
+}

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Call-flow reconstruction: a streaming consumer of trace events that keeps
+ * a call stack per thread and tells report builders about every call,
+ * return and asynchronous entry, with exact instruction counts.
+ *
+ * Input is an event callback (cf_event), so the engine runs on a trace
+ * directory or on synthetic events alike.  What an instruction is (its
+ * class, length, target) and which function it belongs to comes from a
+ * site source (struct cf_source): cf_sources.c has the one built on symbols
+ * and the arch decoder; tests give their own.  Memory grows with call depth,
+ * threads and functions, never with the number of steps.
+ *
+ * Exact costs.  A thread's clock T counts its steps.  A frame is one
+ * activation of a function.
+ *   Base(f)      steps executed while f's frame is on top.
+ *   Cum(f)       steps executed while f is anywhere on the stack, counted once
+ *                under recursion (from the push of its outermost activation to
+ *                that activation's pop).
+ *   arc(p->c)    Cum: steps during which p's innermost activation has a child
+ *                frame of function c on top of it (the step is not p's own).
+ *                Every step where f is on the stack but not on top falls into
+ *                exactly one arc out of f, so Cum(f) = Base(f) + sum of the
+ *                Cum of f's callee arcs; self-recursive arcs get 0 Cum.
+ *                Base: steps of the callee frame itself, so the Base over a
+ *                function's caller arcs (root included) sums to its Base.
+ *   calls        one per call instruction, tail call (a jump to another
+ *                function's first instruction) or asynchronous entry; the
+ *                arc is credited to the function that made the transfer.  A
+ *                tail call ends the caller's frame: the callee's later costs go
+ *                to the arc from the frame below (which then may show Cum with
+ *                0 calls).
+ */
+#ifndef PT_CALLFLOW_H
+#define PT_CALLFLOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch_decode.h"
+#include "trace_reader.h"
+
+#define CF_NO_FN UINT32_MAX	  /* "no function": a root frame's caller */
+#define CF_MAX_CONSUMERS 4
+
+/* A function as reports name it. */
+struct cf_func {
+	const char *name;	  /* symbol, or "module+0xOFFSET"-style when none */
+	const char *module;	  /* short module name */
+	const char *module_path;  /* full path of the module */
+	uint64_t addr;		  /* first address seen of it (its start when known) */
+};
+
+/* What the engine needs to know about the instruction at one address. */
+struct cf_site {
+	struct arch_insn insn;	  /* INVALID when the bytes were not available */
+	uint32_t fn;		  /* from cf_func_intern */
+	bool entry;		  /* pc is fn's first instruction */
+};
+
+struct callflow;
+
+/* Where sites come from. */
+struct cf_source {
+	/* required: describe the instruction at pc of process pid in ring (0 user, 1 kernel) */
+	void (*site)(void *ctx, struct callflow *cf, uint32_t pid, uint64_t pc, uint8_t ring,
+		     struct cf_site *out);
+	/* optional: a task record, in trace order, before the steps that follow it */
+	void (*task)(void *ctx, const struct trace_task_rec *rec);
+	void *ctx;
+};
+
+/* How a frame came to be. */
+enum cf_entry_kind {
+	CF_ENTRY_ROOT,		  /* first frame of a thread (or after a gap reset) */
+	CF_ENTRY_CALL,		  /* call instruction */
+	CF_ENTRY_TAIL,		  /* jump to another function's entry, replacing its frame */
+	CF_ENTRY_JUMP,		  /* jump or fall-through into the middle of another function */
+	CF_ENTRY_ASYNC,		  /* transfer no instruction explains (signal, interrupt) */
+	CF_ENTRY_KERNEL,	  /* system call: kernel steps under the syscall site */
+	CF_ENTRY_UNMATCHED,	  /* caller reconstructed: a return out of the oldest frame */
+};
+
+struct cf_frame {
+	uint32_t fn;
+	uint32_t caller_fn;	  /* credited with the call (CF_NO_FN for roots) */
+	uint8_t kind;		  /* enum cf_entry_kind */
+	uint8_t ring;
+	bool resumes;		  /* ends where an interrupted frame continues (async, kernel) */
+	uint64_t ret_addr;	  /* where the frame below resumes when this one ends (0 unknown) */
+	uint64_t alt_ret;	  /* async frames: the other possible resume address */
+	uint64_t resume_from;	  /* async frames: pc of the interrupted instruction, 0 unknown */
+	uint64_t entry_steps;	  /* the thread's step clock at entry */
+	uint64_t entry_index;	  /* global index of the frame's first step */
+	uint64_t entry_time;	  /* time_ns at entry (0 unknown) */
+	uint64_t call_site;	  /* pc of the transferring instruction, 0 if none */
+	uint64_t self;		  /* steps while on top so far */
+	/* cost bookkeeping, private to the engine */
+	int32_t prev_same;	  /* next outer frame of the same function, -1 none */
+	bool inner;		  /* this is its function's innermost frame */
+	uint64_t inner_since, child_acc;
+};
+
+/* One thread as the engine sees it. Consumers may keep state in user[]. */
+struct cf_thread {
+	uint32_t pid, tid;
+	uint64_t steps;		  /* steps of this thread so far (its clock) */
+	uint32_t depth;		  /* frames on the stack */
+	uint32_t max_depth;
+	struct cf_frame *frames;  /* frames[0] the oldest, frames[depth - 1] on top */
+	void *user[CF_MAX_CONSUMERS];
+	/* private */
+	uint32_t frames_size;
+	uint64_t last_pc, last_user_pc, last_time;
+	struct cf_site last_site, last_user_site;
+	bool have_last, have_last_user, gap, async_pending, sigreturn_pending;
+	uint8_t ring;
+	struct cf_fnstate *fnstate;
+	uint32_t fnstate_size, fnstate_used;
+};
+
+/* A step, after the transition that led to it was applied. */
+struct cf_step {
+	uint64_t pc;
+	uint64_t index;		  /* global step index */
+	uint64_t time_ns;
+	uint8_t ring;
+	const struct cf_site *site;
+};
+
+/* How a frame ended. */
+enum cf_end_kind {
+	CF_END_RETURN,		  /* its return instruction (or sigreturn, kernel exit) */
+	CF_END_UNWIND,		  /* popped by a return or jump to a frame further down */
+	CF_END_REPLACED,	  /* replaced by a tail call or jump into another function */
+	CF_END_FLUSH,		  /* thread exit, exec, gap or end of the trace */
+};
+
+/* Costs of a frame that ended, to add to the totals. */
+struct cf_cost {
+	uint64_t incl;		  /* steps from its entry to its end */
+	uint64_t self;		  /* steps while it was on top */
+	uint64_t fn_cum;	  /* add to Cum(fn): non-zero when its outermost frame ended */
+	uint64_t arc_cum;	  /* add to the Cum of arc (parent fn -> fn) */
+};
+
+enum cf_mark {
+	CF_MARK_SWITCH,		  /* the next steps are another thread's */
+	CF_MARK_GAP,		  /* steps missing (gap, lost, recording off) */
+	CF_MARK_UNMATCHED,	  /* a return out of the oldest frame: caller reconstructed */
+	CF_MARK_ASYNC,		  /* an asynchronous entry (a frame of kind ASYNC follows) */
+	CF_MARK_EXIT,		  /* the thread exited */
+};
+
+/* A report builder. Every callback is optional. */
+struct cf_consumer_ops {
+	/* a frame was pushed; parent is the frame below (NULL for a root) */
+	void (*push)(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+		     const struct cf_frame *f);
+	/* a root frame was inserted below the oldest one (kind UNMATCHED), as if it had
+	 * existed since the oldest frame's entry */
+	void (*adopt)(void *ctx, struct cf_thread *t, const struct cf_frame *root);
+	/* a frame ends; parent is the frame below (NULL for a root) */
+	void (*pop)(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+		    const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how);
+	/* one step executed by the top frame */
+	void (*step)(void *ctx, struct cf_thread *t, const struct cf_step *s);
+	/* something worth showing happened (index: the next step's global index) */
+	void (*mark)(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index);
+};
+
+struct callflow *cf_new(const struct cf_source *src);
+void cf_free(struct callflow *cf);
+
+/* Register a report builder; returns its slot in cf_thread.user[], -1 if full. */
+int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void *ctx);
+
+/* Feed one trace event (any kind), in trace order. */
+void cf_event(struct callflow *cf, const struct trace_event *ev);
+
+/* End of input: every open frame ends (CF_END_FLUSH), oldest threads first. */
+void cf_finish(struct callflow *cf);
+
+/* The function table (ids are dense from 0). */
+uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *module_path,
+			const char *name, uint64_t addr);
+const struct cf_func *cf_func(const struct callflow *cf, uint32_t fn);
+uint32_t cf_nr_funcs(const struct callflow *cf);
+
+/* Statistics for tests and -v: deepest stack seen, steps seen, frames never matched. */
+struct cf_stats {
+	uint32_t max_depth;
+	uint64_t steps;
+	uint64_t threads;
+	uint64_t unmatched;	  /* returns out of the oldest frame */
+	uint64_t async;		  /* asynchronous entries */
+	uint64_t gaps;
+};
+void cf_get_stats(const struct callflow *cf, struct cf_stats *st);
+
+/* Names for reports. */
+const char *cf_entry_kind_name(unsigned kind);
+
+#endif /* PT_CALLFLOW_H */
