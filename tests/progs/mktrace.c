@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+// build: -O2 -Iinclude -Iutil util/trace_writer.c util/stepcodec.c util/log.c -lzstd -lz
+/*
+ * Test-only trace maker: writes a synthetic trace directory through the real
+ * trace writer, with steps whose counts are known by construction, so post's
+ * tests need no recorder.
+ *
+ *   mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]
+ *               [--pcs ADDR*N,...] [--mmap PATH:START:LEN:PGOFF] [--pid P]
+ *               [--lost N] [--min-reader V]
+ *
+ * Threads P, P+1, ... take turns, R steps a run, until N steps in all; a
+ * thread's k-th step is at 0x400000 + (k mod L) * 4 (the thread's first
+ * address is 0x400000 + 0x10000 * thread number).  --pcs replaces that
+ * with an explicit list of addresses and repeat counts, run by thread P.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "trace_writer.h"
+
+#define MAX_THREADS 64
+#define MAX_PCS 256
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]\n"
+			"               [--pcs ADDR*N,...] [--mmap PATH:START:LEN:PGOFF] [--pid P]\n"
+			"               [--lost N] [--min-reader V]\n");
+	exit(2);
+}
+
+static uint64_t num(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+
+	if (end == s || *end)
+		usage();
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct tw_options o = { 0 };
+	uint64_t steps = 1000, run = 100, loop = 64, lost = 0, min_reader = 0;
+	unsigned threads = 1;
+	uint32_t pid = 1000;
+	uint64_t pcs[MAX_PCS], reps[MAX_PCS];
+	size_t nr_pcs = 0;
+	char *mmap_arg = NULL;
+	const char *dir;
+	struct trace_writer *tw;
+	struct tw_stream *st[MAX_THREADS];
+	uint64_t done[MAX_THREADS] = { 0 }, total = 0;
+	struct pt_attr_time t0;
+	char cmdline[] = "synthetic\0trace";
+
+	log_progname = "mktrace";
+	if (argc < 2 || argv[1][0] == '-')
+		usage();
+	dir = argv[1];
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--zstd")) {
+			o.compress = true;
+			continue;
+		}
+		if (!v)
+			usage();
+		i++;
+		if (!strcmp(a, "--steps"))
+			steps = num(v);
+		else if (!strcmp(a, "--threads"))
+			threads = (unsigned)num(v);
+		else if (!strcmp(a, "--run"))
+			run = num(v);
+		else if (!strcmp(a, "--loop"))
+			loop = num(v);
+		else if (!strcmp(a, "--pid"))
+			pid = (uint32_t)num(v);
+		else if (!strcmp(a, "--lost"))
+			lost = num(v);
+		else if (!strcmp(a, "--min-reader"))
+			min_reader = num(v);
+		else if (!strcmp(a, "--mmap"))
+			mmap_arg = strdup(v);
+		else if (!strcmp(a, "--pcs")) {
+			char *list = strdup(v), *tok, *save;
+
+			for (tok = strtok_r(list, ",", &save); tok && nr_pcs < MAX_PCS;
+			     tok = strtok_r(NULL, ",", &save)) {
+				char *star = strchr(tok, '*');
+
+				if (star)
+					*star = '\0';
+				pcs[nr_pcs] = num(tok);
+				reps[nr_pcs++] = star ? num(star + 1) : 1;
+			}
+			free(list);
+		} else
+			usage();
+	}
+	if (!threads || threads > MAX_THREADS || !run || !loop)
+		usage();
+
+	tw = tw_open(dir, &o);
+	if (!tw)
+		return 1;
+	t0.realtime_ns = tw_realtime_ns();
+	t0.monotonic_ns = tw_now_ns();
+	tw_set_attr_str(tw, PT_ATTR_ARCH, "x86_64");
+	tw_set_attr_str(tw, PT_ATTR_BACKEND, "ptrace");
+	tw_set_attr_str(tw, PT_ATTR_MODE, "step");
+	tw_set_attr_str(tw, PT_ATTR_KERNEL_RELEASE, "synthetic");
+	tw_set_attr(tw, PT_ATTR_CMDLINE, cmdline, sizeof(cmdline));
+	tw_set_attr(tw, PT_ATTR_START_TIME, &t0, sizeof(t0));
+	tw_set_attr_str(tw, PT_ATTR_NOTE, "synthetic trace written by tests/progs/mktrace");
+
+	{
+		struct pt_task_exec e = { .c = { t0.monotonic_ns, 0, pid, pid } };
+		struct pt_task_comm c = { .c = { t0.monotonic_ns, 0, pid, pid } };
+
+		tw_task(tw, PT_TASK_EXEC, &e, sizeof(e), "/synthetic/prog");
+		tw_task(tw, PT_TASK_COMM, &c, sizeof(c), "prog");
+		tw_count_task(tw, true);
+	}
+	if (mmap_arg) {
+		struct pt_task_mmap m = { .c = { t0.monotonic_ns, 0, pid, 0 }, .prot = 5 };
+		char *p[4], *save = NULL;
+
+		p[0] = strtok_r(mmap_arg, ":", &save);
+		for (int k = 1; k < 4; k++)
+			p[k] = strtok_r(NULL, ":", &save);
+		if (!p[3])
+			usage();
+		m.start = num(p[1]);
+		m.len = num(p[2]);
+		m.pgoff = num(p[3]);
+		tw_task(tw, PT_TASK_MMAP, &m, sizeof(m), p[0]);
+	}
+	for (unsigned k = 1; k < threads; k++) {
+		struct pt_task_fork f = { .c = { t0.monotonic_ns, 0, pid, pid + k },
+					  .ppid = pid, .ptid = pid, .flags = PT_FORK_THREAD };
+
+		tw_task(tw, PT_TASK_FORK, &f, sizeof(f), NULL);
+		tw_count_task(tw, false);
+	}
+	for (unsigned k = 0; k < threads; k++)
+		if (!(st[k] = tw_stream_open(tw, false, pid + k)))
+			return 1;
+
+	if (nr_pcs) {
+		tw_switch(st[0], pid, pid, t0.monotonic_ns, 0);
+		for (size_t i = 0; i < nr_pcs; i++)
+			for (uint64_t r = 0; r < reps[i]; r++)
+				tw_step(st[0], pcs[i]);
+		total = tw_total_steps(tw);
+	} else {
+		for (unsigned k = 0; total < steps; k = (k + 1) % threads) {
+			uint64_t n = steps - total < run ? steps - total : run;
+
+			tw_switch(st[k], pid, pid + k, t0.monotonic_ns + total, total);
+			for (uint64_t j = 0; j < n; j++, done[k]++)
+				tw_step(st[k], 0x400000 + 0x10000 * k + (done[k] % loop) * 4);
+			total += n;
+		}
+	}
+	if (lost)
+		tw_lost(st[0], lost);
+	for (unsigned k = 0; k < threads; k++)
+		if (tw_stream_close(st[k]) < 0)
+			return 1;
+	{
+		struct pt_task_exit x = { .c = { tw_now_ns(), total, pid, pid }, .status = 0 };
+		struct pt_attr_time t1 = { tw_realtime_ns(), tw_now_ns() };
+
+		tw_task(tw, PT_TASK_EXIT, &x, sizeof(x), NULL);
+		tw_set_attr(tw, PT_ATTR_STOP_TIME, &t1, sizeof(t1));
+	}
+	if (tw_close(tw, "complete") < 0)
+		return 1;
+	if (min_reader) {
+		/* pretend a newer writer: patch the header's min_reader */
+		char path[4096];
+		FILE *f;
+		uint16_t v = (uint16_t)min_reader;
+
+		snprintf(path, sizeof(path), "%s/header", dir);
+		f = fopen(path, "r+b");
+		if (!f || fseek(f, 12, SEEK_SET) || fwrite(&v, 2, 1, f) != 1 || fclose(f))
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Instruction counts by process, thread, module, symbol, line or instruction (see counts.h). */
+#define PR_FMT "counts"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch_decode.h"
+#include "counts.h"
+#include "log.h"
+#include "symbols.h"
+#include "trace_reader.h"
+
+static const char *const by_names[COUNTS_BY_NR] = {
+	[COUNTS_BY_PROCESS] = "process", [COUNTS_BY_THREAD] = "thread",
+	[COUNTS_BY_MODULE] = "module", [COUNTS_BY_SYMBOL] = "symbol",
+	[COUNTS_BY_LINE] = "line", [COUNTS_BY_INSN] = "insn",
+};
+
+/* Column names per report; the last one is the row's name. */
+static const char *const columns[COUNTS_BY_NR][COUNTS_MAX_COLS] = {
+	[COUNTS_BY_PROCESS] = { "process" },
+	[COUNTS_BY_THREAD] = { "pid", "thread" },
+	[COUNTS_BY_MODULE] = { "module" },
+	[COUNTS_BY_SYMBOL] = { "module", "symbol" },
+	[COUNTS_BY_LINE] = { "module", "line" },
+	[COUNTS_BY_INSN] = { "address", "symbol", "instruction" },
+};
+
+int counts_parse_by(const char *s, enum counts_by *by)
+{
+	for (int i = 0; i < COUNTS_BY_NR; i++) {
+		if (!strcmp(s, by_names[i])) {
+			*by = (enum counts_by)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *counts_by_name(enum counts_by by)
+{
+	return by < COUNTS_BY_NR ? by_names[by] : "?";
+}
+
+size_t counts_columns(enum counts_by by, const char *const **names)
+{
+	size_t n = 0;
+
+	*names = columns[by];
+	while (n < COUNTS_MAX_COLS && columns[by][n])
+		n++;
+	return n;
+}
+
+struct row {
+	struct counts_row out;	  /* count and columns (pointing into key) */
+	uint64_t id;		  /* process and thread reports: pid or tid */
+	uint32_t pid;
+	char *key;		  /* the columns, each NUL-terminated, back to back */
+	size_t key_len;
+	uint64_t hash;
+};
+
+/* One resolved (process, address): the row its steps go to, or filtered out. */
+struct site {
+	uint64_t pc;
+	uint32_t pid;
+	uint32_t epoch;		  /* valid only while equal to counts.epoch */
+	struct row *row;	  /* symbol-level reports; NULL for process/thread */
+	bool pass;		  /* inside --module */
+};
+
+struct counts {
+	struct counts_options o;
+	struct counts_resolver r;
+	bool by_id;		  /* process/thread: rows by id, no resolution needed */
+	struct arch_decoder *dec; /* --by insn */
+
+	struct site *sites;	  /* open addressing; size a power of two */
+	size_t sites_mask, sites_used;
+	uint32_t epoch;		  /* bumped when any address space changes */
+
+	struct row **rows;	  /* every row, in creation order, then sorted */
+	size_t nr_rows, rows_cap;
+	struct row **row_map;	  /* by key hash (or id); size a power of two */
+	size_t row_mask;
+	struct row *last_row;	  /* process/thread: consecutive steps share it */
+	uint64_t last_id;
+
+	struct counts_row *result;
+	uint64_t total, seen, lost;
+	bool failed;		  /* out of memory: a step could not be counted */
+};
+
+static uint64_t hash_bytes(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static inline uint64_t hash_site(uint32_t pid, uint64_t pc)
+{
+	uint64_t h = (pc ^ ((uint64_t)pid << 40)) * 0x9e3779b97f4a7c15ull;
+
+	return h ^ (h >> 29);
+}
+
+struct counts *counts_new(const struct counts_options *o, const struct counts_resolver *r)
+{
+	struct counts *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->o = *o;
+	c->r = *r;
+	c->by_id = o->by == COUNTS_BY_PROCESS || o->by == COUNTS_BY_THREAD;
+	c->sites_mask = (1u << 14) - 1;
+	c->sites = calloc(c->sites_mask + 1, sizeof(*c->sites));
+	c->row_mask = (1u << 10) - 1;
+	c->row_map = calloc(c->row_mask + 1, sizeof(*c->row_map));
+	c->epoch = 1;		  /* calloc'ed sites (epoch 0) are empty */
+	if (!c->sites || !c->row_map)
+		goto err;
+	if (o->by == COUNTS_BY_INSN) {
+		c->dec = arch_decoder_new();
+		if (!c->dec)
+			goto err;
+	}
+	return c;
+err:
+	pr_err("cannot set up counting: out of memory");
+	counts_free(c);
+	return NULL;
+}
+
+void counts_free(struct counts *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		free(c->rows[i]->key);
+		free(c->rows[i]);
+	}
+	free(c->rows);
+	free(c->row_map);
+	free(c->sites);
+	free(c->result);
+	if (c->dec)
+		arch_decoder_free(c->dec);
+	free(c);
+}
+
+static int row_map_grow(struct counts *c)
+{
+	size_t mask = c->row_mask * 2 + 1;
+	struct row **map = calloc(mask + 1, sizeof(*map));
+
+	if (!map)
+		return -1;
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		size_t k = c->rows[i]->hash & mask;
+
+		while (map[k])
+			k = (k + 1) & mask;
+		map[k] = c->rows[i];
+	}
+	free(c->row_map);
+	c->row_map = map;
+	c->row_mask = mask;
+	return 0;
+}
+
+static struct row *row_add(struct counts *c, uint64_t hash, size_t slot)
+{
+	struct row *row = calloc(1, sizeof(*row));
+
+	if (!row)
+		return NULL;
+	if (c->nr_rows == c->rows_cap) {
+		size_t cap = c->rows_cap ? c->rows_cap * 2 : 256;
+		struct row **n = realloc(c->rows, cap * sizeof(*n));
+
+		if (!n) {
+			free(row);
+			return NULL;
+		}
+		c->rows = n;
+		c->rows_cap = cap;
+	}
+	row->hash = hash;
+	c->rows[c->nr_rows++] = row;
+	c->row_map[slot] = row;
+	if (c->nr_rows * 2 > c->row_mask && row_map_grow(c) < 0)
+		return NULL;
+	return row;
+}
+
+/* The row named by cols[0..n), created on first use. */
+static struct row *row_by_cols(struct counts *c, const char *const *cols, size_t n)
+{
+	char key[1024];
+	size_t len = 0, slot;
+	uint64_t h;
+	struct row *row;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(cols[i]);
+
+		if (l > 300)
+			l = 300;	/* a C++ name can be huge; 300 bytes tell rows apart */
+		memcpy(key + len, cols[i], l);
+		len += l;
+		key[len++] = '\0';
+	}
+	h = hash_bytes(key, len);
+	for (slot = h & c->row_mask; (row = c->row_map[slot]); slot = (slot + 1) & c->row_mask)
+		if (row->hash == h && row->key_len == len && !memcmp(row->key, key, len))
+			return row;
+	row = row_add(c, h, slot);
+	if (!row)
+		return NULL;
+	row->key = malloc(len);
+	if (!row->key)
+		return NULL;
+	memcpy(row->key, key, len);
+	row->key_len = len;
+	for (size_t i = 0, off = 0; i < n; i++) {
+		row->out.cols[i] = row->key + off;
+		off += strlen(row->key + off) + 1;
+	}
+	return row;
+}
+
+/* Process and thread reports: the row of an id (names are made at the end). */
+static struct row *row_by_id(struct counts *c, uint64_t id, uint32_t pid)
+{
+	uint64_t h = hash_site(0, id);
+	size_t slot;
+	struct row *row;
+
+	if (c->last_row && c->last_id == id)
+		return c->last_row;
+	for (slot = h & c->row_mask; (row = c->row_map[slot]); slot = (slot + 1) & c->row_mask)
+		if (row->id == id)
+			break;
+	if (!row) {
+		row = row_add(c, h, slot);
+		if (!row)
+			return NULL;
+		row->id = id;
+		row->pid = pid;
+	}
+	c->last_row = row;
+	c->last_id = id;
+	return row;
+}
+
+static bool module_matches(const struct counts *c, const struct sym_loc *loc)
+{
+	return !c->o.module || (loc->module && !strcmp(loc->module, c->o.module)) ||
+	       (loc->module_path && !strcmp(loc->module_path, c->o.module));
+}
+
+/* "main", or where nothing names the address, "libfoo.so+0x1234" or "[unknown]". */
+static void symbol_name(const struct sym_loc *loc, bool with_offset, char *buf, size_t size)
+{
+	const char *module = loc->module ? loc->module : "[unknown]";
+
+	if (loc->symbol && with_offset && loc->sym_offset)
+		snprintf(buf, size, "%s+0x%" PRIx64, loc->symbol, loc->sym_offset);
+	else if (loc->symbol)
+		snprintf(buf, size, "%s", loc->symbol);
+	else if (loc->mod)
+		snprintf(buf, size, "%s+0x%" PRIx64, module, loc->module_offset);
+	else
+		snprintf(buf, size, "%s", module);
+}
+
+static void insn_text(struct counts *c, uint32_t pid, uint64_t pc, char *buf, size_t size)
+{
+	uint8_t code[ARCH_INSN_MAX_LEN];
+	size_t n = c->r.read_code ? c->r.read_code(c->r.arg, pid, pc, code, sizeof(code)) : 0;
+
+	if (!n || !arch_disasm(c->dec, code, n, pc, buf, size))
+		snprintf(buf, size, "(code not available)");
+}
+
+static void resolve_site(struct counts *c, struct site *s)
+{
+	struct sym_loc loc;
+	char name[512], addr[32], text[128];
+	const char *module;
+
+	memset(&loc, 0, sizeof(loc));
+	c->r.resolve(c->r.arg, s->pid, s->pc, c->o.by == COUNTS_BY_LINE ? SYM_LINES : 0, &loc);
+	s->pass = module_matches(c, &loc);
+	s->row = NULL;
+	if (!s->pass || c->by_id)
+		return;
+	module = loc.module ? loc.module : "[unknown]";
+	switch (c->o.by) {
+	case COUNTS_BY_MODULE:
+		s->row = row_by_cols(c, (const char *[]){ module }, 1);
+		break;
+	case COUNTS_BY_SYMBOL:
+		symbol_name(&loc, false, name, sizeof(name));
+		s->row = row_by_cols(c, (const char *[]){ module, name }, 2);
+		break;
+	case COUNTS_BY_LINE:
+		if (loc.file && loc.line > 0)
+			snprintf(name, sizeof(name), "%s:%d", loc.file, loc.line);
+		else
+			symbol_name(&loc, false, name, sizeof(name));
+		s->row = row_by_cols(c, (const char *[]){ module, name }, 2);
+		break;
+	case COUNTS_BY_INSN:
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, s->pc);
+		symbol_name(&loc, true, name, sizeof(name));
+		insn_text(c, s->pid, s->pc, text, sizeof(text));
+		s->row = row_by_cols(c, (const char *[]){ addr, name, text }, 3);
+		break;
+	default:
+		break;
+	}
+}
+
+static int sites_grow(struct counts *c)
+{
+	size_t mask = c->sites_mask * 2 + 1;
+	struct site *n = calloc(mask + 1, sizeof(*n));
+
+	if (!n)
+		return -1;
+	for (size_t i = 0; i <= c->sites_mask; i++) {
+		struct site *s = &c->sites[i];
+		size_t k;
+
+		if (s->epoch != c->epoch)
+			continue;
+		for (k = hash_site(s->pid, s->pc) & mask; n[k].epoch == c->epoch; k = (k + 1) & mask)
+			;
+		n[k] = *s;
+	}
+	free(c->sites);
+	c->sites = n;
+	c->sites_mask = mask;
+	return 0;
+}
+
+/*
+ * The site of (pid, pc), resolved on first sight.  Entries of an older
+ * epoch count as empty: a mapping change makes every address resolve anew
+ * without clearing the table.
+ */
+static struct site *site_get(struct counts *c, uint32_t pid, uint64_t pc)
+{
+	size_t k = hash_site(pid, pc) & c->sites_mask;
+	struct site *s;
+
+	for (;; k = (k + 1) & c->sites_mask) {
+		s = &c->sites[k];
+		if (s->epoch != c->epoch)
+			break;
+		if (s->pc == pc && s->pid == pid)
+			return s;
+	}
+	if ((c->sites_used + 1) * 2 > c->sites_mask) {
+		if (sites_grow(c) == 0)
+			return site_get(c, pid, pc);
+		/* no memory to grow: start the cache over rather than fail */
+		c->epoch++;
+		c->sites_used = 0;
+	}
+	s->pid = pid;
+	s->pc = pc;
+	s->epoch = c->epoch;
+	c->sites_used++;
+	resolve_site(c, s);
+	return s;
+}
+
+static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t pc, bool has_pc,
+			uint64_t n)
+{
+	struct row *row = NULL;
+
+	if ((c->o.pid && pid != c->o.pid) || (c->o.tid && tid != c->o.tid))
+		return;
+	if (has_pc && (!c->by_id || c->o.module)) {
+		struct site *s = site_get(c, pid, pc);
+
+		if (!s->pass)
+			return;
+		row = s->row;
+	} else if (!has_pc && !c->by_id) {
+		/* count-only records carry no address */
+		if (c->o.module)
+			return;
+		row = c->o.by == COUNTS_BY_INSN
+			? row_by_cols(c, (const char *[]){ "-", "[counted]", "[counted]" }, 3)
+		      : c->o.by == COUNTS_BY_MODULE
+			? row_by_cols(c, (const char *[]){ "[counted]" }, 1)
+			: row_by_cols(c, (const char *[]){ "[counted]", "[counted]" }, 2);
+	}
+	if (c->by_id)
+		row = row_by_id(c, c->o.by == COUNTS_BY_PROCESS ? pid : tid, pid);
+	if (!row) {
+		if (!c->failed)
+			pr_err("out of memory while counting");
+		c->failed = true;
+		return;
+	}
+	row->out.count += n;
+	c->total += n;
+}
+
+void counts_event(struct counts *c, const struct trace_event *ev)
+{
+	switch (ev->kind) {
+	case TEV_STEP:
+		c->seen++;
+		count_steps(c, ev->pid, ev->tid, ev->pc, true, 1);
+		break;
+	case TEV_COUNT:
+		c->seen += ev->a;
+		count_steps(c, ev->pid, ev->tid, 0, false, ev->a);
+		break;
+	case TEV_LOST:
+		c->lost += ev->a;
+		break;
+	case TEV_TASK:
+		if (c->r.task)
+			c->r.task(c->r.arg, ev->task);
+		switch (ev->task->type) {
+		case PT_TASK_FORK:
+		case PT_TASK_EXEC:
+		case PT_TASK_MMAP:
+		case PT_TASK_MUNMAP:
+			/* addresses may mean something else from now on */
+			c->epoch++;
+			c->sites_used = 0;
+			break;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+int counts_run(struct counts *c, struct trace *t)
+{
+	struct trace_iter *it = trace_iter_new(t);
+	struct trace_event ev;
+	uint64_t expect = trace_info(t)->totals.steps, n = 0;
+	bool progress = log_is_tty();
+	int r;
+
+	if (!it)
+		return -1;
+	while ((r = trace_next(it, &ev)) == 1) {
+		counts_event(c, &ev);
+		if (progress && !(++n & ((1u << 20) - 1)))
+			fprintf(stderr, "\r%s: counting: %" PRIu64 " steps%s%.0f%%", log_progname,
+				c->seen, expect ? ", " : "",
+				expect ? 100.0 * (double)c->seen / (double)expect : 0.0);
+	}
+	if (progress && n >= (1u << 20))
+		fprintf(stderr, "\r\033[K");
+	trace_iter_free(it);
+	return r < 0 || c->failed ? -1 : 0;
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct counts_row *a = pa, *b = pb;
+	int n = 0;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	while (n < COUNTS_MAX_COLS && a->cols[n])
+		n++;
+	/* ties: by name (the last column), then the context columns */
+	for (int i = n - 1; i >= 0; i--) {
+		int d = strcmp(a->cols[i] ? a->cols[i] : "", b->cols[i] ? b->cols[i] : "");
+
+		if (d)
+			return d;
+	}
+	return 0;
+}
+
+/* Process and thread names: "1234 (comm)", made once counting is over. */
+static int name_id_rows(struct counts *c)
+{
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		struct row *row = c->rows[i];
+		const char *comm = c->r.comm ? c->r.comm(c->r.arg, (uint32_t)row->id) : NULL;
+		char name[64], pid[16];
+		size_t len;
+
+		if (row->key)
+			continue;
+		snprintf(name, sizeof(name), "%" PRIu64 " (%s)", row->id, comm ? comm : "?");
+		snprintf(pid, sizeof(pid), "%u", row->pid);
+		len = strlen(name) + strlen(pid) + 2;
+		row->key = malloc(len);
+		if (!row->key)
+			return -1;
+		if (c->o.by == COUNTS_BY_THREAD) {
+			snprintf(row->key, len, "%s%c%s", pid, '\0', name);
+			row->out.cols[0] = row->key;
+			row->out.cols[1] = row->key + strlen(pid) + 1;
+		} else {
+			snprintf(row->key, len, "%s", name);
+			row->out.cols[0] = row->key;
+		}
+	}
+	return 0;
+}
+
+size_t counts_result(struct counts *c, const struct counts_row **rows)
+{
+	struct counts_row *res;
+
+	if (c->by_id && name_id_rows(c) < 0)
+		return 0;
+	res = realloc(c->result, (c->nr_rows ? c->nr_rows : 1) * sizeof(*res));
+	if (!res)
+		return 0;
+	c->result = res;
+	for (size_t i = 0; i < c->nr_rows; i++)
+		res[i] = c->rows[i]->out;
+	qsort(res, c->nr_rows, sizeof(*res), row_cmp);
+	*rows = res;
+	return c->nr_rows;
+}
+
+uint64_t counts_total(const struct counts *c)
+{
+	return c->total;
+}
+
+uint64_t counts_seen(const struct counts *c)
+{
+	return c->seen;
+}
+
+uint64_t counts_lost(const struct counts *c)
+{
+	return c->lost;
+}
+
+/* ---- the resolver over util/symbols.h ---- */
+
+static void sym_resolve_cb(void *arg, uint32_t pid, uint64_t addr, unsigned flags,
+			   struct sym_loc *loc)
+{
+	sym_resolve(((struct counts_sym_arg *)arg)->sym, pid, addr, flags, loc);
+}
+
+static void sym_task_cb(void *arg, const struct trace_task_rec *rec)
+{
+	sym_task_event(((struct counts_sym_arg *)arg)->sym, rec);
+}
+
+static size_t sym_code_cb(void *arg, uint32_t pid, uint64_t addr, uint8_t *buf, size_t len)
+{
+	return sym_read_code(((struct counts_sym_arg *)arg)->sym, pid, addr, buf, len);
+}
+
+static const char *sym_comm_cb(void *arg, uint32_t tid)
+{
+	return trace_comm(((struct counts_sym_arg *)arg)->trace, tid);
+}
+
+void counts_sym_resolver(struct counts_resolver *r, struct counts_sym_arg *arg)
+{
+	r->resolve = sym_resolve_cb;
+	r->task = sym_task_cb;
+	r->read_code = sym_code_cb;
+	r->comm = sym_comm_cb;
+	r->arg = arg;
+}
