@@ -16,6 +16,11 @@ struct command {
 static const struct command commands[] = {
 	{ "record", cmd_record, "trace a command: pitrace record [OPTIONS] -- CMD [ARGS]" },
 	{ "attach", cmd_attach, "trace running processes: pitrace attach -p PID[,PID...]" },
+	{ "start", cmd_start, "start a driver session: pitrace start --all|-p PIDS|--comm NAME|..." },
+	{ "stop", cmd_stop, "end the driver session and finish its trace" },
+	{ "status", cmd_status, "show the driver session: selection, buffers, steps, losses" },
+	{ "on", cmd_on, "switch tracing of the driver session on" },
+	{ "off", cmd_off, "switch tracing of the driver session off" },
 };
 
 static void usage(FILE *f)

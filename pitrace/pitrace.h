@@ -10,5 +10,11 @@ struct pitrace_opts {
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_record(int argc, char **argv, struct pitrace_opts *opts);
 int cmd_attach(int argc, char **argv, struct pitrace_opts *opts);
+/* Driver sessions (cmd_start.c, cmd_stop.c, cmd_status.c, cmd_onoff.c). */
+int cmd_start(int argc, char **argv, struct pitrace_opts *opts);
+int cmd_stop(int argc, char **argv, struct pitrace_opts *opts);
+int cmd_status(int argc, char **argv, struct pitrace_opts *opts);
+int cmd_on(int argc, char **argv, struct pitrace_opts *opts);
+int cmd_off(int argc, char **argv, struct pitrace_opts *opts);
 
 #endif /* PITRACE_PITRACE_H */

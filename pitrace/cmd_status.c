@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pitrace status: the driver session, its selection, and per-CPU buffer fill and counts. */
+#define PR_FMT "status"
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "driver_session.h"
+#include "log.h"
+#include "pitrace.h"
+
+static void print_cpus(struct driver_session *ds, const struct pitrace_status *st)
+{
+	for (uint32_t cpu = 0; cpu < st->nr_cpus; cpu++) {
+		struct pitrace_cpu_status cs;
+		uint64_t fill = 0;
+
+		if (ds_cpu_status(ds, cpu, &cs) < 0)
+			continue;
+		if (!cs.online && !cs.steps)
+			continue;
+		if (cs.buffer_size && cs.bytes_written >= cs.bytes_read)
+			fill = (cs.bytes_written - cs.bytes_read) * 100 / cs.buffer_size;
+		printf("cpu %u: %3llu%% full, %llu steps, %llu lost%s\n", cpu,
+		       (unsigned long long)(fill > 100 ? 100 : fill), (unsigned long long)cs.steps,
+		       (unsigned long long)cs.lost, cs.online ? "" : " (offline)");
+	}
+}
+
+int cmd_status(int argc, char **argv, struct pitrace_opts *opts)
+{
+	struct driver_session ds;
+	struct pitrace_status st;
+	struct session_state s;
+	char holder[96], sel[256];
+	bool ours;
+
+	(void)opts;
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			printf("usage: pitrace status\nShow the driver session: holder, selection, "
+			       "per-CPU buffer fill, steps and losses.\n");
+			return 0;
+		}
+		pr_err("unexpected argument '%s' (see 'pitrace status --help')", argv[1]);
+		return EXIT_USAGE;
+	}
+	if (ds_open(&ds) < 0)
+		return EXIT_RUNTIME;
+	if (ds_status(&ds, &st) < 0) {
+		ds_close(&ds);
+		return EXIT_RUNTIME;
+	}
+	ours = session_state_read(&s) == 0;
+	if (!st.claimed) {
+		printf("no session\n");
+		/* A collector killed without cleaning up leaves its state behind. */
+		if (ours && kill((pid_t)s.collector_pid, 0) < 0)
+			session_state_remove();
+		ds_close(&ds);
+		return 0;
+	}
+	ds_describe_pid(st.owner_pid, holder, sizeof(holder));
+	sel_format(&st.select, sel, sizeof(sel));
+	ours = ours && s.collector_pid == st.owner_pid;
+	printf("session: held by %s%s\n", holder, ours ? ", collector of 'pitrace start'" : "");
+	if (ours)
+		printf("output: %s\n", s.output);
+	printf("selection: %s\n", sel);
+	printf("mode: %s, %s, %llu KiB per CPU\n", mode_name(st.config.mode),
+	       policy_name(st.config.policy), (unsigned long long)(st.config.buffer_size >> 10));
+	printf("tracing: %s\n", st.on ? "on" : "off");
+	printf("traced tasks: %llu\n", (unsigned long long)st.traced_tasks);
+	printf("steps: %llu\nlost: %llu\n", (unsigned long long)st.steps,
+	       (unsigned long long)st.lost);
+	print_cpus(&ds, &st);
+	ds_close(&ds);
+	return 0;
+}

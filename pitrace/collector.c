@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The collector: copies completed sub-buffers of the driver's per-CPU rings
+ * into steps.cN streams (the driver writes step-stream records, so they go in
+ * as they are, decoded only to count), keeps the module tables, and writes
+ * the header.  See docs/sessions.md.
+ */
+#define PR_FMT "collector"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "driver_session.h"
+#include "log.h"
+#include "perf_maps.h"
+#include "trace_writer.h"
+
+#define COLLECTOR_POLL_MS 100	/* drain at least this often even without a wake-up */
+
+struct cpu_ring {
+	uint32_t cpu;
+	struct pitrace_ring_ctl *ctl;	/* control area, shared with the driver */
+	const struct pitrace_subbuf *sb;	/* per sub-buffer: completion and bytes used */
+	const uint8_t *data;
+	void *map;
+	size_t map_size;
+	struct tw_stream *stream;
+	uint64_t markers_lost;		/* LOST records seen in its data */
+	uint64_t bad;			/* sub-buffers rejected as malformed */
+};
+
+struct collector {
+	struct driver_session *ds;
+	struct collector_opts opts;
+	struct pitrace_status st;	/* the effective configuration */
+	struct trace_writer *tw;
+	struct perf_maps *pm;
+	struct cpu_ring *rings;
+	uint32_t nr_rings;
+	uint8_t *copy;			/* one sub-buffer, for wrap mode */
+	bool wrapped;
+	int error;
+};
+
+/* Map every CPU's ring where the driver says it is (include/pitrace/abi.h). */
+static int map_rings(struct collector *c)
+{
+	c->rings = calloc(c->st.nr_cpus, sizeof(*c->rings));
+	if (!c->rings)
+		return -1;
+	for (uint32_t cpu = 0; cpu < c->st.nr_cpus; cpu++) {
+		struct cpu_ring *r = &c->rings[c->nr_rings];
+		struct pitrace_cpu_status cs;
+		const struct pitrace_ring_ctl *ctl;
+		void *m;
+
+		if (ds_cpu_status(c->ds, cpu, &cs) < 0)
+			return -1;
+		if (!cs.map_size)
+			continue;	/* no buffer: CPU not possible */
+		m = mmap(NULL, cs.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->ds->fd,
+			 (off_t)cs.map_offset);
+		if (m == MAP_FAILED) {
+			pr_err("cannot map the ring buffer of CPU %u: %s", cpu, strerror(errno));
+			return -1;
+		}
+		r->map = m;
+		r->map_size = cs.map_size;
+		ctl = m;
+		if (ctl->subbuf_size == 0 || ctl->nr_subbufs == 0 ||
+		    sizeof(*ctl) + ctl->nr_subbufs * sizeof(struct pitrace_subbuf) > ctl->data_offset ||
+		    ctl->data_offset + (uint64_t)ctl->subbuf_size * ctl->nr_subbufs > cs.map_size) {
+			pr_err("CPU %u's ring has an impossible layout (%u sub-buffers of %u bytes "
+			       "at %u in %llu)", cpu, ctl->nr_subbufs, ctl->subbuf_size,
+			       ctl->data_offset, (unsigned long long)cs.map_size);
+			munmap(m, cs.map_size);
+			return -1;
+		}
+		r->cpu = cpu;
+		r->ctl = m;
+		r->sb = (const struct pitrace_subbuf *)(r->ctl + 1);
+		r->data = (const uint8_t *)m + ctl->data_offset;
+		c->nr_rings++;
+	}
+	return 0;
+}
+
+static void write_header_attrs(struct collector *c)
+{
+	struct pt_attr_time t = { .realtime_ns = tw_realtime_ns(), .monotonic_ns = tw_now_ns() };
+	struct utsname u;
+	uint32_t ncpus = c->st.nr_cpus;
+
+	if (uname(&u) == 0) {
+		tw_set_attr_str(c->tw, PT_ATTR_ARCH, u.machine);
+		tw_set_attr_str(c->tw, PT_ATTR_KERNEL_RELEASE, u.release);
+		tw_set_attr_str(c->tw, PT_ATTR_HOSTNAME, u.nodename);
+	}
+	tw_set_attr_str(c->tw, PT_ATTR_BACKEND, "driver");
+	tw_set_attr_str(c->tw, PT_ATTR_MODE, mode_name(c->st.config.mode));
+	tw_set_attr(c->tw, PT_ATTR_START_TIME, &t, sizeof(t));
+	tw_set_attr(c->tw, PT_ATTR_NR_CPUS, &ncpus, sizeof(ncpus));
+	if (c->opts.argv) {
+		size_t len = 0;
+		char *buf;
+
+		for (char *const *a = c->opts.argv; *a; a++)
+			len += strlen(*a) + 1;
+		buf = malloc(len ? len : 1);
+		if (buf) {
+			len = 0;
+			for (char *const *a = c->opts.argv; *a; a++) {
+				strcpy(buf + len, *a);
+				len += strlen(*a) + 1;
+			}
+			tw_set_attr(c->tw, PT_ATTR_CMDLINE, buf, len);
+			free(buf);
+		}
+	}
+	if (c->st.config.policy == PITRACE_POLICY_WRAP)
+		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
+				"wrap mode: the buffers kept the newest steps; older ones were overwritten");
+}
+
+/* Copy a /proc text file into the trace directory (kernel symbols for post). */
+static int copy_proc_file(const char *src, const char *dir, const char *name)
+{
+	char path[4096], buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		pr_warn("cannot read %s: %s; no kernel symbols in the trace", src, strerror(errno));
+		return -1;
+	}
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		pr_warn("cannot create %s: %s", path, strerror(errno));
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			ret = -1;
+	if (n < 0 || close(out) < 0)
+		ret = -1;
+	close(in);
+	if (ret)
+		pr_warn("cannot copy %s to %s", src, path);
+	return ret;
+}
+
+/*
+ * The vDSO is the same image in every process of this kernel: save ours so
+ * post can resolve the traced processes' [vdso] addresses.
+ */
+static void save_vdso(const char *dir)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	char line[512], path[4096];
+	unsigned long long start, end;
+	FILE *f;
+	int fd;
+
+	if (!base)
+		return;
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[vdso]") || sscanf(line, "%llx-%llx", &start, &end) != 2)
+			continue;
+		snprintf(path, sizeof(path), "%s/vdso", dir);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			if (write(fd, (void *)(uintptr_t)start, end - start) != (ssize_t)(end - start))
+				pr_warn("cannot write %s", path);
+			close(fd);
+		}
+		break;
+	}
+	fclose(f);
+}
+
+struct collector *collector_start(struct driver_session *ds, const struct collector_opts *opts)
+{
+	struct tw_options two = { .compress = opts->compress };
+	struct collector *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->ds = ds;
+	c->opts = *opts;
+	if (ds_status(ds, &c->st) < 0)
+		goto err_free;
+	if (c->st.config.mode != PITRACE_MODE_COUNT && map_rings(c) < 0)
+		goto err_unmap;
+	if (c->st.config.mode == PITRACE_MODE_COUNT)
+		two.features |= PT_FEAT_COUNT_ONLY;
+	c->tw = tw_open(opts->out_dir, &two);
+	if (!c->tw)
+		goto err_unmap;
+	write_header_attrs(c);
+	for (uint32_t i = 0; i < c->nr_rings; i++) {
+		c->rings[i].stream = tw_stream_open(c->tw, true, c->rings[i].cpu);
+		if (!c->rings[i].stream)
+			goto err_writer;
+	}
+	if (copy_proc_file("/proc/kallsyms", opts->out_dir, PT_FILE_KALLSYMS) == 0 &&
+	    copy_proc_file("/proc/modules", opts->out_dir, PT_FILE_MODULES) == 0)
+		tw_add_features(c->tw, PT_FEAT_KALLSYMS);
+	save_vdso(opts->out_dir);
+	/* Module tables before the selection: every stepped mapping is known. */
+	c->pm = pm_open(&opts->sel, c->tw, (uint32_t)getpid());
+	if (!c->pm)
+		goto err_writer;
+	if (tw_write_header(c->tw, "recording") < 0)
+		goto err_writer;
+	if (ds_select(ds, &opts->sel) < 0)
+		goto err_writer;
+	pr_dbg("collecting %u CPUs into %s", c->nr_rings, opts->out_dir);
+	return c;
+
+err_writer:
+	pm_close(c->pm);
+	c->pm = NULL;
+	for (uint32_t i = 0; i < c->nr_rings; i++)
+		if (c->rings[i].stream)
+			tw_stream_close(c->rings[i].stream);
+	tw_close(c->tw, "interrupted");
+err_unmap:
+	for (uint32_t i = 0; i < c->nr_rings; i++)
+		munmap(c->rings[i].map, c->rings[i].map_size);
+	free(c->rings);
+err_free:
+	free(c);
+	return NULL;
+}
+
+/*
+ * Append sub-buffer n of a ring to the CPU's stream; false when it is not
+ * complete (yet).  In wrap mode the driver may be overwriting it while we
+ * read: copy it, then check its slot still holds sub-buffer n.
+ */
+static bool take_subbuf(struct collector *c, struct cpu_ring *r, uint64_t n, bool wrap)
+{
+	uint32_t idx = (uint32_t)(n % r->ctl->nr_subbufs);
+	const struct pitrace_subbuf *sb = &r->sb[idx];
+	const uint8_t *src = r->data + (size_t)idx * r->ctl->subbuf_size;
+	uint32_t used;
+
+	if (__atomic_load_n(&sb->seq, __ATOMIC_ACQUIRE) != n + 1)
+		return false;
+	used = sb->used;
+	if (used > r->ctl->subbuf_size) {
+		r->bad++;
+		return true;
+	}
+	if (wrap) {
+		if (!c->copy)
+			c->copy = malloc(r->ctl->subbuf_size);
+		if (!c->copy)
+			return true;
+		memcpy(c->copy, src, used);
+		if (__atomic_load_n(&sb->seq, __ATOMIC_ACQUIRE) != n + 1) {
+			c->wrapped = true;
+			return true;
+		}
+		src = c->copy;
+	}
+	if (tw_raw(r->stream, src, used, &r->markers_lost) < 0) {
+		r->bad++;
+		pr_warn("CPU %u: sub-buffer %llu holds a malformed record; the rest of it is dropped",
+			r->cpu, (unsigned long long)n);
+	}
+	return true;
+}
+
+/* Copy every completed sub-buffer of every CPU and hand their space back. */
+static void drain_rings(struct collector *c)
+{
+	bool wrap = c->st.config.policy == PITRACE_POLICY_WRAP;
+
+	for (uint32_t i = 0; i < c->nr_rings; i++) {
+		struct cpu_ring *r = &c->rings[i];
+		uint64_t produced = __atomic_load_n(&r->ctl->produced, __ATOMIC_ACQUIRE);
+		uint64_t consumed = r->ctl->consumed;
+
+		if (produced - consumed > r->ctl->nr_subbufs) {
+			/* Only possible in wrap mode: the oldest were overwritten. */
+			consumed = produced - r->ctl->nr_subbufs;
+			c->wrapped = true;
+		}
+		for (; consumed < produced; consumed++) {
+			if (!take_subbuf(c, r, consumed, wrap))
+				break;
+			__atomic_store_n(&r->ctl->consumed, consumed + 1, __ATOMIC_RELEASE);
+		}
+	}
+}
+
+int collector_run(struct collector *c, int stop_fd)
+{
+	const int *pfds;
+	size_t npfds = pm_fds(c->pm, &pfds);
+	struct pollfd *fds = calloc(npfds + 2, sizeof(*fds));
+	/* In wrap mode the rings are the flight recorder: read them only at the end. */
+	bool drain = c->st.config.policy != PITRACE_POLICY_WRAP &&
+		     c->st.config.mode != PITRACE_MODE_COUNT;
+
+	if (!fds)
+		return -1;
+	fds[0] = (struct pollfd){ .fd = stop_fd, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = c->ds->fd, .events = drain ? POLLIN : 0 };
+	for (size_t i = 0; i < npfds; i++)
+		fds[i + 2] = (struct pollfd){ .fd = pfds[i], .events = POLLIN };
+	for (;;) {
+		int n = poll(fds, npfds + 2, stop_fd < 0 ? 0 : COLLECTOR_POLL_MS);
+
+		if (n < 0 && errno != EINTR) {
+			pr_err("poll: %s", strerror(errno));
+			break;
+		}
+		/* Module tables first: a mapping lands before the steps that run in it. */
+		pm_drain(c->pm);
+		if (drain)
+			drain_rings(c);
+		if (stop_fd < 0 || (n > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))))
+			break;
+	}
+	free(fds);
+	return c->error ? -1 : 0;
+}
+
+static void count_mode_records(struct collector *c, struct collector_summary *sum)
+{
+	for (uint32_t cpu = 0; cpu < c->st.nr_cpus; cpu++) {
+		struct pitrace_cpu_status cs;
+		struct ctl_payload p = { .len = 0 };
+		struct tw_stream *s;
+
+		if (ds_cpu_status(c->ds, cpu, &cs) < 0 || !cs.online)
+			continue;
+		s = tw_stream_open(c->tw, true, cpu);
+		if (!s) {
+			c->error = -1;
+			continue;
+		}
+		ctl_put_uleb(&p, cs.steps);
+		tw_ctl(s, PT_CTL_COUNT, &p);
+		if (tw_stream_close(s) < 0)
+			c->error = -1;
+		sum->counted += cs.steps;
+		sum->cpus++;
+	}
+}
+
+int collector_finish(struct collector *c, struct collector_summary *sum)
+{
+	struct pt_attr_time t;
+	uint64_t driver_lost = 0, marker_lost = 0;
+	struct pitrace_status st;
+	int ret;
+
+	memset(sum, 0, sizeof(*sum));
+	/* Stop stepping, close the sub-buffers being filled, read what is left. */
+	if (ioctl(c->ds->fd, PITRACE_IOC_OFF) < 0)
+		pr_warn("cannot switch tracing off: %s", strerror(errno));
+	if (c->st.config.mode != PITRACE_MODE_COUNT && ioctl(c->ds->fd, PITRACE_IOC_FLUSH) < 0)
+		pr_warn("cannot flush the ring buffers: %s; the last steps may be missing",
+			strerror(errno));
+	pm_drain(c->pm);
+	if (c->st.config.mode == PITRACE_MODE_COUNT)
+		count_mode_records(c, sum);
+	else
+		drain_rings(c);
+	if (ds_status(c->ds, &st) == 0)
+		driver_lost = st.lost;
+	for (uint32_t i = 0; i < c->nr_rings; i++) {
+		marker_lost += c->rings[i].markers_lost;
+		if (c->rings[i].bad)
+			c->error = -1;
+		if (tw_stream_close(c->rings[i].stream) < 0)
+			c->error = -1;
+		munmap(c->rings[i].map, c->rings[i].map_size);
+	}
+	sum->cpus += c->nr_rings;
+	/* The driver's counters are the truth; markers cover a driver that lacks them. */
+	sum->lost = driver_lost > marker_lost ? driver_lost : marker_lost;
+	tw_add_lost(c->tw, sum->lost);
+	pm_drain(c->pm);
+	sum->perf_lost = pm_records_lost(c->pm);
+	sum->task_records = pm_records_written(c->pm);
+	pm_tasks_seen(c->pm, &sum->processes, &sum->threads);
+	pm_close(c->pm);
+	if (sum->perf_lost)
+		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
+				"perf dropped some mmap/fork/exit records: module tables may be incomplete");
+	if (c->wrapped)
+		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
+				"wrap mode: older sub-buffers were overwritten before they were read");
+	t.realtime_ns = tw_realtime_ns();
+	t.monotonic_ns = tw_now_ns();
+	tw_set_attr(c->tw, PT_ATTR_STOP_TIME, &t, sizeof(t));
+	sum->steps = tw_total_steps(c->tw);
+	sum->wrapped = c->wrapped;
+	ret = tw_close(c->tw, c->error ? "interrupted" : "complete");
+	if (c->error)
+		ret = -1;
+	free(c->rings);
+	free(c->copy);
+	free(c);
+	return ret < 0 ? -1 : 0;
+}
+
+void collector_summary_line(const struct collector_summary *sum, const char *dir, char *buf,
+			    size_t size)
+{
+	if (sum->counted)
+		snprintf(buf, size, "%llu steps counted on %u CPUs: trace in %s",
+			 (unsigned long long)sum->counted, sum->cpus, dir);
+	else
+		snprintf(buf, size, "%llu steps, %llu lost, %u process%s, %u thread%s: trace in %s",
+			 (unsigned long long)sum->steps, (unsigned long long)sum->lost,
+			 sum->processes, sum->processes == 1 ? "" : "es", sum->threads,
+			 sum->threads == 1 ? "" : "s", dir);
+}
