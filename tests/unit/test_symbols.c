@@ -682,11 +682,11 @@ static const char kallsyms[] =
 	"ffffffff81000500 T _etext\n"
 	"ffffffffc0001000 t mod_init\t[mymod]\n"
 	"ffffffffc0001080 T mod_entry\t[mymod]\n"
-	"ffffffffc0005000 t other_fn\t[othermod]\n";
+	"ffffffffc0009000 t other_fn\t[othermod]\n";
 
 static const char modules[] =
 	"mymod 16384 0 - Live 0xffffffffc0001000\n"
-	"othermod 8192 0 - Live 0xffffffffc0005000 (O)\n";
+	"othermod 8192 0 - Live 0xffffffffc0009000 (O)\n";
 
 static const struct {
 	uint64_t addr;
@@ -703,9 +703,11 @@ static const struct {
 	{ 0xffffffff81000401, SYM_KIND_KERNEL, "[kernel]", "weak_fn", 1, 0xffffffff81000401 },
 	{ 0xffffffffc0001084, SYM_KIND_KERNEL, "mymod", "mod_entry", 4, 0x84 },
 	{ 0xffffffffc0004fff, SYM_KIND_KERNEL, "mymod", "mod_entry", 0x3f7f, 0x3fff },
-	{ 0xffffffffc0005010, SYM_KIND_KERNEL, "othermod", "other_fn", 0x10, 0x10 },
-	/* past the end of the last module: kernel, but no function */
-	{ 0xffffffffc0007000, SYM_KIND_KERNEL, "[kernel]", NULL, 0, 0xffffffffc0007000 },
+	/* between modules (mymod ends at c0005000): kernel, but no function */
+	{ 0xffffffffc0006000, SYM_KIND_KERNEL, "[kernel]", NULL, 0, 0xffffffffc0006000 },
+	{ 0xffffffffc0009010, SYM_KIND_KERNEL, "othermod", "other_fn", 0x10, 0x10 },
+	/* past the end of the last module */
+	{ 0xffffffffc000b000, SYM_KIND_KERNEL, "[kernel]", NULL, 0, 0xffffffffc000b000 },
 	/* below the lowest kernel text: nothing known */
 	{ 0xffffffff80000000, SYM_KIND_UNKNOWN, "[unknown]", NULL, 0, 0xffffffff80000000 },
 	/* user addresses never resolve in the kernel */
