@@ -1,11 +1,385 @@
 // SPDX-License-Identifier: GPL-2.0
-/* post dump: placeholder until the report lands (replaced by its owner). */
+/* post dump: every record of a trace's files, one line each, with its byte offset. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "log.h"
 #include "post.h"
+#include "stepcodec.h"
+#include "trace_reader.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: post [-i DIR] dump [--header] [--tasks] [--steps] [FILE]\n\n"
+		   "Raw records, one a line: byte offset, record type, fields.  Without\n"
+		   "options every file of the trace; --header, --tasks, --steps pick files;\n"
+		   "FILE (a name in the trace directory, or a path) dumps that file only.\n"
+		   "Offsets in compressed step streams count decompressed bytes.\n");
+}
+
+static const char *const attr_names[] = {
+	[PT_ATTR_ARCH] = "ARCH", [PT_ATTR_BACKEND] = "BACKEND", [PT_ATTR_MODE] = "MODE",
+	[PT_ATTR_KERNEL_RELEASE] = "KERNEL_RELEASE", [PT_ATTR_CMDLINE] = "CMDLINE",
+	[PT_ATTR_START_TIME] = "START_TIME", [PT_ATTR_STOP_TIME] = "STOP_TIME",
+	[PT_ATTR_TOTALS] = "TOTALS", [PT_ATTR_STATE] = "STATE", [PT_ATTR_NR_CPUS] = "NR_CPUS",
+	[PT_ATTR_HOSTNAME] = "HOSTNAME", [PT_ATTR_ON_SYMBOL] = "ON_SYMBOL",
+	[PT_ATTR_NOTE] = "NOTE",
+};
+
+static void print_file_header(const struct pt_file_header *h)
+{
+	printf("%10u  FILE        magic %.7s endian %u kind %u version %u min_reader %u "
+	       "features 0x%" PRIx64 " stream_id %u flags 0x%x\n",
+	       0, h->magic, h->endian, h->kind, h->version, h->min_reader, h->features,
+	       h->stream_id, h->flags);
+}
+
+/* A string payload, quoted; NULs (argv separators) shown as spaces. */
+static void print_quoted(const uint8_t *p, size_t len)
+{
+	putchar('"');
+	while (len && p[len - 1] == '\0')
+		len--;
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] == '\0')
+			putchar(' ');
+		else if (p[i] == '"' || p[i] == '\\')
+			printf("\\%c", p[i]);
+		else if (p[i] < 0x20 || p[i] >= 0x7f)
+			printf("\\x%02x", p[i]);
+		else
+			putchar(p[i]);
+	}
+	putchar('"');
+}
+
+static int dump_header_file(const char *path)
+{
+	struct pt_file_header h;
+	const struct pt_rec_header *rh;
+	uint8_t *data;
+	size_t len, off = sizeof(h), at;
+	int r;
+
+	if (trace_load_file(path, PT_KIND_HEADER, &h, &data, &len) < 0)
+		return -1;
+	printf("# %s\n", path);
+	print_file_header(&h);
+	for (at = off; (r = trace_next_record(data, len, &off, &rh)) == 1; at = off) {
+		const uint8_t *p = (const uint8_t *)(rh + 1);
+		size_t plen = rh->size - sizeof(*rh);
+		const char *name = rh->type < sizeof(attr_names) / sizeof(attr_names[0]) &&
+					   attr_names[rh->type] ? attr_names[rh->type] : "UNKNOWN";
+
+		printf("%10zu  ATTR %-14s size %u  ", at, name, rh->size);
+		if (rh->type == PT_ATTR_START_TIME || rh->type == PT_ATTR_STOP_TIME) {
+			struct pt_attr_time t = { 0 };
+
+			memcpy(&t, p, plen < sizeof(t) ? plen : sizeof(t));
+			printf("realtime_ns %" PRIu64 " monotonic_ns %" PRIu64, t.realtime_ns,
+			       t.monotonic_ns);
+		} else if (rh->type == PT_ATTR_TOTALS) {
+			struct pt_attr_totals t = { 0 };
+
+			memcpy(&t, p, plen < sizeof(t) ? plen : sizeof(t));
+			printf("steps %" PRIu64 " lost %" PRIu64 " threads %u processes %u", t.steps,
+			       t.lost, t.threads, t.processes);
+		} else if (rh->type == PT_ATTR_NR_CPUS && plen >= 4) {
+			uint32_t v;
+
+			memcpy(&v, p, 4);
+			printf("%u", v);
+		} else if (rh->type < sizeof(attr_names) / sizeof(attr_names[0]) &&
+			   attr_names[rh->type]) {
+			print_quoted(p, plen);
+		} else {
+			printf("type %u (newer than this post)", rh->type);
+		}
+		putchar('\n');
+	}
+	free(data);
+	if (r < 0) {
+		pr_err("%s: truncated or corrupt record at byte %zu", path, at);
+		return -1;
+	}
+	return 0;
+}
+
+static void prot_str(uint32_t prot, char *buf)
+{
+	buf[0] = prot & 1 ? 'r' : '-';
+	buf[1] = prot & 2 ? 'w' : '-';
+	buf[2] = prot & 4 ? 'x' : '-';
+	buf[3] = '\0';
+}
+
+static int dump_tasks_file(const char *path)
+{
+	struct pt_file_header h;
+	const struct pt_rec_header *rh;
+	uint8_t *data;
+	size_t len, off = sizeof(h), at;
+	int r;
+
+	if (trace_load_file(path, PT_KIND_TASKS, &h, &data, &len) < 0)
+		return -1;
+	printf("# %s\n", path);
+	print_file_header(&h);
+	for (at = off; (r = trace_next_record(data, len, &off, &rh)) == 1; at = off) {
+		struct trace_task_rec t;
+		char seq[24], prot[4];
+
+		printf("%10zu  %-10s  ", at, trace_task_type_name(rh->type));
+		if (trace_task_decode(rh, &t) < 0) {
+			printf("malformed (type %u, size %u)\n", rh->type, rh->size);
+			continue;
+		}
+		if (t.c.seq == PT_SEQ_NONE)
+			snprintf(seq, sizeof(seq), "none");
+		else
+			snprintf(seq, sizeof(seq), "%" PRIu64, t.c.seq);
+		printf("time %" PRIu64 " seq %s pid %u tid %u", t.c.time_ns, seq, t.c.pid,
+		       t.c.tid);
+		switch (t.type) {
+		case PT_TASK_FORK:
+			printf(" ppid %u ptid %u flags 0x%x%s", t.fork.ppid, t.fork.ptid,
+			       t.fork.flags, t.fork.flags & PT_FORK_THREAD ? " (thread)" : "");
+			break;
+		case PT_TASK_EXEC:
+			printf(" path %s", t.str);
+			break;
+		case PT_TASK_COMM:
+			printf(" comm %s", t.str);
+			break;
+		case PT_TASK_EXIT:
+			printf(" status %d", t.exit.status);
+			break;
+		case PT_TASK_MMAP:
+			prot_str(t.mmap.prot, prot);
+			printf(" start 0x%" PRIx64 " len 0x%" PRIx64 " pgoff 0x%" PRIx64 " prot %s",
+			       t.mmap.start, t.mmap.len, t.mmap.pgoff, prot);
+			if (t.mmap.build_id_len) {
+				printf(" build-id ");
+				for (unsigned i = 0; i < t.mmap.build_id_len; i++)
+					printf("%02x", t.mmap.build_id[i]);
+			}
+			printf(" path %s", t.str);
+			break;
+		case PT_TASK_MUNMAP:
+			printf(" start 0x%" PRIx64 " len 0x%" PRIx64, t.munmap.start, t.munmap.len);
+			break;
+		default:
+			printf(" (type %u, newer than this post)", t.type);
+			break;
+		}
+		putchar('\n');
+	}
+	free(data);
+	if (r < 0) {
+		pr_err("%s: truncated record at byte %zu", path, at);
+		return -1;
+	}
+	return 0;
+}
+
+static void print_ctl(const struct step_item *it)
+{
+	struct ctl_cursor c = { it->payload, it->payload + it->payload_len };
+	uint64_t a = 0, b = 0, tm = 0, seq = 0;
+	uint32_t crc = 0;
+	uint8_t ring = 0;
+
+	switch (it->ctl_type) {
+	case PT_CTL_SWITCH:
+		ctl_get_uleb(&c, &a);
+		ctl_get_uleb(&c, &b);
+		ctl_get_u64(&c, &tm);
+		ctl_get_uleb(&c, &seq);
+		printf("pid %" PRIu64 " tid %" PRIu64 " time %" PRIu64 " seq %" PRIu64, a, b, tm,
+		       seq);
+		break;
+	case PT_CTL_TIME:
+		ctl_get_u64(&c, &tm);
+		ctl_get_uleb(&c, &seq);
+		printf("time %" PRIu64 " seq %" PRIu64, tm, seq);
+		break;
+	case PT_CTL_LOST:
+	case PT_CTL_COUNT:
+		ctl_get_uleb(&c, &a);
+		printf("count %" PRIu64, a);
+		break;
+	case PT_CTL_ON:
+	case PT_CTL_OFF:
+		ctl_get_u64(&c, &tm);
+		printf("time %" PRIu64, tm);
+		break;
+	case PT_CTL_RING:
+		ctl_get_u8(&c, &ring);
+		printf("ring %u (%s)", ring, ring ? "kernel" : "user");
+		break;
+	case PT_CTL_ASYNC:
+		ctl_get_uleb(&c, &a);
+		ctl_get_uleb(&c, &b);
+		printf("kind %" PRIu64 " number %" PRIu64, a, b);
+		break;
+	case PT_CTL_GAP:
+		ctl_get_uleb(&c, &a);
+		printf("reason %" PRIu64, a);
+		break;
+	case PT_CTL_CHECK:
+		ctl_get_u32(&c, &crc);
+		printf("crc32 0x%08x", crc);
+		break;
+	case PT_CTL_END:
+		ctl_get_uleb(&c, &a);
+		printf("steps %" PRIu64, a);
+		break;
+	default:
+		printf("type %u, %zu bytes of payload (newer than this post)", it->ctl_type,
+		       it->payload_len);
+		break;
+	}
+}
+
+static int dump_steps_file(const char *path, bool force)
+{
+	struct stream_reader *r = stream_reader_open(path);
+	struct step_item it;
+	uint64_t off, last_pc = 0, steps = 0;
+	int ret;
+
+	if (!r)
+		return -1;
+	stream_reader_set_force(r, force);
+	printf("# %s%s\n", path,
+	       stream_reader_header(r)->flags & PT_FLAG_ZSTD ? " (zstd: decompressed offsets)" : "");
+	print_file_header(stream_reader_header(r));
+	while ((ret = stream_reader_next(r, &it, &off)) == 1) {
+		uint64_t size = stream_reader_offset(r) - off;
+
+		if (it.kind == STEP_ITEM_STEP) {
+			int64_t d = (int64_t)(it.pc - last_pc);
+
+			printf("%10" PRIu64 "  STEP        pc 0x%" PRIx64 " delta %s0x%" PRIx64
+			       " bytes %" PRIu64 "\n", off, it.pc, d < 0 ? "-" : "+",
+			       d < 0 ? -(uint64_t)d : (uint64_t)d, size);
+			last_pc = it.pc;
+			steps++;
+			continue;
+		}
+		printf("%10" PRIu64 "  %-10s  ", off, trace_ctl_type_name(it.ctl_type));
+		print_ctl(&it);
+		printf(" bytes %" PRIu64 "\n", size);
+		if (it.ctl_type == PT_CTL_SWITCH)
+			last_pc = 0;
+	}
+	stream_reader_close(r);
+	printf("# %" PRIu64 " steps\n", steps);
+	return ret < 0 ? -1 : 0;
+}
+
+/* Dump one file, whatever its kind says it is. */
+static int dump_file(const char *path, bool force)
+{
+	struct pt_file_header h;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f) {
+		pr_err("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = fread(&h, 1, sizeof(h), f);
+	fclose(f);
+	if (trace_check_file_header(path, &h, n, 0) < 0)
+		return -1;
+	switch (h.kind) {
+	case PT_KIND_HEADER: return dump_header_file(path);
+	case PT_KIND_TASKS: return dump_tasks_file(path);
+	case PT_KIND_STEPS: return dump_steps_file(path, force);
+	}
+	pr_err("%s: unknown file kind %u", path, h.kind);
+	return -1;
+}
 
 int cmd_dump(int argc, char **argv, struct post_opts *opts)
 {
-	(void)argc; (void)argv; (void)opts;
-	pr_err("'dump' is not built yet");
-	return EXIT_RUNTIME;
+	bool header = false, tasks = false, steps = false;
+	const char *file = NULL;
+	struct trace *t;
+	int ret = 0;
+
+	for (int i = 1; i < argc; i++) {
+		int r = post_common_option(argc, argv, &i, opts);
+
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--header")) {
+			header = true;
+		} else if (!strcmp(argv[i], "--tasks")) {
+			tasks = true;
+		} else if (!strcmp(argv[i], "--steps")) {
+			steps = true;
+		} else if (argv[i][0] == '-') {
+			pr_err("dump: unknown option '%s' (see 'post dump --help')", argv[i]);
+			return EXIT_USAGE;
+		} else if (!file) {
+			file = argv[i];
+		} else {
+			pr_err("dump: more than one FILE ('%s', '%s')", file, argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (file) {
+		struct stat st;
+		size_t n = strlen(opts->input) + strlen(file) + 2;
+		char *path = malloc(n);
+
+		if (!path)
+			return EXIT_RUNTIME;
+		/* a name inside the trace directory first, else a path */
+		snprintf(path, n, "%s/%s", opts->input, file);
+		if (stat(path, &st) < 0)
+			snprintf(path, n, "%s", file);
+		ret = dump_file(path, opts->force);
+		free(path);
+		return ret < 0 ? EXIT_RUNTIME : 0;
+	}
+	if (!header && !tasks && !steps)
+		header = tasks = steps = true;
+	/* opening validates the directory, the header and the tasks file */
+	t = trace_open_flags(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
+	if (!t)
+		return EXIT_RUNTIME;
+	if (header) {
+		char *p = malloc(strlen(trace_dir(t)) + sizeof("/" PT_FILE_HEADER));
+
+		sprintf(p, "%s/%s", trace_dir(t), PT_FILE_HEADER);
+		ret |= dump_header_file(p);
+		free(p);
+	}
+	if (tasks) {
+		char *p = malloc(strlen(trace_dir(t)) + sizeof("/" PT_FILE_TASKS));
+
+		sprintf(p, "%s/%s", trace_dir(t), PT_FILE_TASKS);
+		ret |= dump_tasks_file(p);
+		free(p);
+	}
+	for (size_t i = 0; steps && i < trace_nr_streams(t) && !ret; i++)
+		ret |= dump_steps_file(trace_stream(t, i)->path, opts->force);
+	trace_close(t);
+	if (fflush(stdout) != 0) {
+		pr_err("cannot write the dump: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return ret ? EXIT_RUNTIME : 0;
 }

@@ -856,6 +856,11 @@ err:
 	return NULL;
 }
 
+uint64_t stream_reader_offset(const struct stream_reader *r)
+{
+	return r->base + r->pos;
+}
+
 void stream_reader_set_force(struct stream_reader *r, bool force)
 {
 	r->force = force;

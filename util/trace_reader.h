@@ -128,6 +128,9 @@ struct step_item;
 int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *offset);
 const struct pt_file_header *stream_reader_header(const struct stream_reader *r);
 void stream_reader_close(struct stream_reader *r);
+/* Stream offset just past the last record returned (the file header counts;
+ * in a compressed file, an offset into the decompressed bytes). */
+uint64_t stream_reader_offset(const struct stream_reader *r);
 /* Stop at damage with a warning (return 0) rather than an error (-1). */
 void stream_reader_set_force(struct stream_reader *r, bool force);
 
