@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The counting module: synthetic event sequences and a fake address map, expected tables. */
+#include <stdio.h>
+#include <string.h>
+
+#include "counts.h"
+#include "symbols.h"
+#include "trace_reader.h"
+#include "unit.h"
+
+/*
+ * The fake address space of every process:
+ *   0x1000-0x1fff  prog (main at 0x1000, helper at 0x1100, no symbol above 0x1200),
+ *                  lines prog.c:N with N = (addr - 0x1000) / 16 + 1 below 0x1100
+ *   0x7000-0x7fff  libc.so.6 (memcpy at 0x7000)
+ *   0x9000-0x9fff  [vdso], no symbols
+ *   elsewhere      unknown
+ * After a MMAP task record, 0x1000-0x1fff is module "other" (symbol "start").
+ */
+static int remapped;
+static int resolves;		  /* resolver calls: the cache must keep this low */
+static struct sym_module *const fake_mod = (struct sym_module *)&remapped;
+
+static void fake_resolve(void *arg, uint32_t pid, uint64_t addr, unsigned flags,
+			 struct sym_loc *loc)
+{
+	(void)arg; (void)pid;
+	resolves++;
+	memset(loc, 0, sizeof(*loc));
+	loc->kind = SYM_KIND_UNKNOWN;
+	loc->module = loc->module_path = "[unknown]";
+	if (addr >= 0x1000 && addr < 0x2000) {
+		loc->kind = SYM_KIND_FILE;
+		loc->mod = fake_mod;
+		loc->module = remapped ? "other" : "prog";
+		loc->module_path = remapped ? "/bin/other" : "/bin/prog";
+		loc->module_offset = addr;
+		if (remapped) {
+			loc->symbol = "start";
+			loc->sym_addr = 0x1000;
+		} else if (addr < 0x1200) {
+			loc->symbol = addr < 0x1100 ? "main" : "helper";
+			loc->sym_addr = addr < 0x1100 ? 0x1000 : 0x1100;
+		}
+		loc->sym_offset = loc->symbol ? addr - loc->sym_addr : 0;
+		if ((flags & SYM_LINES) && !remapped && addr < 0x1100) {
+			loc->file = "prog.c";
+			loc->line = (int)((addr - 0x1000) / 16 + 1);
+		}
+	} else if (addr >= 0x7000 && addr < 0x8000) {
+		loc->kind = SYM_KIND_FILE;
+		loc->mod = fake_mod;
+		loc->module = "libc.so.6";
+		loc->module_path = "/lib/libc.so.6";
+		loc->module_offset = addr - 0x7000 + 0x28000;
+		if (addr < 0x7100) {
+			loc->symbol = "memcpy";
+			loc->sym_addr = 0x7000;
+			loc->sym_offset = addr - 0x7000;
+		}
+	} else if (addr >= 0x9000 && addr < 0xa000) {
+		loc->kind = SYM_KIND_VDSO;
+		loc->module = loc->module_path = "[vdso]";
+	}
+}
+
+static void fake_task(void *arg, const struct trace_task_rec *rec)
+{
+	(void)arg;
+	if (rec->type == PT_TASK_MMAP)
+		remapped = 1;
+}
+
+/* Code: nop everywhere, "rep movsb" in memcpy. */
+static size_t fake_code(void *arg, uint32_t pid, uint64_t addr, uint8_t *buf, size_t len)
+{
+	static const uint8_t nop[] = { 0x90 }, rep_movsb[] = { 0xf3, 0xa4 };
+
+	(void)arg; (void)pid; (void)len;
+	if (addr >= 0x7000 && addr < 0x7100) {
+		memcpy(buf, rep_movsb, sizeof(rep_movsb));
+		return sizeof(rep_movsb);
+	}
+	if (addr >= 0x1000 && addr < 0x2000) {
+		memcpy(buf, nop, sizeof(nop));
+		return sizeof(nop);
+	}
+	return 0;
+}
+
+static const char *fake_comm(void *arg, uint32_t tid)
+{
+	(void)arg;
+	return tid == 10 ? "prog" : tid == 11 ? "worker" : NULL;
+}
+
+/* One row of input: n steps of (pid, tid) at pc; kind TEV_TASK means an MMAP record. */
+struct ev_row {
+	enum trace_ev_kind kind;
+	uint32_t pid, tid;
+	uint64_t pc;
+	uint64_t n;
+};
+
+#define STEPS(pid, tid, pc, n) { TEV_STEP, pid, tid, pc, n }
+#define MMAP { TEV_TASK, 10, 0, 0, 1 }
+#define COUNT(pid, tid, n) { TEV_COUNT, pid, tid, 0, n }
+#define LOST(n) { TEV_LOST, 10, 10, 0, n }
+
+static const struct {
+	const char *what;
+	struct counts_options o;
+	struct ev_row evs[10];
+	const char *want[8];	  /* "count|col|col...", in report order */
+	uint64_t total, seen, lost;
+} cases[] = {
+	{ "symbols, ties by name, unknown and unnamed addresses kept",
+	  { .by = COUNTS_BY_SYMBOL },
+	  { STEPS(10, 10, 0x1000, 5), STEPS(10, 10, 0x1004, 5), STEPS(10, 10, 0x1100, 10),
+	    STEPS(10, 10, 0x7000, 3), STEPS(10, 10, 0x1234, 2), STEPS(10, 10, 0x9010, 1),
+	    STEPS(10, 10, 0x500000, 4) },
+	  { "10|prog|helper", "10|prog|main", "4|[unknown]|[unknown]", "3|libc.so.6|memcpy",
+	    "2|prog|prog+0x1234", "1|[vdso]|[vdso]" },
+	  30, 30, 0 },
+	{ "modules", { .by = COUNTS_BY_MODULE },
+	  { STEPS(10, 10, 0x1000, 2), STEPS(10, 11, 0x1010, 2), STEPS(10, 10, 0x7008, 7),
+	    STEPS(10, 10, 0x3000, 1) },
+	  { "7|libc.so.6", "4|prog", "1|[unknown]" }, 12, 12, 0 },
+	{ "processes and threads by name", { .by = COUNTS_BY_THREAD },
+	  { STEPS(10, 10, 0x1000, 3), STEPS(10, 11, 0x1000, 5), STEPS(12, 12, 0x1000, 1),
+	    STEPS(10, 10, 0x1000, 3) },
+	  { "6|10|10 (prog)", "5|10|11 (worker)", "1|12|12 (?)" }, 12, 12, 0 },
+	{ "processes", { .by = COUNTS_BY_PROCESS },
+	  { STEPS(10, 10, 0x1000, 3), STEPS(10, 11, 0x1000, 5), STEPS(12, 12, 0x1000, 1) },
+	  { "8|10 (prog)", "1|12 (?)" }, 9, 9, 0 },
+	{ "source lines, a function without lines by name", { .by = COUNTS_BY_LINE },
+	  { STEPS(10, 10, 0x1000, 1), STEPS(10, 10, 0x1004, 1), STEPS(10, 10, 0x1010, 5),
+	    STEPS(10, 10, 0x7000, 2) },
+	  { "5|prog|prog.c:2", "2|libc.so.6|memcpy", "2|prog|prog.c:1" }, 9, 9, 0 },
+	{ "instructions: address, symbol+offset, disassembly; a rep insn per iteration",
+	  { .by = COUNTS_BY_INSN },
+	  { STEPS(10, 10, 0x7000, 100), STEPS(10, 10, 0x1004, 1), STEPS(10, 10, 0x500000, 1) },
+	  { "100|0x7000|memcpy|rep movsb byte ptr [rdi], byte ptr [rsi]",
+	    "1|0x500000|[unknown]|(code not available)", "1|0x1004|main+0x4|nop" }, 102, 102, 0 },
+	{ "--pid and --tid filters", { .by = COUNTS_BY_SYMBOL, .pid = 10, .tid = 11 },
+	  { STEPS(10, 10, 0x1000, 3), STEPS(10, 11, 0x1100, 5), STEPS(12, 11, 0x1000, 1) },
+	  { "5|prog|helper" }, 5, 9, 0 },
+	{ "--module filter by short name, with a thread report",
+	  { .by = COUNTS_BY_THREAD, .module = "libc.so.6" },
+	  { STEPS(10, 10, 0x1000, 3), STEPS(10, 11, 0x7000, 5), STEPS(10, 10, 0x7004, 1) },
+	  { "5|10|11 (worker)", "1|10|10 (prog)" }, 6, 9, 0 },
+	{ "--module filter by path", { .by = COUNTS_BY_SYMBOL, .module = "/bin/prog" },
+	  { STEPS(10, 10, 0x1000, 3), STEPS(10, 11, 0x7000, 5) },
+	  { "3|prog|main" }, 3, 8, 0 },
+	{ "a mapping change re-resolves cached addresses", { .by = COUNTS_BY_SYMBOL },
+	  { STEPS(10, 10, 0x1000, 4), MMAP, STEPS(10, 10, 0x1000, 3) },
+	  { "4|prog|main", "3|other|start" }, 7, 7, 0 },
+	{ "count-only records and lost steps", { .by = COUNTS_BY_SYMBOL },
+	  { STEPS(10, 10, 0x1000, 2), COUNT(10, 10, 40), LOST(9) },
+	  { "40|[counted]|[counted]", "2|prog|main" }, 42, 42, 9 },
+};
+
+static void feed(struct counts *c, const struct ev_row *r)
+{
+	struct trace_task_rec mm = { .type = PT_TASK_MMAP, .c = { .pid = 10 } };
+	struct trace_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = r->kind;
+	ev.pid = r->pid;
+	ev.tid = r->tid;
+	ev.pc = r->pc;
+	if (r->kind == TEV_TASK) {
+		ev.task = &mm;
+		counts_event(c, &ev);
+		return;
+	}
+	if (r->kind != TEV_STEP) {
+		ev.a = r->n;
+		counts_event(c, &ev);
+		return;
+	}
+	for (uint64_t k = 0; k < r->n; k++)
+		counts_event(c, &ev);
+}
+
+static void test_tables(void)
+{
+	struct counts_resolver res = {
+		.resolve = fake_resolve, .task = fake_task, .read_code = fake_code,
+		.comm = fake_comm,
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct counts *c;
+		const struct counts_row *rows;
+		const char *const *names;
+		size_t n, nr_cols, want_n = 0;
+		uint64_t sum = 0;
+
+		remapped = 0;
+		c = counts_new(&cases[k].o, &res);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		for (size_t e = 0; e < 10 && cases[k].evs[e].n; e++)
+			feed(c, &cases[k].evs[e]);
+		nr_cols = counts_columns(cases[k].o.by, &names);
+		n = counts_result(c, &rows);
+		while (want_n < 8 && cases[k].want[want_n])
+			want_n++;
+		if (n != want_n)
+			fprintf(stderr, "\n%s: %zu rows, expected %zu\n", cases[k].what, n, want_n);
+		CU_ASSERT_EQUAL(n, want_n);
+		for (size_t i = 0; i < n; i++) {
+			char got[512];
+			size_t len = (size_t)snprintf(got, sizeof(got), "%llu",
+						      (unsigned long long)rows[i].count);
+
+			for (size_t col = 0; col < nr_cols; col++)
+				len += (size_t)snprintf(got + len, sizeof(got) - len, "|%s",
+							rows[i].cols[col]);
+			sum += rows[i].count;
+			if (i < want_n && strcmp(got, cases[k].want[i])) {
+				fprintf(stderr, "\n%s: row %zu is '%s', expected '%s'\n",
+					cases[k].what, i, got, cases[k].want[i]);
+				CU_FAIL("row differs");
+			}
+		}
+		CU_ASSERT_EQUAL(sum, counts_total(c));
+		CU_ASSERT_EQUAL(counts_total(c), cases[k].total);
+		CU_ASSERT_EQUAL(counts_seen(c), cases[k].seen);
+		CU_ASSERT_EQUAL(counts_lost(c), cases[k].lost);
+		counts_free(c);
+	}
+}
+
+/* A million steps over a hundred addresses resolve each address once. */
+static void test_resolution_cached(void)
+{
+	struct counts_options o = { .by = COUNTS_BY_SYMBOL };
+	struct counts_resolver res = { .resolve = fake_resolve };
+	struct counts *c = counts_new(&o, &res);
+	struct trace_event ev = { .kind = TEV_STEP, .pid = 10, .tid = 10 };
+	const struct counts_row *rows;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	resolves = 0;
+	for (unsigned k = 0; k < 1000000; k++) {
+		ev.pc = 0x1000 + (k % 100) * 4;
+		counts_event(c, &ev);
+	}
+	CU_ASSERT_EQUAL(resolves, 100);
+	CU_ASSERT_EQUAL(counts_result(c, &rows), 2);	/* main and helper */
+	CU_ASSERT_EQUAL(rows[0].count + rows[1].count, 1000000);
+	counts_free(c);
+}
+
+static void test_parse_by(void)
+{
+	static const struct {
+		const char *s;
+		int ret;
+		enum counts_by by;
+	} rows[] = {
+		{ "process", 0, COUNTS_BY_PROCESS }, { "thread", 0, COUNTS_BY_THREAD },
+		{ "module", 0, COUNTS_BY_MODULE }, { "symbol", 0, COUNTS_BY_SYMBOL },
+		{ "line", 0, COUNTS_BY_LINE }, { "insn", 0, COUNTS_BY_INSN },
+		{ "symbols", -1, 0 }, { "", -1, 0 }, { "Symbol", -1, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		enum counts_by by = COUNTS_BY_NR;
+
+		CU_ASSERT_EQUAL(counts_parse_by(rows[i].s, &by), rows[i].ret);
+		if (!rows[i].ret) {
+			CU_ASSERT_EQUAL(by, rows[i].by);
+			CU_ASSERT_STRING_EQUAL(counts_by_name(by), rows[i].s);
+		}
+	}
+}
+
+static CU_TestInfo tests[] = {
+	{ "reports by every key match their tables", test_tables },
+	{ "each address is resolved once", test_resolution_cached },
+	{ "--by values", test_parse_by },
+	CU_TEST_INFO_NULL,
+};
+
+UNIT_SUITE(counts, tests)
