@@ -34,7 +34,7 @@ PROGS := $(patsubst tests/progs/%.S,$(O)/progs/%,$(PROG_S)) \
 buildflags = $(shell sed -n 's,^\(//\|#\) build: ,,p' $(1))
 
 .PHONY: all deps demo check check-unit check-e2e check-vm bench driver clean progs
-all: $(BIN)/pitrace $(BIN)/post
+all: $(BIN)/pitrace $(BIN)/post lib/libpitrace.so
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -51,8 +51,18 @@ $(BIN)/post: $(POST_OBJ) $(O)/libcore.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lncursesw -ltinfo -lm
 
-$(O)/unit-tests: $(UNIT_OBJ) $(O)/libcore.a
+# pitrace's modules without main(), so unit tests can link the ones they test.
+$(O)/libpitrace-cmd.a: $(filter-out $(O)/pitrace/main.o,$(PITRACE_OBJ))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libcore.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit
+
+# libpitrace: pitrace_on()/pitrace_off() for traced programs (include/pitrace/pitrace.h).
+lib/libpitrace.so: libpitrace/pitrace.c include/pitrace/pitrace.h include/pitrace/abi.h
+	@mkdir -p lib
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fPIC -shared -Wl,-soname,libpitrace.so -o $@ $<
 
 $(O)/progs/%: tests/progs/%.S
 	@mkdir -p $(dir $@)
@@ -71,6 +81,10 @@ $(O)/progs/demo: examples/demo.c
 	$(CC) -g -O1 -Wall -o $@ $<
 
 progs: $(PROGS)
+
+# Test programs that link libpitrace ("// build: ... -lpitrace") need it first.
+$(patsubst tests/progs/%.c,$(O)/progs/%,$(shell grep -l -- '-lpitrace' $(PROG_C) /dev/null)): \
+	lib/libpitrace.so
 
 deps:
 	@scripts/deps.sh

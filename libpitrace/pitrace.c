@@ -2,6 +2,7 @@
 /* libpitrace: pitrace_on() and pitrace_off() for programs that bracket their traced region. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
