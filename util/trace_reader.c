@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -717,16 +718,22 @@ struct stream_reader {
 	int state;		  /* 0 reading, 1 finished, -1 failed */
 };
 
-static int sr_fail(struct stream_reader *r, const char *what, uint64_t off)
+/* Damage: an error, or with force a warning and the end of the stream. */
+static __attribute__((format(printf, 2, 3))) int sr_fail(struct stream_reader *r,
+							 const char *fmt, ...)
 {
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	if (r->force) {
-		pr_warn("%s: %s at byte %llu; reading up to there", r->path, what,
-			(unsigned long long)off);
+		pr_warn("%s: %s; reading up to there", r->path, what);
 		r->state = 1;
 		return 0;
 	}
-	pr_err("%s: %s at byte %llu (--force reads up to there)", r->path, what,
-	       (unsigned long long)off);
+	pr_err("%s: %s (--force reads up to there)", r->path, what);
 	r->state = -1;
 	return -1;
 }
@@ -756,8 +763,8 @@ static ssize_t sr_fill(struct stream_reader *r)
 		uint8_t *n;
 
 		if (ncap > SR_MAX_BLOCK)
-			return sr_fail(r, "no CHECK record within 16 MiB: corrupt stream",
-				       r->base + r->len) ? -1 : 0;
+			return sr_fail(r, "no CHECK record within 16 MiB after byte %llu: corrupt",
+				       (unsigned long long)r->base) ? -1 : 0;
 		n = realloc(r->buf, ncap);
 		if (!n) {
 			pr_err("%s: out of memory", r->path);
@@ -802,11 +809,9 @@ static ssize_t sr_fill(struct stream_reader *r)
 		r->file_pos += in.pos - r->zin_pos;
 		r->zin_pos = in.pos;
 		if (ZSTD_isError(r->zret)) {
-			char what[160];
-
-			snprintf(what, sizeof(what), "corrupt compressed data (%s)",
-				 ZSTD_getErrorName(r->zret));
-			return sr_fail(r, what, r->file_pos) ? -1 : 0;
+			return sr_fail(r, "corrupt compressed data (%s) at file byte %llu",
+				       ZSTD_getErrorName(r->zret),
+				       (unsigned long long)r->file_pos) ? -1 : 0;
 		}
 		if (out.pos) {
 			r->len += out.pos;
@@ -903,7 +908,8 @@ static int sr_verify_block(struct stream_reader *r)
 		if (p < r->len)
 			st = step_decode(r->buf + p, r->len - p, &dummy, &it, &used);
 		if (st == STEP_DECODE_BAD)
-			return sr_fail(r, "malformed record", r->base + p) ? -1 : 0;
+			return sr_fail(r, "malformed record at byte %llu",
+				       (unsigned long long)(r->base + p)) ? -1 : 0;
 		if (st == STEP_DECODE_OK) {
 			uint32_t want, have;
 			struct ctl_cursor c;
@@ -914,16 +920,13 @@ static int sr_verify_block(struct stream_reader *r)
 			}
 			c = (struct ctl_cursor){ it.payload, it.payload + it.payload_len };
 			if (ctl_get_u32(&c, &want) < 0)
-				return sr_fail(r, "malformed CHECK record", r->base + p) ? -1 : 0;
+				return sr_fail(r, "malformed CHECK record at byte %llu",
+					       (unsigned long long)(r->base + p)) ? -1 : 0;
 			have = (uint32_t)crc32(0, r->buf + r->pos, (uInt)(p - r->pos));
-			if (have != want) {
-				char what[96];
-
-				snprintf(what, sizeof(what),
-					 "checksum mismatch: corrupt data from byte %llu to",
-					 (unsigned long long)(r->base + r->pos));
-				return sr_fail(r, what, r->base + p) ? -1 : 0;
-			}
+			if (have != want)
+				return sr_fail(r, "checksum mismatch: corrupt data in bytes %llu-%llu",
+					       (unsigned long long)(r->base + r->pos),
+					       (unsigned long long)(r->base + p - 1)) ? -1 : 0;
 			r->blk_end = p + used;
 			return 1;
 		}
@@ -937,8 +940,12 @@ static int sr_verify_block(struct stream_reader *r)
 				r->state = 1;
 				return 0;
 			}
-			return sr_fail(r, "truncated", r->zstd ? r->file_pos : r->base + r->len)
-				       ? -1 : 0;
+			if (r->zstd)
+				return sr_fail(r, "truncated at byte %llu (decompressed: %llu)",
+					       (unsigned long long)r->file_pos,
+					       (unsigned long long)(r->base + r->len)) ? -1 : 0;
+			return sr_fail(r, "truncated at byte %llu",
+				       (unsigned long long)(r->base + r->len)) ? -1 : 0;
 		}
 	}
 }
@@ -958,7 +965,8 @@ int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *
 	/* a verified block decodes cleanly: step_decode cannot fail here */
 	if (step_decode(r->buf + r->pos, r->blk_end - r->pos, &r->last_pc, it, &used) !=
 	    STEP_DECODE_OK)
-		return sr_fail(r, "malformed record", r->base + r->pos) ? -1 : 0;
+		return sr_fail(r, "malformed record at byte %llu",
+			       (unsigned long long)(r->base + r->pos)) ? -1 : 0;
 	if (offset)
 		*offset = r->base + r->pos;
 	r->pos += used;
