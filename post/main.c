@@ -17,6 +17,12 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "the trace's header and totals" },
 	{ "dump", cmd_dump, "raw records of every file" },
 	{ "counts", cmd_counts, "instruction counts by process, thread, module, symbol, line, insn" },
+	{ "arc", cmd_arc, "callers and callees per function: calls, Base, Cum" },
+	{ "tree", cmd_tree, "call tree per thread (--merged), with Base and Cum" },
+	{ "profile", cmd_profile, "flat profile: calls, Base, Cum per function" },
+	{ "flow", cmd_flow, "chronological call flow (--condensed: a line per call)" },
+	{ "steps", cmd_steps, "every step: address, symbol, line, bytes, disassembly" },
+	{ "export", cmd_export, "callgrind, folded stacks or Chrome JSON of the call flow" },
 };
 
 static void usage(FILE *f)

@@ -20,5 +20,11 @@ int post_common_option(int argc, char **argv, int *i, struct post_opts *opts);
 int cmd_info(int argc, char **argv, struct post_opts *opts);
 int cmd_dump(int argc, char **argv, struct post_opts *opts);
 int cmd_counts(int argc, char **argv, struct post_opts *opts);
+int cmd_arc(int argc, char **argv, struct post_opts *opts);
+int cmd_tree(int argc, char **argv, struct post_opts *opts);
+int cmd_profile(int argc, char **argv, struct post_opts *opts);
+int cmd_flow(int argc, char **argv, struct post_opts *opts);
+int cmd_steps(int argc, char **argv, struct post_opts *opts);
+int cmd_export(int argc, char **argv, struct post_opts *opts);
 
 #endif /* POST_POST_H */

@@ -35,6 +35,8 @@ struct callflow {
 	struct cf_thread **thread_hash;
 	uint32_t thread_hash_size;
 	struct cf_thread *cur;	  /* the thread of the last step */
+	bool in_step;		  /* cur_index: the step being placed */
+	uint64_t cur_index;
 	struct cf_stats stats;
 };
 
@@ -303,6 +305,8 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 		return;
 	parent = t->depth > 1 ? &t->frames[t->depth - 2] : NULL;
 	cost.incl = now - f->entry_steps;
+	cost.last_index = t->last_index;
+	cost.end_index = cf->in_step ? cf->cur_index : t->last_index + 1;
 	cost.self = f->self;
 	st = fnstate(t, f->fn);
 	if (--st->count == 0)
@@ -685,6 +689,8 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 	struct cf_step s;
 
 	memset(&site, 0, sizeof(site));
+	cf->in_step = true;
+	cf->cur_index = ev->index;
 	cf->src.site(cf->src.ctx, cf, ev->pid, ev->pc, ev->ring, &site);
 	if (cf->cur != t) {
 		if (cf->cur)
@@ -741,7 +747,9 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 	t->last_pc = ev->pc;
 	t->last_site = site;
 	t->last_time = ev->time_ns;
+	t->last_index = ev->index;
 	t->have_last = true;
+	cf->in_step = false;
 	t->ring = ev->ring;
 	if (ev->ring == 0) {
 		t->last_user_pc = ev->pc;

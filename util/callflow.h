@@ -112,7 +112,7 @@ struct cf_thread {
 	void *user[CF_MAX_CONSUMERS];
 	/* private */
 	uint32_t frames_size;
-	uint64_t last_pc, last_user_pc, last_time;
+	uint64_t last_pc, last_user_pc, last_time, last_index;
 	struct cf_site last_site, last_user_site;
 	bool have_last, have_last_user, gap, async_pending, sigreturn_pending;
 	uint8_t ring;
@@ -143,6 +143,8 @@ struct cf_cost {
 	uint64_t self;		  /* steps while it was on top */
 	uint64_t fn_cum;	  /* add to Cum(fn): non-zero when its outermost frame ended */
 	uint64_t arc_cum;	  /* add to the Cum of arc (parent fn -> fn) */
+	uint64_t last_index;	  /* global index of the thread's last step in the frame */
+	uint64_t end_index;	  /* global index of the step it ended before (last + 1 at the end) */
 };
 
 enum cf_mark {

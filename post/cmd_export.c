@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * post export: the call flow in formats other tools read: callgrind
+ * (callgrind_annotate, KCachegrind), folded stacks (flame graphs) and
+ * Chrome/Perfetto JSON trace events.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arcflow.h"
+#include "log.h"
+
+enum export_format { EXPORT_CALLGRIND, EXPORT_FOLDED, EXPORT_CHROME };
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: post export --format FORMAT -o FILE [OPTIONS]\n\n"
+		   "Formats:\n"
+		   "  callgrind   self instructions per source line and calls= arcs with their\n"
+		   "              inclusive instructions (callgrind_annotate, KCachegrind)\n"
+		   "  folded      one line per call stack with its self instructions\n"
+		   "              (\"_start;main;f 1234\", for flame-graph tools)\n"
+		   "  chrome      Chrome/Perfetto JSON trace events: a B/E pair per call per\n"
+		   "              thread; timestamps count instructions (1 step = 1 us)\n"
+		   "Options:\n"
+		   "  -i DIR           trace directory (default pitrace.data)\n"
+		   "  -o FILE          output file ('-' for standard output)\n"
+		   "%s", af_filter_help);
+}
+
+/* ---- callgrind ---- */
+
+struct cg_pc {
+	uint32_t fn;
+	const char *file;
+	int line;
+	uint64_t count;
+};
+
+static int cg_pc_cmp(const void *pa, const void *pb)
+{
+	const struct cg_pc *a = pa, *b = pb;
+	int d;
+
+	if (a->fn != b->fn)
+		return a->fn < b->fn ? -1 : 1;
+	d = strcmp(a->file, b->file);
+	if (d)
+		return d;
+	return a->line - b->line;
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s && *s ? s : "???";
+}
+
+/* The file and line of pc (resolved after the trace: the final address spaces). */
+static void cg_where(struct af_session *s, uint32_t pid, uint64_t pc, const char **file, int *line)
+{
+	const struct cf_site_info *in = cf_sites_info(s->sites, s->cf, pid, pc, 0);
+
+	*file = or_unknown(in->file);
+	*line = in->file ? in->line : 0;
+}
+
+static int export_callgrind(struct af_session *s, FILE *out)
+{
+	const struct trace_info *ti = trace_info(s->trace);
+	size_t npc = arcs_nr_pcs(s->arcs), n = 0, ne = arcs_nr_edges(s->arcs);
+	struct cg_pc *pcs = calloc(npc + 1, sizeof(*pcs));
+	const char **fn_file = calloc(cf_nr_funcs(s->cf) + 1, sizeof(*fn_file));
+	uint32_t nfn = cf_nr_funcs(s->cf);
+
+	if (!pcs || !fn_file) {
+		pr_err("out of memory writing the callgrind file");
+		free(pcs);
+		free(fn_file);
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < npc; i++) {
+		const struct arc_pc *p = arcs_pc(s->arcs, i);
+
+		if (!af_fn_selected(s, p->fn))
+			continue;
+		pcs[n].fn = p->fn;
+		pcs[n].count = p->count;
+		cg_where(s, p->pid, p->pc, &pcs[n].file, &pcs[n].line);
+		n++;
+	}
+	qsort(pcs, n, sizeof(*pcs), cg_pc_cmp);
+	/* A function's file: where its most frequent line is (its only one, mostly). */
+	for (size_t i = 0; i < n; i++) {
+		const char *f = fn_file[pcs[i].fn];
+
+		if (!f || !strcmp(f, "???"))
+			fn_file[pcs[i].fn] = pcs[i].file;
+	}
+	fprintf(out, "# callgrind format\nversion: 1\ncreator: pitrace post export\n");
+	if (ti->argv && ti->argv[0]) {
+		fprintf(out, "cmd:");
+		for (char **a = ti->argv; *a; a++)
+			fprintf(out, " %s", *a);
+		fputc('\n', out);
+	}
+	fprintf(out, "positions: line\nevents: Ir\nsummary: %" PRIu64 "\n", arcs_total(s->arcs));
+	for (uint32_t f = 0; f < nfn; f++) {
+		const struct cf_func *fn = cf_func(s->cf, f);
+		const char *cur_file;
+		bool any = false;
+
+		if (!af_fn_selected(s, f))
+			continue;
+		for (size_t e = 0; e < ne && !any; e++)
+			any = arcs_edge(s->arcs, e)->caller == f;
+		if (!arcs_fn(s->arcs, f)->base && !any)
+			continue;
+		cur_file = or_unknown(fn_file[f]);
+		fprintf(out, "\nob=%s\nfl=%s\nfn=%s\n", fn->module_path, cur_file, fn->name);
+		for (size_t i = 0; i < n; i++) {
+			if (pcs[i].fn != f)
+				continue;
+			if (strcmp(pcs[i].file, cur_file)) {
+				cur_file = pcs[i].file;
+				fprintf(out, "fi=%s\n", cur_file);
+			}
+			/* lines of one file are adjacent after sorting: sum them */
+			uint64_t c = pcs[i].count;
+
+			while (i + 1 < n && pcs[i + 1].fn == f && pcs[i + 1].line == pcs[i].line &&
+			       !strcmp(pcs[i + 1].file, pcs[i].file))
+				c += pcs[++i].count;
+			fprintf(out, "%d %" PRIu64 "\n", pcs[i].line, c);
+		}
+		for (size_t e = 0; e < ne; e++) {
+			const struct arc_edge *ed = arcs_edge(s->arcs, e);
+			const struct cf_func *callee;
+			const char *site_file = cur_file;
+			int site_line = 0;
+
+			if (ed->caller != f || !af_fn_selected(s, ed->callee))
+				continue;
+			callee = cf_func(s->cf, ed->callee);
+			if (ed->call_site)
+				cg_where(s, ed->pid, ed->call_site, &site_file, &site_line);
+			if (strcmp(site_file, cur_file)) {
+				cur_file = site_file;
+				fprintf(out, "fi=%s\n", cur_file);
+			}
+			fprintf(out, "cob=%s\ncfi=%s\ncfn=%s\ncalls=%" PRIu64 " 0\n%d %" PRIu64 "\n",
+				callee->module_path, or_unknown(fn_file[ed->callee]), callee->name,
+				ed->calls, site_line, ed->cum);
+		}
+	}
+	free(pcs);
+	free(fn_file);
+	return 0;
+}
+
+/* ---- folded stacks ---- */
+
+struct folded {
+	struct af_session *s;
+	FILE *out;
+	uint32_t *path;
+	size_t depth, size;
+};
+
+static int folded_child_cmp(const void *pa, const void *pb, void *arg)
+{
+	struct folded *fo = arg;
+	const struct arc_node *a = arcs_node(fo->s->arcs, *(const uint32_t *)pa);
+	const struct arc_node *b = arcs_node(fo->s->arcs, *(const uint32_t *)pb);
+
+	return strcmp(cf_func(fo->s->cf, a->fn)->name, cf_func(fo->s->cf, b->fn)->name);
+}
+
+static int folded_node(struct folded *fo, uint32_t node, bool selected)
+{
+	const struct arc_node *n = arcs_node(fo->s->arcs, node);
+	uint32_t *kids;
+	size_t nk = 0;
+
+	if (n->fn != CF_NO_FN) {
+		if (fo->depth == fo->size) {
+			fo->size = fo->size ? 2 * fo->size : 64;
+			fo->path = realloc(fo->path, fo->size * sizeof(*fo->path));
+			if (!fo->path)
+				return -1;
+		}
+		fo->path[fo->depth++] = n->fn;
+		selected = selected || af_fn_selected(fo->s, n->fn);
+		if (n->base && selected) {
+			for (size_t i = 0; i < fo->depth; i++)
+				fprintf(fo->out, "%s%s", i ? ";" : "", cf_func(fo->s->cf, fo->path[i])->name);
+			fprintf(fo->out, " %" PRIu64 "\n", n->base);
+		}
+	}
+	for (uint32_t c = n->first_child; c != ARC_NONE; c = arcs_node(fo->s->arcs, c)->next_sibling)
+		nk++;
+	kids = malloc((nk + 1) * sizeof(*kids));
+	if (!kids)
+		return -1;
+	nk = 0;
+	for (uint32_t c = n->first_child; c != ARC_NONE; c = arcs_node(fo->s->arcs, c)->next_sibling)
+		kids[nk++] = c;
+	qsort_r(kids, nk, sizeof(*kids), folded_child_cmp, fo);
+	for (size_t k = 0; k < nk; k++)
+		if (folded_node(fo, kids[k], selected) < 0) {
+			free(kids);
+			return -1;
+		}
+	free(kids);
+	if (n->fn != CF_NO_FN)
+		fo->depth--;
+	return 0;
+}
+
+static int export_folded(struct af_session *s, FILE *out)
+{
+	struct folded fo = { .s = s, .out = out };
+	bool all = !s->filter.module && !s->filter.symbol;
+	int r = folded_node(&fo, arcs_merged_root(s->arcs), all);
+
+	free(fo.path);
+	if (r < 0) {
+		pr_err("out of memory writing folded stacks");
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* ---- Chrome trace events (streamed while the engine runs) ---- */
+
+struct chrome {
+	struct af_session *s;
+	FILE *out;
+	bool first;
+};
+
+static void chrome_event(struct chrome *c, const struct cf_thread *t, uint32_t fn, char ph,
+			 uint64_t ts, const char *cat)
+{
+	const char *name = cf_func(c->s->cf, fn)->name;
+
+	fprintf(c->out, "%s\n{\"name\":\"", c->first ? "" : ",");
+	c->first = false;
+	/* JSON string escaping: symbol names are plain, but be safe */
+	for (const char *p = name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(c->out, "\\%c", *p);
+		else if ((unsigned char)*p < 0x20)
+			fprintf(c->out, "\\u%04x", *p);
+		else
+			fputc(*p, c->out);
+	}
+	fprintf(c->out, "\",\"cat\":\"%s\",\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"ts\":%" PRIu64 "}",
+		cat, ph, t->pid, t->tid, ts);
+}
+
+static void chrome_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+			const struct cf_frame *f)
+{
+	struct chrome *c = ctx;
+
+	(void)parent;
+	if (af_fn_selected(c->s, f->fn))
+		chrome_event(c, t, f->fn, 'B', f->entry_index, cf_entry_kind_name(f->kind));
+}
+
+static void chrome_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
+{
+	struct chrome *c = ctx;
+	const struct cf_frame *old = &t->frames[1];
+	uint64_t ts = t->last_index + 1;
+
+	/* The caller appears below an open frame: close it, open the caller, reopen it. */
+	if (af_fn_selected(c->s, old->fn))
+		chrome_event(c, t, old->fn, 'E', ts, "unmatched");
+	if (af_fn_selected(c->s, root->fn))
+		chrome_event(c, t, root->fn, 'B', ts, "unmatched");
+	if (af_fn_selected(c->s, old->fn))
+		chrome_event(c, t, old->fn, 'B', ts, "unmatched");
+}
+
+static void chrome_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+		       const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
+{
+	struct chrome *c = ctx;
+
+	(void)parent;
+	(void)how;
+	if (af_fn_selected(c->s, f->fn))
+		chrome_event(c, t, f->fn, 'E', cost->end_index, cf_entry_kind_name(f->kind));
+}
+
+static const struct cf_consumer_ops chrome_ops = {
+	.push = chrome_push, .adopt = chrome_adopt, .pop = chrome_pop,
+};
+
+int cmd_export(int argc, char **argv, struct post_opts *opts)
+{
+	struct af_session s = { 0 };
+	struct chrome chrome = { .s = &s, .first = true };
+	enum export_format fmt = EXPORT_CALLGRIND;
+	const char *format = NULL, *path = NULL;
+	FILE *out = NULL;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		int r = af_common_option(argc, argv, &i, opts, &s.filter);
+
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if ((r = af_opt_value(argc, argv, &i, "--format", &format))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			continue;
+		}
+		if ((r = af_opt_value(argc, argv, &i, "-o", &path)) ||
+		    (r = af_opt_value(argc, argv, &i, "--output", &path))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			continue;
+		}
+		pr_err("export: unknown option '%s' (see 'post export --help')", argv[i]);
+		return EXIT_USAGE;
+	}
+	if (!format || !path) {
+		pr_err("export: needs --format callgrind|folded|chrome and -o FILE");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(format, "callgrind")) {
+		fmt = EXPORT_CALLGRIND;
+	} else if (!strcmp(format, "folded")) {
+		fmt = EXPORT_FOLDED;
+	} else if (!strcmp(format, "chrome")) {
+		fmt = EXPORT_CHROME;
+	} else {
+		pr_err("export: --format '%s' is not one of callgrind, folded, chrome", format);
+		return EXIT_USAGE;
+	}
+	ret = af_open(&s, opts, fmt != EXPORT_CHROME);
+	if (ret)
+		goto out;
+	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!out) {
+		pr_err("export: cannot create '%s': %s", path, strerror(errno));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	chrome.out = out;
+	if (fmt == EXPORT_CHROME) {
+		cf_add_consumer(s.cf, &chrome_ops, &chrome);
+		fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+	}
+	ret = af_run(&s);
+	if (ret)
+		goto out;
+	if (fmt == EXPORT_CALLGRIND)
+		ret = export_callgrind(&s, out);
+	else if (fmt == EXPORT_FOLDED)
+		ret = export_folded(&s, out);
+	else
+		fprintf(out, "\n]}\n");
+	if (!ret)
+		ret = af_finish_output(out, path);
+out:
+	if (out && out != stdout && fclose(out) != 0 && !ret) {
+		pr_err("export: cannot write '%s': %s", path, strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
+	af_close(&s);
+	return ret;
+}
