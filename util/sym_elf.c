@@ -21,6 +21,7 @@
 /* A compilation unit's address range, for finding the CU of an address. */
 struct sym_cu_range {
 	uint64_t start, end;
+	uint64_t max_end;	  /* the largest end of this and every earlier range */
 	Dwarf_Die cu;
 };
 
@@ -235,6 +236,7 @@ struct sym_cand {
 	struct sym_entry e;
 	uint64_t sec_end;	  /* end of the containing section: bound for unsized symbols */
 	unsigned char bind, type;
+	unsigned char old_version; /* "name@V": a non-default symbol version */
 };
 
 static int leading_underscores(const char *s)
@@ -247,9 +249,12 @@ static int leading_underscores(const char *s)
 }
 
 /*
- * The alias rule (docs/symbols.md): global before weak before local, a
- * typed function before a NOTYPE label, a sized symbol before an unsized
- * one, fewer leading underscores, then the alphabetically first name.
+ * The alias rule (docs/symbols.md), first difference decides: exported
+ * (global or weak) before local, a typed function before a NOTYPE label, a
+ * sized symbol before an unsized one, fewer leading underscores, global
+ * before weak, a current version before an old one ("f@@V2" before "f@V1"),
+ * the shorter name (glibc's "__GI_" aliases), then the alphabetically first.  Version suffixes are dropped from
+ * names: exported functions in glibc's .symtab carry them.
  */
 static int cand_cmp(const void *pa, const void *pb)
 {
@@ -258,7 +263,7 @@ static int cand_cmp(const void *pa, const void *pb)
 
 	if (a->e.addr != b->e.addr)
 		return a->e.addr < b->e.addr ? -1 : 1;
-	d = bind_rank(a->bind) - bind_rank(b->bind);
+	d = (bind_rank(a->bind) >= 2) - (bind_rank(b->bind) >= 2);
 	if (d)
 		return d;
 	d = (a->type == STT_NOTYPE) - (b->type == STT_NOTYPE);
@@ -268,6 +273,15 @@ static int cand_cmp(const void *pa, const void *pb)
 	if (d)
 		return d;
 	d = leading_underscores(a->e.name) - leading_underscores(b->e.name);
+	if (d)
+		return d;
+	d = bind_rank(a->bind) - bind_rank(b->bind);
+	if (d)
+		return d;
+	d = a->old_version - b->old_version;
+	if (d)
+		return d;
+	d = (int)strlen(a->e.name) - (int)strlen(b->e.name);
 	if (d)
 		return d;
 	return strcmp(a->e.name, b->e.name);
@@ -294,7 +308,7 @@ static bool cand_push(struct cand_vec *cv, const struct sym_cand *c)
 }
 
 /* Function symbols of one symbol table (elf supplies the section headers). */
-static void collect_symtab(Elf *elf, Elf_Scn *scn, struct cand_vec *cv)
+static void collect_symtab(struct sym_module *m, Elf *elf, Elf_Scn *scn, struct cand_vec *cv)
 {
 	GElf_Shdr shdr;
 	Elf_Data *data;
@@ -312,7 +326,7 @@ static void collect_symtab(Elf *elf, Elf_Scn *scn, struct cand_vec *cv)
 		Elf_Scn *secscn;
 		struct sym_cand c = { 0 };
 		unsigned char type;
-		const char *name;
+		const char *name, *at;
 
 		if (!gelf_getsym(data, i, &sym))
 			continue;
@@ -328,6 +342,15 @@ static void collect_symtab(Elf *elf, Elf_Scn *scn, struct cand_vec *cv)
 		/* '$' names are mapping symbols on some architectures, not functions. */
 		if (!name || !*name || name[0] == '$')
 			continue;
+		if ((at = strchr(name, '@')) && at > name) {
+			char base[512];
+
+			c.old_version = at[1] != '@';
+			snprintf(base, sizeof(base), "%.*s", (int)(at - name), name);
+			name = strtab_intern(&m->strs, base);
+			if (!name)
+				continue;
+		}
 		c.e.addr = sym.st_value;
 		c.e.size = sym.st_size;
 		c.e.name = name;
@@ -452,11 +475,11 @@ static void load_symbols(struct sym_module *m)
 	size_t out = 0;
 
 	if ((scn = find_symtab(m->elf, SHT_SYMTAB)))
-		collect_symtab(m->elf, scn, &cv);
+		collect_symtab(m, m->elf, scn, &cv);
 	else if ((scn = find_symtab(m->debug_elf, SHT_SYMTAB)))
-		collect_symtab(m->debug_elf, scn, &cv);
+		collect_symtab(m, m->debug_elf, scn, &cv);
 	else if ((scn = find_symtab(m->elf, SHT_DYNSYM)))
-		collect_symtab(m->elf, scn, &cv);
+		collect_symtab(m, m->elf, scn, &cv);
 	if (m->elf)
 		collect_plt(m, &cv);
 	if (!cv.n)
@@ -697,21 +720,26 @@ static void load_cus(struct sym_module *m)
 				m->cus = n;
 				cap = ncap;
 			}
-			m->cus[m->nr_cus++] = (struct sym_cu_range){ s, e, cudie };
+			m->cus[m->nr_cus++] = (struct sym_cu_range){ s, e, 0, cudie };
 		}
 	}
-	if (m->nr_cus)
-		qsort(m->cus, m->nr_cus, sizeof(*m->cus), cu_cmp);
+	if (!m->nr_cus)
+		return;
+	qsort(m->cus, m->nr_cus, sizeof(*m->cus), cu_cmp);
+	for (size_t i = 0; i < m->nr_cus; i++)
+		m->cus[i].max_end = i && m->cus[i - 1].max_end > m->cus[i].end ? m->cus[i - 1].max_end
+									  : m->cus[i].end;
 }
 
 static struct sym_cu_range *find_cu(struct sym_module *m, uint64_t vaddr)
 {
-	size_t lo = 0, hi = m->nr_cus;
+	size_t lo = 0, hi;
 
 	if (!m->cus_loaded)
 		load_cus(m);
 	if (!m->nr_cus)
 		return NULL;
+	hi = m->nr_cus;
 	if (vaddr - m->cus[m->last_cu].start < m->cus[m->last_cu].end - m->cus[m->last_cu].start)
 		return &m->cus[m->last_cu];
 	while (lo < hi) {
@@ -722,8 +750,11 @@ static struct sym_cu_range *find_cu(struct sym_module *m, uint64_t vaddr)
 		else
 			hi = mid;
 	}
-	/* Ranges may nest (rare); look back a little for one that covers. */
-	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++)
+	/*
+	 * Ranges may overlap (a CU's range can enclose other CUs' pieces):
+	 * walk back while some earlier range still reaches past vaddr.
+	 */
+	for (size_t i = lo; i > 0 && m->cus[i - 1].max_end > vaddr; i--)
 		if (vaddr < m->cus[i - 1].end) {
 			m->last_cu = i - 1;
 			return &m->cus[i - 1];
@@ -748,7 +779,8 @@ bool sym_module_line(struct sym_module *m, uint64_t vaddr, const char **file, in
 		const char *dir = dwarf_formstring(dwarf_attr(&cu->cu, DW_AT_comp_dir, &attr));
 		char buf[PATH_MAX];
 
-		if (dir) {
+		/* A relative comp_dir (reproducible builds) says nothing more. */
+		if (dir && dir[0] == '/') {
 			snprintf(buf, sizeof(buf), "%s/%s", dir, src);
 			src = strtab_intern(&m->strs, buf);
 			if (!src)

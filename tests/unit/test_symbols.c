@@ -64,6 +64,13 @@ static const char lib_src[] =
 	"\treturn lib_api(x) * 2;\n"
 	"}\n";
 
+/* A second compilation unit of libt.so: line lookups must find the right CU. */
+static const char lib2_src[] =
+	"int lib_second(int x)\n"
+	"{\t/* L:lib_second */\n"
+	"\treturn x - 1;\n"
+	"}\n";
+
 /* Labels without .type/.size, as hand-written assembly has them. */
 static const char asm_src[] =
 	"\t.text\n"
@@ -174,11 +181,12 @@ static bool build(void)
 	mkdir(dir, 0755);
 	write_file(tpath("prog.c"), prog_src);
 	write_file(tpath("lib.c"), lib_src);
+	write_file(tpath("lib2.c"), lib2_src);
 	write_file(tpath("asm.S"), asm_src);
 	rc |= sh("cd %s && %s -fPIE -pie -Wl,--build-id -o prog-pie prog.c", dir, cc);
 	rc |= sh("cd %s && %s -fno-pie -no-pie -Wl,--build-id -o prog-nopie prog.c", dir, cc);
 	rc |= sh("cd %s && %s -fcf-protection=full -Wl,-z,ibtplt -o prog-ibt prog.c", dir, cc);
-	rc |= sh("cd %s && %s -shared -fPIC -o libt.so lib.c", dir, cc);
+	rc |= sh("cd %s && %s -shared -fPIC -o libt.so lib.c lib2.c", dir, cc);
 	rc |= sh("cd %s && strip --strip-all -o libt-stripped.so libt.so", dir);
 	rc |= sh("cd %s && cc -nostdlib -static -Wl,--build-id=none -o asm asm.S", dir);
 	/* Separate debuginfo: one found by build-id, one by .gnu_debuglink. */
@@ -333,6 +341,8 @@ static const struct {
 	  NULL, NULL },
 	{ "shared library: aligned to a page", "libt.so", NULL, LIB_BIAS, "lib_far", 0, "lib_far",
 	  lib_src, "lib_far", NULL },
+	{ "shared library: second compilation unit", "libt.so", NULL, LIB_BIAS, "lib_second", 0,
+	  "lib_second", lib2_src, "lib_second", NULL },
 	{ "shared library: static", "libt.so", NULL, LIB_BIAS, "lib_static", 2, "lib_static",
 	  lib_src, NULL, NULL },
 	{ "stripped: .dynsym names exports", "libt-stripped.so", "libt.so", LIB_BIAS, "lib_api", 1,
@@ -609,14 +619,22 @@ static void test_vdso(void)
 	fwrite((void *)(uintptr_t)start, 1, end - start, out);
 	fclose(out);
 
-	/* objdump -T: the global function symbol clock_gettime's implementation has */
-	name = sh_out("objdump -T %s | awk '$2 == \"g\" && /clock_gettime/ { print $NF }' | head -1",
+	/*
+	 * The address of the global clock_gettime implementation (objdump -T),
+	 * and the name the alias rule gives it: among the dynamic symbols there,
+	 * the one with the fewest leading underscores (clock_gettime, weak,
+	 * over __vdso_clock_gettime, global).
+	 */
+	name = sh_out("objdump -T %s | awk '$2 == \"g\" && /clock_gettime/ { print $1 }' | head -1",
 		      tpath("vdso"));
 	CU_ASSERT_FATAL(name[0] != 0);
+	vaddr = strtoull(name, NULL, 16);
 	char want[128];
-	snprintf(want, sizeof(want), "%s", name);
-	vaddr = strtoull(sh_out("objdump -T %s | awk '$NF == \"%s\" { print $1 }'", tpath("vdso"),
-				want), NULL, 16);
+	snprintf(want, sizeof(want), "%s",
+		 sh_out("objdump -T %s | awk '$1 == \"%016" PRIx64 "\" { n = $NF; "
+			"match(n, /^_*/); print RLENGTH, n }' | sort -k1,1n -k2 | head -1 | "
+			"cut -d' ' -f2", tpath("vdso"), vaddr));
+	CU_ASSERT_FATAL(want[0] != 0);
 	s = session(NULL);
 	rec_mmap(s, 5, start, end - start, 0, PROT_READ | PROT_EXEC, "[vdso]");
 	sym_resolve(s, 5, start + vaddr + 3, 0, &loc);
