@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -17,8 +18,12 @@
 #include "stepcodec.h"
 #include "trace_reader.h"
 
-/* Step streams are read in chunks of this size; a CHECK block must fit. */
-#define SR_CHUNK (256u << 10)
+/*
+ * Step streams are read in chunks of this size; a CHECK block must fit (the
+ * buffer grows if one does not).  Every stream of a trace is open at once
+ * while merging, so this times the number of threads is the reader's memory.
+ */
+#define SR_CHUNK (128u << 10)
 /* Writers CHECK every 64 KiB; a block longer than this is corruption. */
 #define SR_MAX_BLOCK (16u << 20)
 
@@ -1008,12 +1013,26 @@ struct trace_iter {
 	bool failed;
 };
 
+/* Merging keeps every stream open: a program with many threads needs many fds. */
+static void raise_fd_limit(size_t need)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need + 64)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need + 64 ? need + 64
+									       : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		pr_dbg("cannot raise the open file limit to %zu: %s", need + 64, strerror(errno));
+}
+
 struct trace_iter *trace_iter_new(struct trace *t)
 {
 	struct trace_iter *it = calloc(1, sizeof(*it));
 
 	if (!it)
 		return NULL;
+	raise_fd_limit(t->nr_streams);
 	it->t = t;
 	it->n = t->nr_streams;
 	it->s = calloc(it->n ? it->n : 1, sizeof(*it->s));

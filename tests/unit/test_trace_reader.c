@@ -554,8 +554,85 @@ static void test_truncated_tasks(void)
 	free(buf);
 }
 
+/*
+ * Per-CPU streams merge by time: each CPU's runs start with a SWITCH or TIME
+ * record, and a task record without seq goes before the first step at or
+ * after its time.
+ */
+static void test_per_cpu_time_order(void)
+{
+	static const struct {
+		uint32_t cpu, tid;
+		uint64_t time;
+		unsigned steps;
+		bool time_only;	  /* TIME instead of SWITCH */
+	} runs[] = {
+		{ 1, 20, 100, 3, false }, { 0, 21, 150, 2, false }, { 1, 20, 200, 4, true },
+		{ 0, 22, 250, 1, false }, { 0, 22, 300, 2, true }, { 1, 23, 400, 5, false },
+	};
+	const char *dir = scratch("percpu");
+	struct trace_writer *tw = tw_open(dir, NULL);
+	struct tw_stream *st[2];
+	struct pt_task_comm c = { .c = { .time_ns = 260, .seq = PT_SEQ_NONE, .pid = 22, .tid = 22 } };
+	struct trace *t;
+	struct trace_iter *it;
+	struct trace_event ev;
+	size_t r = 0;
+	unsigned in_run = 0, steps = 0;
+	bool task_seen = false;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+	st[0] = tw_stream_open(tw, true, 0);
+	st[1] = tw_stream_open(tw, true, 1);
+	tw_task(tw, PT_TASK_COMM, &c, sizeof(c), "late");
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct tw_stream *s = st[runs[k].cpu];
+
+		if (runs[k].time_only)
+			tw_time(s, runs[k].time, PT_SEQ_NONE);
+		else
+			tw_switch(s, runs[k].tid, runs[k].tid, runs[k].time, PT_SEQ_NONE);
+		for (unsigned n = 0; n < runs[k].steps; n++)
+			tw_step(s, 0x1000 * runs[k].tid + n);
+	}
+	tw_stream_close(st[0]);
+	tw_stream_close(st[1]);
+	tw_close(tw, "complete");
+
+	t = trace_open(dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(it = trace_iter_new(t));
+	while (trace_next(it, &ev) == 1) {
+		if (ev.kind == TEV_TASK) {
+			/* time 260: after the run at 250, before the one at 300 */
+			CU_ASSERT_EQUAL(r, 4);
+			CU_ASSERT_EQUAL(in_run, 0);
+			task_seen = true;
+			continue;
+		}
+		if (ev.kind != TEV_STEP)
+			continue;
+		CU_ASSERT_FATAL(r < sizeof(runs) / sizeof(runs[0]));
+		CU_ASSERT_EQUAL(ev.cpu, runs[r].cpu);
+		CU_ASSERT_EQUAL(ev.tid, runs[r].tid);
+		CU_ASSERT_EQUAL(ev.time_ns, runs[r].time);
+		CU_ASSERT_EQUAL(ev.pc, 0x1000 * runs[r].tid + in_run);
+		CU_ASSERT_EQUAL(ev.index, steps);
+		steps++;
+		if (++in_run == runs[r].steps) {
+			r++;
+			in_run = 0;
+		}
+	}
+	CU_ASSERT_EQUAL(r, sizeof(runs) / sizeof(runs[0]));
+	CU_ASSERT(task_seen);
+	trace_iter_free(it);
+	trace_close(t);
+}
+
 static CU_TestInfo tests[] = {
 	{ "threads merge in seq order, tasks at their seq (plain and zstd)", test_roundtrip_order },
+	{ "per-CPU streams merge by time, tasks without seq by time", test_per_cpu_time_order },
 	{ "control records become events in place", test_control_events },
 	{ "header attributes and thread names round-trip", test_header_and_tasks },
 	{ "a stream cut at any byte is an error, --force reads up to it", test_truncation_detected },
