@@ -212,6 +212,10 @@ static int collector_main(struct start_opts *o, int ready_fd)
 	sigset_t mask;
 	int sfd, ret;
 
+	/* Nothing the starting shell had open (pipes, fifos) stays open for days. */
+	for (int fd = STDERR_FILENO + 1; fd < 1024; fd++)
+		if (fd != ready_fd)
+			close(fd);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# Driver sessions from the command line: no driver, no session, start/status/
+# stop, stop after the traced program exited, EBUSY naming the holder, a
+# non-root user refused, on/off.  Guest side of tests/vm/run.sh.
+P=$PT_PROGS
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+# symcount DIR SYMBOL [post counts options]: steps in SYMBOL, 0 when absent
+symcount() {
+	d=$1 s=$2
+	shift 2
+	post -i "$d" counts --by symbol "$@" | awk -v s="$s" '!/^#/ && $NF == s { n = $1 } END { print n + 0 }'
+}
+
+# Without the driver: a one-line error naming the cause, exit 1.
+rmmod pitrace
+err=$(pitrace start -p 1 -o nodrv 2>&1)
+rc=$?
+if [ $rc = 1 ] && echo "$err" | grep -q '/dev/pitrace not found: the pitrace driver is not loaded'; then
+	pass session-no-driver
+else
+	fail session-no-driver "exit $rc, said: $err"
+fi
+insmod "$PT_KO" || { fail session-insmod "cannot load $PT_KO again"; exit 1; }
+
+out=$(pitrace status 2>&1)
+[ "$out" = "no session" ] && pass status-no-session || fail status-no-session "said: $out"
+
+# A running program selected by pid: it blocks in read() until we write.
+mkfifo go
+exec 3<>go
+"$P/sess_loop" 100000 <go &
+pid=$!
+sleep 1
+out=$(pitrace start -p "$pid" -o bypid 2>&1)
+rc=$?
+echo "$out"
+if [ $rc != 0 ]; then
+	fail session-start "exit $rc: $out"
+	exit 1
+fi
+collector=$(echo "$out" | sed -n 's/.*collector pid \([0-9]*\).*/\1/p')
+pass session-start
+
+st=$(pitrace status 2>&1)
+echo "$st"
+if echo "$st" | grep -q "^session: held by pid $collector (pitrace)" &&
+	echo "$st" | grep -q "^selection: pid $pid\$" &&
+	echo "$st" | grep -q '^tracing: on' && echo "$st" | grep -q '^cpu 0: '; then
+	pass status-session
+else
+	fail status-session "unexpected status output"
+fi
+
+# A second claim fails and names the holder.
+err=$(pitrace start -p "$pid" -o second 2>&1)
+rc=$?
+if [ $rc = 1 ] && echo "$err" | grep -q "busy: a session is held by pid $collector (pitrace)"; then
+	pass session-ebusy
+else
+	fail session-ebusy "exit $rc, said: $err"
+fi
+[ -e second ] && fail session-ebusy-nodir "the refused start created its trace directory"
+
+# Not root: refused with a clear message.
+err=$(su nobody -s /bin/sh -c "pitrace status" 2>&1)
+rc=$?
+if [ $rc = 1 ] && echo "$err" | grep -q 'cannot open /dev/pitrace: Permission denied (driver sessions need root)'; then
+	pass session-non-root
+else
+	fail session-non-root "exit $rc, said: $err"
+fi
+
+# Let the program run to its end, then stop: the trace is complete.
+echo x >&3
+wait "$pid"
+out=$(pitrace stop 2>&1)
+rc=$?
+echo "$out"
+if [ $rc = 0 ] && echo "$out" | grep -q '^pitrace: session stopped: [0-9]* steps, 0 lost, .*trace in .*/bypid$'; then
+	pass session-stop-after-exit
+else
+	fail session-stop-after-exit "exit $rc: $out"
+fi
+n=$(symcount bypid work)
+[ "$n" = 200002 ] && pass session-by-pid-count || fail session-by-pid-count "work: $n steps, expected 200002"
+post -i bypid info | grep -q 'driver' && pass session-trace-backend ||
+	fail session-trace-backend "post info does not say driver"
+out=$(pitrace status 2>&1)
+[ "$out" = "no session" ] && pass status-after-stop || fail status-after-stop "said: $out"
+err=$(pitrace stop 2>&1)
+rc=$?
+[ $rc = 1 ] && echo "$err" | grep -q 'no session to stop' && pass stop-no-session ||
+	fail stop-no-session "exit $rc, said: $err"
+
+# on/off from the command line: only the middle run is recorded.
+pitrace start --off --comm sess_loop -o onoff >/dev/null || fail onoff-cli "start failed"
+"$P/sess_loop" 1000 </dev/null
+pitrace on || fail onoff-cli "pitrace on failed"
+"$P/sess_loop" 3000 </dev/null
+pitrace off || fail onoff-cli "pitrace off failed"
+"$P/sess_loop" 5000 </dev/null
+pitrace stop
+n=$(symcount onoff work)
+[ "$n" = 6002 ] && pass onoff-cli || fail onoff-cli "work: $n steps, expected 6002 (one run of 3000)"
+err=$(pitrace on 2>&1)
+rc=$?
+[ $rc = 1 ] && echo "$err" | grep -q 'no session' && pass on-no-session ||
+	fail on-no-session "exit $rc, said: $err"
+exit 0
