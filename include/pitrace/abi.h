@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define PITRACE_ABI_MAJOR 1
-#define PITRACE_ABI_MINOR 0
+#define PITRACE_ABI_MINOR 1
 
 #define PITRACE_DEVICE "/dev/pitrace"
 #define PITRACE_IOC_MAGIC 0xB7
@@ -87,7 +87,9 @@ struct pitrace_cpu_status {
 	__u64 bytes_written;	  /* record bytes committed */
 	__u64 bytes_read;	  /* record bytes the collector consumed */
 	__u64 buffer_size;
-	__u32 reserved[8];
+	__u64 map_offset;	  /* mmap offset of this CPU's ring (1.1) */
+	__u64 map_size;		  /* bytes to map: control area + data (1.1) */
+	__u32 reserved[4];
 } __attribute__((packed));
 
 struct pitrace_status {
@@ -100,8 +102,14 @@ struct pitrace_status {
 	__u64 steps;		  /* sum over CPUs */
 	__u64 lost;
 	__u64 traced_tasks;	  /* tasks currently armed */
-	__u32 reserved[8];
+	__u32 flags;		  /* PITRACE_STATUS_* (1.1) */
+	__u32 conflict_tid;	  /* last SELECT refused because of this task (1.1) */
+	__u32 reserved[6];
 } __attribute__((packed));
+
+/* pitrace_status.flags */
+#define PITRACE_STATUS_BLOCK_DEGRADED (1u << 0) /* DEBUGCTL.BTF not honoured: block = step */
+#define PITRACE_STATUS_STOPPED_FULL (1u << 1)	 /* stop policy: some CPU's buffer filled */
 
 #define PITRACE_IOC_VERSION _IOR(PITRACE_IOC_MAGIC, 0x00, struct pitrace_version)
 /* Claim the driver for this open file; EBUSY if another file holds it. */
@@ -122,23 +130,37 @@ struct pitrace_status {
 #define PITRACE_IOC_FLUSH _IO(PITRACE_IOC_MAGIC, 0x08)
 
 /*
- * Ring buffers.  mmap(offset = cpu * buffer_size_rounded) maps CPU cpu's
- * buffer: a control page (struct pitrace_ring_ctl) followed by the data
- * area, a ring of sub-buffers.  The driver fills sub-buffers with step
- * stream records exactly as in include/pitrace/format.h (so the collector
- * copies them to steps.cN unchanged); each sub-buffer begins with a SWITCH
- * record (deltas restart there, which makes every sub-buffer self-contained
- * for wrap mode and loss), and records never straddle two sub-buffers.
+ * Ring buffers.  mmap(offset = cpu_status.map_offset, length =
+ * cpu_status.map_size) maps CPU cpu's ring: a control area (struct
+ * pitrace_ring_ctl, then one struct pitrace_subbuf per sub-buffer, rounded up
+ * to pages) followed at ctl.data_offset by the data area, a ring of
+ * nr_subbufs sub-buffers of subbuf_size bytes.  The driver fills sub-buffers
+ * with step stream records exactly as in include/pitrace/format.h (so the
+ * collector copies them to steps.cN unchanged); each sub-buffer begins with
+ * a SWITCH record (deltas restart there, which makes every sub-buffer
+ * self-contained for wrap mode and loss), and records never straddle two
+ * sub-buffers.  Sub-buffer n lives at data + (n % nr_subbufs) * subbuf_size;
+ * it is complete when sb[n % nr_subbufs].seq == n + 1, and then holds
+ * sb[...].used bytes (the rest is unused padding).  The collector reads
+ * complete sub-buffers in order and then stores consumed = n + 1; in
+ * continuous and stop modes the driver never overwrites a sub-buffer that
+ * is not consumed.  FLUSH completes every CPU's partial sub-buffer.
  */
 struct pitrace_ring_ctl {
 	__u64 produced;		  /* kernel: sub-buffers completed (monotonic) */
 	__u64 consumed;		  /* collector: sub-buffers consumed (monotonic) */
 	__u32 subbuf_size;
 	__u32 nr_subbufs;
-	__u64 lost;		  /* kernel: steps not recorded */
-	/* kernel: bytes used in each completed sub-buffer, indexed by
-	 * (sub-buffer number % nr_subbufs), after this struct */
-	__u32 reserved[8];
+	__u64 lost;		  /* kernel: steps not recorded on this CPU */
+	__u64 lost_marked;	  /* kernel: of those, covered by LOST records in the data */
+	__u32 data_offset;	  /* bytes from the start of the mapping to sub-buffer 0 */
+	__u32 reserved[5];
+} __attribute__((packed));
+
+struct pitrace_subbuf {
+	__u64 seq;		  /* n + 1 once sub-buffer n (in this slot) is complete */
+	__u32 used;		  /* bytes of records in it */
+	__u32 reserved;
 } __attribute__((packed));
 
 #endif /* PITRACE_ABI_H */

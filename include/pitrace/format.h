@@ -6,15 +6,26 @@
 #ifndef PITRACE_FORMAT_H
 #define PITRACE_FORMAT_H
 
+#ifdef __KERNEL__	/* pitrace.ko writes step streams too */
+#include <linux/limits.h>
+#include <linux/types.h>
+#ifndef UINT64_MAX
+#define UINT64_MAX U64_MAX
+#endif
+#else
 #include <stdint.h>
+#endif /* __KERNEL__ */
 
 /*
  * Versioning.  PT_FORMAT_VERSION is what this code writes.  A file also
  * carries the oldest reader version able to read it; a reader whose
  * PT_FORMAT_VERSION is lower than that refuses the file.
  *   1: ptrace backend: header, tasks, per-thread step streams.
+ *   2: driver: per-CPU streams may carry FORK, EXEC and EXIT control
+ *      records (older readers skip unknown control types, so MIN_READER
+ *      stays 1).
  */
-#define PT_FORMAT_VERSION 1
+#define PT_FORMAT_VERSION 2
 #define PT_FORMAT_MIN_READER 1
 
 #define PT_MAGIC "PITRACE"	/* 7 chars + NUL = 8 bytes */
@@ -209,6 +220,16 @@ enum pt_ctl_type {
 	PT_CTL_END = 10,
 	/* count: count-only mode, this many steps happened here */
 	PT_CTL_COUNT = 11,
+	/* v2.  pid, tid, ppid, ptid, flags (PT_FORK_*), u64 time_ns: a task
+	 * was created (written on the parent's CPU, before the child runs) */
+	PT_CTL_FORK = 12,
+	/* v2.  pid, tid, old_tid, u64 time_ns, then the executed path (the
+	 * rest of the payload, no NUL): the task executed a new program;
+	 * old_tid differs from tid when a non-leader thread did the exec */
+	PT_CTL_EXEC = 13,
+	/* v2.  pid, tid, status (wait status, as uleb of its u32), steps (this
+	 * thread's total), u64 time_ns: the thread exited */
+	PT_CTL_EXIT = 14,
 };
 
 enum pt_async_kind {

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86_64 side of pitrace.ko (driver/arch.h): the #DB die notifier that
+ * claims our single steps, TF in user register frames, DEBUGCTL.BTF block
+ * stepping, and the questions the driver asks about x86 task state.
+ */
+#define pr_fmt(fmt) "pitrace: " fmt
+
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/thread_info.h>
+#include <asm/debugreg.h>
+#include <asm/msr.h>
+#include <asm/unistd.h>
+
+#include "arch.h"
+#include "pitrace.h"
+
+/*
+ * exc_debug_user() calls the die chain with args->err pointing at the
+ * trap's DR6.  We take only user-mode single steps of tasks we armed; a
+ * consumed step must vanish from both DR6 and the task's virtual DR6, or
+ * the kernel sends the task a SIGTRAP after the chain returns.
+ */
+static int pt_die_notify(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct die_args *args = data;
+	unsigned long *dr6;
+
+	if (val != DIE_DEBUG)
+		return NOTIFY_DONE;
+	dr6 = (unsigned long *)args->err;
+	if (!(*dr6 & DR_STEP) || !user_mode(args->regs))
+		return NOTIFY_DONE;
+	if (!pitrace_step_trap(args->regs))
+		return NOTIFY_DONE;
+	*dr6 &= ~DR_STEP;
+	current->thread.virtual_dr6 &= ~DR_STEP;
+	/* A hardware breakpoint hit at the same time still belongs to its owner. */
+	return (*dr6 & DR_TRAP_BITS) ? NOTIFY_DONE : NOTIFY_STOP;
+}
+
+/* Just below uprobes (INT_MAX - 1), which must see its own single steps first. */
+static struct notifier_block pt_die_nb = {
+	.notifier_call = pt_die_notify,
+	.priority = INT_MAX - 2,
+};
+
+int arch_trap_register(void)
+{
+	return register_die_notifier(&pt_die_nb);
+}
+
+void arch_trap_unregister(void)
+{
+	unregister_die_notifier(&pt_die_nb);
+}
+
+void arch_regs_set_step(struct pt_regs *regs, bool on)
+{
+	if (on)
+		regs->flags |= X86_EFLAGS_TF;
+	else
+		regs->flags &= ~X86_EFLAGS_TF;
+}
+
+bool arch_regs_step(const struct pt_regs *regs)
+{
+	return regs->flags & X86_EFLAGS_TF;
+}
+
+/*
+ * The CPU clears DEBUGCTL.BTF at every #DB, and the context switch code
+ * rewrites it from TIF_BLOCKSTEP (which exc_debug_user() clears), so both
+ * are set again in each trap.  Reading the MSR back tells whether the CPU
+ * (or hypervisor: QEMU's TCG ignores DEBUGCTL) keeps the bit at all.
+ */
+bool arch_block_arm(void)
+{
+	u64 debugctl;
+
+	set_thread_flag(TIF_BLOCKSTEP);
+	if (rdmsrl_safe(MSR_IA32_DEBUGCTLMSR, &debugctl))
+		return false;
+	if (!(debugctl & DEBUGCTLMSR_BTF) &&
+	    wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, debugctl | DEBUGCTLMSR_BTF))
+		return false;
+	if (rdmsrl_safe(MSR_IA32_DEBUGCTLMSR, &debugctl))
+		return false;
+	return debugctl & DEBUGCTLMSR_BTF;
+}
+
+void arch_block_disarm(void)
+{
+	u64 debugctl;
+
+	if (!test_and_clear_thread_flag(TIF_BLOCKSTEP))
+		return;
+	if (!rdmsrl_safe(MSR_IA32_DEBUGCTLMSR, &debugctl) && (debugctl & DEBUGCTLMSR_BTF))
+		wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, debugctl & ~DEBUGCTLMSR_BTF);
+}
+
+bool arch_task_stepped_by_other(struct task_struct *t)
+{
+	return test_tsk_thread_flag(t, TIF_SINGLESTEP);
+}
+
+bool arch_syscall_is_sigreturn(const struct pt_regs *regs)
+{
+	/*
+	 * restore_sigcontext() sets orig_ax to -1 (no syscall restart), so by
+	 * syscall exit that is what a sigreturn looks like.  64-bit ABI only:
+	 * 32-bit and x32 tasks are not handled specially (docs/driver.md).
+	 */
+	return regs->orig_ax == __NR_rt_sigreturn || (long)regs->orig_ax == -1;
+}

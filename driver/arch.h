@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the driver needs from the architecture: one implementation per
+ * arch/<arch>/driver/, linked into pitrace.ko.  Every function is required.
+ */
+#ifndef PITRACE_DRIVER_ARCH_H
+#define PITRACE_DRIVER_ARCH_H
+
+#include <linux/types.h>
+
+struct pt_regs;
+struct task_struct;
+
+/*
+ * Hook the single-step trap.  From then on the arch code calls
+ * pitrace_step_trap() (driver/pitrace.h) for every single-step trap taken in
+ * user mode, with interrupts off, and consumes the trap (no signal, nobody
+ * else sees it) exactly when that returns true.  Every other trap is left
+ * to its owners (ptrace, uprobes, hardware breakpoints, debuggers).
+ */
+int arch_trap_register(void);
+void arch_trap_unregister(void);
+
+/* Arm or disarm single-stepping in a user-mode register frame. */
+void arch_regs_set_step(struct pt_regs *regs, bool on);
+bool arch_regs_step(const struct pt_regs *regs);
+
+/*
+ * Block stepping for the current task (call from its own context and again
+ * in every trap, since the hardware forgets it at each trap).  Returns false
+ * when the CPU or hypervisor does not honour it: traps then come after
+ * every instruction, as in step mode.
+ */
+bool arch_block_arm(void);
+/* Undo arch_block_arm() for the current task. */
+void arch_block_disarm(void);
+
+/* True when some other in-kernel user (ptrace) single-steps this task. */
+bool arch_task_stepped_by_other(struct task_struct *t);
+
+/* True when the system call that regs is returning from was a sigreturn. */
+bool arch_syscall_is_sigreturn(const struct pt_regs *regs);
+
+#endif /* PITRACE_DRIVER_ARCH_H */

@@ -1,0 +1,44 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest /init for tests/vm/run.sh: run every case file around a fresh
+# pitrace.ko, print results on the console, dump the kernel log, power off.
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/pt/bin:/pt/tools
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+export PT_BIN=/pt/bin PT_PROGS=/pt/progs PT_LIB=/pt/lib PT_KO=/pt/pitrace.ko PT_TOOLS=/pt/tools
+export PATH=$PATH:$PT_BIN:$PT_TOOLS LD_LIBRARY_PATH=$PT_LIB
+echo "pitrace-vm: kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+
+loaded() { grep -q '^pitrace ' /proc/modules; }
+
+for c in /pt/cases/*.sh; do
+	[ -f "$c" ] || continue
+	name=$(basename "$c" .sh)
+	export PT_CASE=$name
+	dir=/tmp/case.$name
+	mkdir -p "$dir"
+	if ! loaded && ! insmod "$PT_KO"; then
+		echo "FAIL $name: insmod failed"
+		continue
+	fi
+	(cd "$dir" && timeout "${PT_CASE_TIMEOUT:-240}" sh "$c") >"$dir.out" 2>&1
+	rc=$?
+	cat "$dir.out"
+	if ! grep -q -E '^(PASS|FAIL|SKIP) ' "$dir.out"; then
+		echo "FAIL $name: no result line (exit $rc)"
+	elif [ $rc != 0 ] && ! grep -q '^FAIL ' "$dir.out"; then
+		echo "FAIL $name: exit status $rc"
+	fi
+	if loaded && ! rmmod pitrace; then
+		echo "FAIL $name: pitrace.ko cannot be unloaded after the case"
+	fi
+	rm -rf "$dir"
+done
+echo "pitrace-vm: dmesg"
+dmesg | sed 's/^/dmesg: /'
+echo "pitrace-vm: done"
+sync
+poweroff -f

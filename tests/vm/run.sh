@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Driver tests in QEMU: boot every installed Debian kernel that has headers,
+# with pitrace.ko built for it, and run the guest-side case files.
+#
+# Usage: tests/vm/run.sh [PATTERN]   (cases whose file name contains PATTERN)
+# Environment: PT_BIN (default bin/), PT_PROGS (default build/progs/),
+#   PT_LIB (default lib/), PT_VM_KERNELS (space-separated releases to boot,
+#   default: all with headers), PT_VM_WORK (work directory, default a temp
+#   dir), PT_VM_TIMEOUT (seconds per boot, default 600), PT_VM_KEEP=1 (keep
+#   the work directory and console logs).
+#
+# Case-file contract (tests/vm/cases/NAME.sh, run by busybox sh as root in
+# the guest, in name order, each in a fresh empty directory):
+#   - pitrace.ko is loaded before each case and unloaded after it (a case
+#     may rmmod/insmod itself; "insmod $PT_KO" loads it again).  A module
+#     that cannot be unloaded after a case fails that case.
+#   - Environment: PT_BIN (pitrace, post), PT_PROGS (build/progs/*),
+#     PT_LIB (libpitrace.so if built), PT_KO (the module), PT_TOOLS
+#     (test tools built from tests/vm/*.c: ptdrv), PT_CASE (case name),
+#     PATH includes PT_BIN and PT_TOOLS.  /dev/pitrace exists while loaded.
+#   - Print one line per check: "PASS name", "FAIL name: why" or
+#     "SKIP name: why" (name without spaces); anything else is log.  A case
+#     that prints no result line, or exits non-zero without a FAIL line,
+#     fails.  Each case file gets PT_CASE_TIMEOUT seconds (default 240).
+#   - The harness, not the case, checks the kernel log: after each boot any
+#     WARNING, BUG, Oops, soft lockup, RCU stall or general protection fault
+#     fails the run ("FAIL dmesg: ...").
+# Output: "vm[RELEASE]: PASS name" etc., then
+#   "check-vm: N passed, N failed, N skipped"; exit status 1 on any failure.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BIN=$(realpath -m "${PT_BIN:-$ROOT/bin}")
+PROGS=$(realpath -m "${PT_PROGS:-$ROOT/build/progs}")
+LIBDIR=$(realpath -m "${PT_LIB:-$ROOT/lib}")
+PATTERN=${1:-}
+TIMEOUT=${PT_VM_TIMEOUT:-600}
+WORK=${PT_VM_WORK:-$(mktemp -d /tmp/pitrace-vm.XXXXXX)}
+mkdir -p "$WORK"
+[ "${PT_VM_KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
+
+npass=0 nfail=0 nskip=0
+result() {	# result RELEASE "PASS name" | "FAIL name: why" | "SKIP name: why"
+	echo "vm[$1]: $2"
+	case $2 in
+	PASS*) npass=$((npass + 1)) ;;
+	FAIL*) nfail=$((nfail + 1)) ;;
+	SKIP*) nskip=$((nskip + 1)) ;;
+	esac
+}
+finish() {
+	echo "check-vm: $npass passed, $nfail failed, $nskip skipped"
+	[ "$nfail" = 0 ]
+	exit
+}
+
+for tool in qemu-system-x86_64 busybox cpio gzip; do
+	command -v $tool >/dev/null || { result host "FAIL setup: $tool missing (make deps)"; finish; }
+done
+BUSYBOX=$(command -v busybox)
+file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
+	{ result host "FAIL setup: $BUSYBOX is not static (make deps installs busybox-static)"; finish; }
+
+# Kernels to boot: installed images that have a matching header set.
+releases=${PT_VM_KERNELS:-}
+if [ -z "$releases" ]; then
+	for k in /boot/vmlinuz-*; do
+		rel=${k#/boot/vmlinuz-}
+		[ -e "/lib/modules/$rel/build/include/generated/utsrelease.h" ] && releases="$releases $rel"
+	done
+fi
+[ -n "$releases" ] || { result host "FAIL setup: no kernel with headers (make deps)"; finish; }
+
+# Test tools: tests/vm/*.c, static so the guest needs no libraries for them.
+mkdir -p "$WORK/tools"
+for src in "$ROOT"/tests/vm/*.c; do
+	[ -e "$src" ] || continue
+	name=$(basename "$src" .c)
+	gcc -O2 -Wall -Wextra -static -I"$ROOT/include" -I"$ROOT/util" -o "$WORK/tools/$name" \
+		"$src" "$ROOT/util/stepcodec.c" ||
+		{ result host "FAIL setup: cannot build $src"; finish; }
+done
+
+# Copy an ELF file and the shared libraries it needs into the guest tree.
+copy_elf() {	# copy_elf FILE DESTDIR ROOTFS
+	cp -L "$1" "$2/" || return 1
+	ldd "$1" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
+		[ -e "$3$lib" ] && continue
+		mkdir -p "$3$(dirname "$lib")"
+		cp -L "$lib" "$3$lib"
+	done
+}
+
+build_initramfs() {	# build_initramfs RELEASE KO OUT
+	local rfs=$WORK/rootfs-$1 f
+	rm -rf "$rfs"
+	mkdir -p "$rfs"/{bin,sbin,dev,proc,sys,tmp,etc,root,pt/bin,pt/progs,pt/lib,pt/tools,pt/cases}
+	cp "$BUSYBOX" "$rfs/bin/busybox"
+	cp "$2" "$rfs/pt/pitrace.ko"
+	cp "$ROOT/tests/vm/init.sh" "$rfs/init"
+	chmod 755 "$rfs/init"
+	echo "root:x:0:0:root:/root:/bin/sh" >"$rfs/etc/passwd"
+	echo "nobody:x:65534:65534:nobody:/:/bin/sh" >>"$rfs/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$rfs/etc/group"
+	for f in "$BIN/pitrace" "$BIN/post"; do
+		[ -x "$f" ] && copy_elf "$f" "$rfs/pt/bin" "$rfs"
+	done
+	for f in "$PROGS"/*; do
+		[ -f "$f" ] && [ -x "$f" ] && copy_elf "$f" "$rfs/pt/progs" "$rfs"
+	done
+	for f in "$LIBDIR"/*.so; do
+		[ -f "$f" ] && copy_elf "$f" "$rfs/pt/lib" "$rfs"
+	done
+	for f in "$WORK"/tools/*; do
+		[ -f "$f" ] && cp "$f" "$rfs/pt/tools/"
+	done
+	for f in "$ROOT"/tests/vm/cases/*; do
+		[ -f "$f" ] || continue
+		case $(basename "$f") in
+		*.sh) case $(basename "$f") in *"$PATTERN"*) cp "$f" "$rfs/pt/cases/" ;; esac ;;
+		*) cp "$f" "$rfs/pt/cases/" ;;	# helpers the cases source
+		esac
+	done
+	# The dynamic loader the copied programs name.
+	[ -e /lib64/ld-linux-x86-64.so.2 ] && mkdir -p "$rfs/lib64" &&
+		cp -L /lib64/ld-linux-x86-64.so.2 "$rfs/lib64/"
+	(cd "$rfs" && find . | cpio -o -H newc --quiet | gzip -1) >"$3"
+}
+
+# Kernel log lines that fail a boot whatever the cases said.
+BAD_KERNEL_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_.*stall|self-detected stall|Call Trace:|Kernel panic'
+
+for rel in $releases; do
+	if ! make -s -C "$ROOT/driver" KDIR="/lib/modules/$rel/build" OUT="$WORK/driver" \
+		>"$WORK/driver-$rel.log" 2>&1; then
+		cat "$WORK/driver-$rel.log"
+		result "$rel" "FAIL build: pitrace.ko does not build"
+		continue
+	fi
+	initrd=$WORK/initrd-$rel.gz
+	build_initramfs "$rel" "$WORK/driver/$rel/pitrace.ko" "$initrd" ||
+		{ result "$rel" "FAIL setup: initramfs"; continue; }
+	log=$WORK/console-$rel.log
+	timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg -m 1G -smp 2 -nographic -no-reboot \
+		-kernel "/boot/vmlinuz-$rel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init" </dev/null >"$log" 2>&1
+	rc=$?
+	tr -d '\r' <"$log" >"$log.txt"
+	[ -n "${PT_VM_VERBOSE:-}" ] && cat "$log.txt"
+	grep -E '^(PASS|FAIL|SKIP) ' "$log.txt" | while read -r line; do echo "$line"; done >"$WORK/results-$rel"
+	while read -r line; do result "$rel" "$line"; done <"$WORK/results-$rel"
+	if ! grep -q '^pitrace-vm: done' "$log.txt"; then
+		[ $rc = 124 ] && why="timed out after ${TIMEOUT}s" || why="guest stopped early (qemu exit $rc)"
+		tail -n 30 "$log.txt"
+		result "$rel" "FAIL boot: $why"
+	fi
+	bad=$(grep -E "$BAD_KERNEL_LOG" "$log.txt" | grep -v '^pitrace-vm:' | head -n 5)
+	if [ -n "$bad" ]; then
+		grep -E -B2 -A25 "$BAD_KERNEL_LOG" "$log.txt" | head -n 80
+		result "$rel" "FAIL dmesg: $(echo "$bad" | head -n 1)"
+	else
+		result "$rel" "PASS dmesg-clean"
+	fi
+done
+finish
