@@ -43,8 +43,9 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
 		snprintf(src, sizeof(src), "%s:%d", file, in->line);
 	else
 		snprintf(src, sizeof(src), "??");
-	for (unsigned b = 0; b < in->site.insn.len && b < in->nr_bytes; b++)
-		snprintf(bytes + 3 * b, sizeof(bytes) - 3 * b, "%s%02x", b ? " " : "", in->bytes[b]);
+	for (unsigned b = 0, at = 0; b < in->site.insn.len && b < in->nr_bytes; b++)
+		at += (unsigned)snprintf(bytes + at, sizeof(bytes) - at, "%s%02x", b ? " " : "",
+					 in->bytes[b]);
 	printf("%10" PRIu64 " %7u %18" PRIx64 "  %-28s %-20s %-24s %s\n", st->index, t->tid,
 	       st->pc, where, src, bytes[0] ? bytes : "??", in->text);
 }
