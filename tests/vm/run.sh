@@ -131,7 +131,8 @@ build_initramfs() {	# build_initramfs RELEASE KO OUT
 BAD_KERNEL_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_.*stall|self-detected stall|Call Trace:|Kernel panic'
 
 for rel in $releases; do
-	if ! make -s -C "$ROOT/driver" KDIR="/lib/modules/$rel/build" OUT="$WORK/driver" \
+	# MAKEFLAGS from a calling make (O=, BIN=) would reach Kbuild, which reads O= itself.
+	if ! MAKEFLAGS= make -s -C "$ROOT/driver" KDIR="/lib/modules/$rel/build" OUT="$WORK/driver" \
 		>"$WORK/driver-$rel.log" 2>&1; then
 		cat "$WORK/driver-$rel.log"
 		result "$rel" "FAIL build: pitrace.ko does not build"
