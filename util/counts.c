@@ -104,11 +104,15 @@ static uint64_t hash_bytes(const void *p, size_t len)
 	return h;
 }
 
+/*
+ * Slot of (pid, pc) in the site table.  Not a scrambling hash on purpose:
+ * neighbouring instructions get neighbouring slots, so code that runs in
+ * sequence or in a loop touches few cache lines of the table; the shifts
+ * fold the high bits in so that modules far apart do not collide.
+ */
 static inline uint64_t hash_site(uint32_t pid, uint64_t pc)
 {
-	uint64_t h = (pc ^ ((uint64_t)pid << 40)) * 0x9e3779b97f4a7c15ull;
-
-	return h ^ (h >> 29);
+	return pc ^ (pc >> 17) ^ (pc >> 37) ^ ((uint64_t)pid * 0x9e3779b1u);
 }
 
 struct counts *counts_new(const struct counts_options *o, const struct counts_resolver *r)
