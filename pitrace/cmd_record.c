@@ -1,11 +1,106 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pitrace record: placeholder until the backend lands (replaced by its owner). */
+/* pitrace record: run a command under the tracer (ptrace backend, or the driver's). */
+#define PR_FMT "record"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "log.h"
 #include "pitrace.h"
+#include "ptrace_engine.h"
+#include "record_driver.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pitrace record [OPTIONS] [--] CMD [ARGS]\n"
+		"Run CMD and record every user-mode instruction it executes.\n"
+		"  -o, --output DIR    trace directory (default pitrace.data)\n"
+		"  --mode step|block   single steps (default) or branch-to-branch blocks\n"
+		"  --follow-fork       also trace child processes and what they exec\n"
+		"  --on SYMBOL         record only while inside SYMBOL (repeatable)\n"
+		"  -z, --compress      zstd-compress the step streams\n"
+		"  --no-pin            don't pin tracer and command to one CPU\n"
+		"  --backend NAME      ptrace or driver (default: driver when loaded)\n"
+		"Exit status: CMD's (128+N when killed by signal N); 127 when CMD\n"
+		"is not found, 126 when it cannot be executed.\n");
+}
+
+enum { OPT_MODE = 256, OPT_FOLLOW, OPT_ON, OPT_NO_PIN };
 
 int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 {
-	(void)argc; (void)argv; (void)opts;
-	pr_err("'record' is not built yet");
-	return EXIT_RUNTIME;
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "follow-fork", no_argument, NULL, OPT_FOLLOW },
+		{ "on", required_argument, NULL, OPT_ON },
+		{ "compress", no_argument, NULL, 'z' },
+		{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ptrace_opts o = { .out_dir = "pitrace.data", .pin = true };
+	int ch, backend, ret;
+
+	backend = record_select_backend(&argc, argv);
+	if (backend < 0)
+		return EXIT_USAGE;
+	if (backend == 1)
+		return cmd_record_driver(argc, argv, opts);
+	o.on_syms = calloc((size_t)argc, sizeof(*o.on_syms));
+	if (!o.on_syms)
+		return EXIT_RUNTIME;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+o:zh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			o.out_dir = optarg;
+			break;
+		case OPT_MODE:
+			if (!strcmp(optarg, "block")) {
+				o.block = true;
+			} else if (strcmp(optarg, "step")) {
+				pr_err("--mode: '%s' is not one of step, block", optarg);
+				free(o.on_syms);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_FOLLOW:
+			o.follow_fork = true;
+			break;
+		case OPT_ON:
+			o.on_syms[o.nr_on_syms++] = optarg;
+			break;
+		case 'z':
+			o.compress = true;
+			break;
+		case OPT_NO_PIN:
+			o.pin = false;
+			break;
+		case 'h':
+			usage(stdout);
+			free(o.on_syms);
+			return 0;
+		default:
+			if (optopt)
+				pr_err("record: option '-%c' is unknown or needs an argument "
+				       "(see 'pitrace record --help')", optopt);
+			else
+				pr_err("record: unknown option '%s' (see 'pitrace record --help')",
+				       argv[optind - 1]);
+			free(o.on_syms);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		pr_err("record: no command to run (see 'pitrace record --help')");
+		free(o.on_syms);
+		return EXIT_USAGE;
+	}
+	ret = ptrace_record(&o, argv + optind);
+	free(o.on_syms);
+	return ret;
 }

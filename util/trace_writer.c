@@ -203,7 +203,7 @@ struct trace_writer *tw_open(const char *dir, const struct tw_options *opts)
 		tw->opts = *opts;
 	tw->features = tw->opts.features | (tw->opts.compress ? PT_FEAT_ZSTD : 0);
 	path = path_join(dir, PT_FILE_TASKS);
-	tw->tasks = path ? fopen(path, "w") : NULL;
+	tw->tasks = path ? fopen(path, "we") : NULL; /* not inherited by traced commands */
 	if (!tw->tasks) {
 		pr_err("cannot create %s: %s", path ? path : dir, strerror(errno));
 		free(path);

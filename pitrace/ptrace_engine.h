@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ptrace backend's tracing engine, shared by `pitrace record` and
+ * `pitrace attach`: single-steps every thread of the traced processes and
+ * writes each executed user-mode instruction's address, task and module
+ * records into a trace directory.
+ */
+#ifndef PITRACE_PTRACE_ENGINE_H
+#define PITRACE_PTRACE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct ptrace_opts {
+	const char *out_dir;	  /* trace directory */
+	bool block;		  /* --mode block: PTRACE_SINGLEBLOCK */
+	bool follow_fork;	  /* also trace child processes */
+	bool compress;		  /* zstd step streams */
+	bool pin;		  /* tracer and tracees on one CPU (default) */
+	char **on_syms;		  /* --on SYMBOL: record only inside these functions */
+	size_t nr_on_syms;
+};
+
+/*
+ * Run argv (searched in PATH) under the tracer from its first instruction
+ * after execve to its end.  Returns pitrace's exit status: the command's
+ * (128+N when killed by signal N), 127/126 when it cannot be run, or
+ * EXIT_RUNTIME when the trace could not be written.
+ */
+int ptrace_record(const struct ptrace_opts *o, char **argv);
+
+/*
+ * Trace the running processes pids (every thread) until they all exit or
+ * pitrace gets SIGINT/SIGTERM, then detach and leave them running.
+ * Returns 0, or EXIT_RUNTIME when a process cannot be traced (message
+ * printed) or the trace could not be written.
+ */
+int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids);
+
+#endif /* PITRACE_PTRACE_ENGINE_H */
