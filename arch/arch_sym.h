@@ -12,12 +12,14 @@
 #include <stdint.h>
 
 /*
- * Required.  Decode one PLT entry (code, len bytes, at ELF virtual address
- * vaddr) and return true with *got_slot = the virtual address of the GOT
- * slot its indirect jump reads, if it has one.  Lazy-binding stubs without
- * such a jump (PLT0, the IBT-style .plt next to .plt.sec) return false.
+ * Required.  Decode a PLT section (code, size bytes at ELF virtual address
+ * vaddr, entries of entsize bytes): for entry i set slots[i] to the virtual
+ * address of the GOT slot its indirect jump reads, or 0 when it has none
+ * (PLT0, the lazy-binding stubs of an IBT .plt next to .plt.sec).  slots
+ * has size / entsize elements.
  */
-bool arch_sym_plt_slot(const uint8_t *code, size_t len, uint64_t vaddr, uint64_t *got_slot);
+void arch_sym_plt_slots(const uint8_t *code, size_t size, uint64_t vaddr, size_t entsize,
+			uint64_t *slots);
 
 /* Required.  True when addr lies in the kernel's part of the address space. */
 bool arch_sym_is_kernel_addr(uint64_t addr);

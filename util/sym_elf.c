@@ -361,11 +361,52 @@ static void collect_symtab(struct sym_module *m, Elf *elf, Elf_Scn *scn, struct 
 	}
 }
 
-/* Name of the dynamic symbol a relocation at GOT slot refers to, or NULL. */
-static const char *reloc_name(struct sym_module *m, uint64_t slot)
+struct got_name {
+	uint64_t slot;
+	const char *name;
+};
+
+static int got_name_cmp(const void *pa, const void *pb)
 {
+	const struct got_name *a = pa, *b = pb;
+
+	return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+static int u64_cmp(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+
+	return *a < *b ? -1 : *a > *b;
+}
+
+static bool u64_member(const uint64_t *v, size_t nr, uint64_t x)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && v[lo] == x;
+}
+
+/*
+ * The symbol each wanted GOT slot (sorted) is bound to, sorted by slot.
+ * Only wanted slots are named: a big program has 10^5 relative relocations.
+ */
+static struct got_name *load_got_names(struct sym_module *m, const uint64_t *want, size_t nr_want,
+				       size_t *nr)
+{
+	struct got_name *v = NULL;
+	size_t cap = 0;
 	Elf_Scn *scn = NULL;
 
+	*nr = 0;
 	while ((scn = elf_nextscn(m->elf, scn))) {
 		GElf_Shdr shdr, symshdr;
 		Elf_Data *data, *symdata;
@@ -386,6 +427,7 @@ static const char *reloc_name(struct sym_module *m, uint64_t slot)
 			GElf_Sym sym;
 			uint64_t off, info;
 			int64_t addend = 0;
+			const char *name;
 			char buf[64];
 
 			if (shdr.sh_type == SHT_RELA) {
@@ -397,59 +439,107 @@ static const char *reloc_name(struct sym_module *m, uint64_t slot)
 					continue;
 				off = rel.r_offset, info = rel.r_info;
 			}
-			if (off != slot)
+			if (!u64_member(want, nr_want, off))
 				continue;
 			if (GELF_R_SYM(info) == 0) {
 				/* IRELATIVE: no symbol, the resolver's address (as objdump says). */
 				snprintf(buf, sizeof(buf), "*ABS*+0x%llx", (unsigned long long)addend);
-				return strtab_intern(&m->strs, buf);
-			}
-			if (!gelf_getsym(symdata, GELF_R_SYM(info), &sym))
+				name = strtab_intern(&m->strs, buf);
+			} else if (gelf_getsym(symdata, GELF_R_SYM(info), &sym)) {
+				name = elf_strptr(m->elf, symshdr.sh_link, sym.st_name);
+			} else {
 				continue;
-			return elf_strptr(m->elf, symshdr.sh_link, sym.st_name);
+			}
+			if (!name || !*name)
+				continue;
+			if (*nr == cap) {
+				struct got_name *nv = realloc(v, (cap = cap * 2 + 64) * sizeof(*nv));
+
+				if (!nv)
+					break;
+				v = nv;
+			}
+			v[(*nr)++] = (struct got_name){ off, name };
 		}
 	}
-	return NULL;
+	if (*nr)
+		qsort(v, *nr, sizeof(*v), got_name_cmp);
+	return v;
+}
+
+static const char *got_name_find(const struct got_name *v, size_t nr, uint64_t slot)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].slot < slot)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && v[lo].slot == slot ? v[lo].name : NULL;
 }
 
 /* sym@plt for every PLT entry whose jump goes through a relocated GOT slot. */
 static void collect_plt(struct sym_module *m, struct cand_vec *cv)
 {
 	static const char *const plts[] = { ".plt", ".plt.sec", ".plt.got" };
+	enum { NR_PLTS = sizeof(plts) / sizeof(plts[0]) };
+	struct { GElf_Shdr shdr; uint64_t ent, *slots; size_t nr; } sec[NR_PLTS] = { 0 };
+	struct got_name *got = NULL;
+	uint64_t *want = NULL;
+	size_t nr_want = 0, nr_got = 0;
 
-	for (size_t k = 0; k < sizeof(plts) / sizeof(plts[0]); k++) {
-		GElf_Shdr shdr;
-		Elf_Scn *scn = find_section(m->elf, plts[k], &shdr);
+	for (size_t k = 0; k < NR_PLTS; k++) {
+		Elf_Scn *scn = find_section(m->elf, plts[k], &sec[k].shdr);
 		Elf_Data *data;
-		uint64_t ent;
 
-		if (!scn || shdr.sh_type == SHT_NOBITS || !(data = elf_rawdata(scn, NULL)))
+		if (!scn || sec[k].shdr.sh_type == SHT_NOBITS || !(data = elf_rawdata(scn, NULL)))
 			continue;
-		ent = shdr.sh_entsize ? shdr.sh_entsize : 16;
-		for (uint64_t off = 0; off + ent <= data->d_size; off += ent) {
+		sec[k].ent = sec[k].shdr.sh_entsize ? sec[k].shdr.sh_entsize : 16;
+		sec[k].nr = data->d_size / sec[k].ent;
+		if (!sec[k].nr || !(sec[k].slots = calloc(sec[k].nr, sizeof(uint64_t)))) {
+			sec[k].nr = 0;
+			continue;
+		}
+		arch_sym_plt_slots(data->d_buf, sec[k].nr * sec[k].ent, sec[k].shdr.sh_addr,
+				   sec[k].ent, sec[k].slots);
+		nr_want += sec[k].nr;
+	}
+	if (nr_want && (want = malloc(nr_want * sizeof(*want)))) {
+		nr_want = 0;
+		for (size_t k = 0; k < NR_PLTS; k++)
+			for (size_t i = 0; i < sec[k].nr; i++)
+				if (sec[k].slots[i])
+					want[nr_want++] = sec[k].slots[i];
+		qsort(want, nr_want, sizeof(*want), u64_cmp);
+		got = load_got_names(m, want, nr_want, &nr_got);
+	}
+	for (size_t k = 0; k < NR_PLTS; k++) {
+		for (size_t i = 0; i < sec[k].nr; i++) {
 			struct sym_cand c = { 0 };
 			const char *target;
-			uint64_t slot;
 			char buf[512];
 
-			if (!arch_sym_plt_slot((const uint8_t *)data->d_buf + off, ent,
-					       shdr.sh_addr + off, &slot))
-				continue;
-			target = reloc_name(m, slot);
-			if (!target)
+			if (!sec[k].slots[i] || !(target = got_name_find(got, nr_got, sec[k].slots[i])))
 				continue;
 			snprintf(buf, sizeof(buf), "%s@plt", target);
 			c.e.name = strtab_intern(&m->strs, buf);
 			if (!c.e.name)
 				continue;
-			c.e.addr = shdr.sh_addr + off;
-			c.e.size = ent;
-			c.sec_end = shdr.sh_addr + shdr.sh_size;
+			c.e.addr = sec[k].shdr.sh_addr + i * sec[k].ent;
+			c.e.size = sec[k].ent;
+			c.sec_end = sec[k].shdr.sh_addr + sec[k].shdr.sh_size;
 			c.bind = STB_GLOBAL;
 			c.type = STT_FUNC;
 			cand_push(cv, &c);
 		}
+		free(sec[k].slots);
 	}
+	free(want);
+	free(got);
 }
 
 static Elf_Scn *find_symtab(Elf *elf, GElf_Word type)
@@ -600,11 +690,11 @@ struct sym_module *sym_module_open(const char *path, const char *name, const uin
 		load_phdrs(m, m->debug_elf);
 	load_symbols(m);
 	if (m->elf && has_section_data(m->elf, ".debug_info"))
-		m->dwarf = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+		m->dwarf_elf = m->elf;
 	else if (m->debug_elf && has_section_data(m->debug_elf, ".debug_info"))
-		m->dwarf = dwarf_begin_elf(m->debug_elf, DWARF_C_READ, NULL);
+		m->dwarf_elf = m->debug_elf;
 	pr_dbg("%s: %zu functions%s%s%s", path, m->nr_syms, m->debug_path ? ", debuginfo " : "",
-	       m->debug_path ? m->debug_path : "", m->dwarf ? ", lines" : "");
+	       m->debug_path ? m->debug_path : "", m->dwarf_elf ? ", DWARF" : "");
 	return m;
 }
 
@@ -769,6 +859,11 @@ bool sym_module_line(struct sym_module *m, uint64_t vaddr, const char **file, in
 	const char *src;
 	int lineno;
 
+	if (!m->dwarf_tried) {
+		m->dwarf_tried = true;
+		if (m->dwarf_elf)
+			m->dwarf = dwarf_begin_elf(m->dwarf_elf, DWARF_C_READ, NULL);
+	}
 	if (!m->dwarf || !(cu = find_cu(m, vaddr)))
 		return false;
 	l = dwarf_getsrc_die(&cu->cu, vaddr);

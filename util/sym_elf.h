@@ -45,7 +45,9 @@ struct sym_module {
 	size_t nr_aliases;
 	size_t last_hit;	  /* index into syms of the last found symbol */
 
-	Dwarf *dwarf;		  /* NULL: no line information */
+	Elf *dwarf_elf;		  /* where the DWARF is (file or debuginfo), NULL: none */
+	Dwarf *dwarf;		  /* opened on the first line lookup (decompression costs) */
+	bool dwarf_tried;
 	bool cus_loaded;
 	struct sym_cu_range *cus;
 	size_t nr_cus;

@@ -11,31 +11,37 @@
  * plus disp.  Decoding with capstone rather than matching byte patterns keeps
  * prefixes and encodings we have not seen yet working.
  */
-bool arch_sym_plt_slot(const uint8_t *code, size_t len, uint64_t vaddr, uint64_t *got_slot)
+void arch_sym_plt_slots(const uint8_t *code, size_t size, uint64_t vaddr, size_t entsize,
+			uint64_t *slots)
 {
-	csh handle;
+	size_t nr = entsize ? size / entsize : 0;
 	cs_insn *insn;
-	size_t n;
-	bool found = false;
+	csh handle;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
-		return false;
+	for (size_t i = 0; i < nr; i++)
+		slots[i] = 0;
+	if (!nr || cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+		return;
 	cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
-	n = cs_disasm(handle, code, len, vaddr, 0, &insn);
-	for (size_t i = 0; i < n && !found; i++) {
-		const cs_x86 *x = &insn[i].detail->x86;
+	insn = cs_malloc(handle);
+	for (size_t i = 0; insn && i < nr; i++) {
+		const uint8_t *p = code + i * entsize;
+		uint64_t addr = vaddr + i * entsize;
+		size_t left = entsize;
 
-		if (insn[i].id != X86_INS_JMP || x->op_count != 1)
-			continue;
-		if (x->operands[0].type != X86_OP_MEM || x->operands[0].mem.base != X86_REG_RIP)
-			continue;
-		*got_slot = insn[i].address + insn[i].size + (int64_t)x->operands[0].mem.disp;
-		found = true;
+		/* Entries are decoded one by one: padding between them is not code. */
+		while (!slots[i] && cs_disasm_iter(handle, &p, &left, &addr, insn)) {
+			const cs_x86 *x = &insn->detail->x86;
+
+			if (insn->id != X86_INS_JMP || x->op_count != 1 ||
+			    x->operands[0].type != X86_OP_MEM || x->operands[0].mem.base != X86_REG_RIP)
+				continue;
+			slots[i] = insn->address + insn->size + (int64_t)x->operands[0].mem.disp;
+		}
 	}
-	if (n)
-		cs_free(insn, n);
+	if (insn)
+		cs_free(insn, 1);
 	cs_close(&handle);
-	return found;
 }
 
 /* Canonical high half: user space never reaches it. */
