@@ -58,7 +58,7 @@ for tool in qemu-system-x86_64 busybox cpio gzip; do
 	command -v $tool >/dev/null || { result host "FAIL setup: $tool missing (make deps)"; finish; }
 done
 BUSYBOX=$(command -v busybox)
-file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
+ldd "$BUSYBOX" >/dev/null 2>&1 &&
 	{ result host "FAIL setup: $BUSYBOX is not static (make deps installs busybox-static)"; finish; }
 
 # Kernels to boot: installed images that have a matching header set.
