@@ -315,8 +315,12 @@ int collector_run(struct collector *c, int stop_fd)
 	const int *pfds;
 	size_t npfds = pm_fds(c->pm, &pfds);
 	struct pollfd *fds = calloc(npfds + 2, sizeof(*fds));
-	/* In wrap mode the rings are the flight recorder: read them only at the end. */
-	bool drain = c->st.config.policy != PITRACE_POLICY_WRAP &&
+	/*
+	 * Only continuous sessions are drained while tracing: a wrap buffer is a
+	 * flight recorder and a stop-when-full buffer a fixed-size snapshot from
+	 * the start, both read at the end.
+	 */
+	bool drain = c->st.config.policy == PITRACE_POLICY_CONTINUOUS &&
 		     c->st.config.mode != PITRACE_MODE_COUNT;
 
 	if (!fds)

@@ -3,9 +3,11 @@
  * Driver session tests for libpitrace: region_spin(1000) runs before
  * pitrace_on(), region_spin(5000) between pitrace_on() and pitrace_off(),
  * region_spin(1000) after: only the middle call, 10002 steps, is recorded.
- * Needs a session started with tracing off (pitrace start --off ...).
+ * Needs a session started with tracing off (pitrace start --off ...).  Bound
+ * at load time (-z now): a lazy PLT lookup inside the region would add
+ * hundreds of dynamic-linker steps to it.
  */
-// build: -Iinclude -Llib -lpitrace
+// build: -Iinclude -Llib -lpitrace -Wl,-z,now
 #include <stdio.h>
 
 #include <pitrace/pitrace.h>
