@@ -613,6 +613,20 @@ static void load_symbols(struct sym_module *m)
 		if (k < out && m->syms[k].addr == m->aliases[i].addr)
 			m->aliases[i].size = m->syms[k].size;
 	}
+	/* Lookup by name finds current versions first: old ones go last
+	 * (memcpy@GLIBC_2.2.5 is not what "memcpy" means today). */
+	struct sym_entry *ordered = malloc(cv.n * sizeof(*ordered));
+
+	if (ordered) {
+		size_t k = 0;
+
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < cv.n; i++)
+				if (cv.v[i].old_version == pass)
+					ordered[k++] = m->aliases[i];
+		free(m->aliases);
+		m->aliases = ordered;
+	}
 	free(cv.v);
 }
 

@@ -71,6 +71,14 @@ static const char lib2_src[] =
 	"\treturn x - 1;\n"
 	"}\n";
 
+/* Symbol versions: the old vfunc@V1 comes first in the file, vfunc@@V2 is current. */
+static const char ver_src[] =
+	"__asm__(\".symver old_impl, vfunc@V1\");\n"
+	"__asm__(\".symver new_impl, vfunc@@V2\");\n"
+	"int old_impl(void) { return 1; }\n"
+	"int new_impl(void) { return 2; }\n";
+static const char ver_map[] = "V1 { global: vfunc; local: *; };\nV2 { global: vfunc; } V1;\n";
+
 /* Labels without .type/.size, as hand-written assembly has them. */
 static const char asm_src[] =
 	"\t.text\n"
@@ -182,12 +190,15 @@ static bool build(void)
 	write_file(tpath("prog.c"), prog_src);
 	write_file(tpath("lib.c"), lib_src);
 	write_file(tpath("lib2.c"), lib2_src);
+	write_file(tpath("ver.c"), ver_src);
+	write_file(tpath("ver.map"), ver_map);
 	write_file(tpath("asm.S"), asm_src);
 	rc |= sh("cd %s && %s -fPIE -pie -Wl,--build-id -o prog-pie prog.c", dir, cc);
 	rc |= sh("cd %s && %s -fno-pie -no-pie -Wl,--build-id -o prog-nopie prog.c", dir, cc);
 	rc |= sh("cd %s && %s -fcf-protection=full -Wl,-z,ibtplt -o prog-ibt prog.c", dir, cc);
 	rc |= sh("cd %s && %s -shared -fPIC -o libt.so lib.c lib2.c", dir, cc);
 	rc |= sh("cd %s && strip --strip-all -o libt-stripped.so libt.so", dir);
+	rc |= sh("cd %s && %s -shared -fPIC -Wl,--version-script=ver.map -o libver.so ver.c", dir, cc);
 	rc |= sh("cd %s && cc -nostdlib -static -Wl,--build-id=none -o asm asm.S", dir);
 	/* Separate debuginfo: one found by build-id, one by .gnu_debuglink. */
 	rc |= sh("cd %s && strip --strip-all -o prog-stripped prog-pie", dir);
@@ -357,6 +368,10 @@ static const struct {
 	  "target_global", 0, NULL, NULL, NULL, NULL },
 	{ "debuglink next to the file", "linked/prog-linked", "prog-pie", PIE_BIAS, "helper_local",
 	  0, "helper_local", prog_src, "helper_local", NULL },
+	{ "versions: old implementation named without its version", "libver.so", NULL, LIB_BIAS,
+	  "vfunc@V1", 1, "vfunc", NULL, NULL, NULL },
+	{ "versions: current implementation", "libver.so", NULL, LIB_BIAS, "vfunc@@V2", 0, "vfunc",
+	  NULL, NULL, NULL },
 	{ "assembly: unsized label, inside", "asm", NULL, 0, "f_first", 2, "f_first", NULL, NULL,
 	  NULL },
 	{ "assembly: unsized label at section end", "asm", NULL, 0, "f_second", 1, "f_second", NULL,
@@ -777,17 +792,19 @@ static const struct {
 	const char *file;
 	const char *name;
 	int ret;
+	const char *nm_name;	  /* the name nm shows for the expected symbol, NULL: name */
 } lookups[] = {
-	{ "prog-pie", "target_global", 1 },
-	{ "prog-pie", "helper_local", 1 },
-	{ "prog-nopie", "main", 1 },
-	{ "prog-pie", "puts@plt", 1 },
-	{ "libt.so", "lib_far", 1 },
-	{ "asm", "f_first", 1 },
-	{ "asm", "alias_weak", 1 },	  /* an alias is found by its own name */
-	{ "prog-pie", "no_such_function", 0 },
-	{ "prog.c", "main", -1 },	  /* not ELF */
-	{ "does-not-exist", "main", -1 },
+	{ "prog-pie", "target_global", 1, NULL },
+	{ "prog-pie", "helper_local", 1, NULL },
+	{ "prog-nopie", "main", 1, NULL },
+	{ "prog-pie", "puts@plt", 1, NULL },
+	{ "libt.so", "lib_far", 1, NULL },
+	{ "asm", "f_first", 1, NULL },
+	{ "asm", "alias_weak", 1, NULL },	  /* an alias is found by its own name */
+	{ "libver.so", "vfunc", 1, "vfunc@@V2" }, /* the current version, not the first */
+	{ "prog-pie", "no_such_function", 0, NULL },
+	{ "prog.c", "main", -1, NULL },	  /* not ELF */
+	{ "does-not-exist", "main", -1, NULL },
 };
 
 static void test_lookup_in_file(void)
@@ -797,15 +814,17 @@ static void test_lookup_in_file(void)
 		uint64_t vaddr = 0, size = 0;
 		const char *file = tpath(lookups[i].file);
 		int ret = sym_lookup_in_file(file, lookups[i].name, &vaddr, &size);
+		const char *nm_name;
 
 		if (ret != lookups[i].ret)
 			fprintf(stderr, "\nlookup %s in %s: %d\n", lookups[i].name, lookups[i].file, ret);
 		CU_ASSERT_EQUAL(ret, lookups[i].ret);
 		if (ret != 1)
 			continue;
-		CU_ASSERT_EQUAL(vaddr, oracle_addr(file, lookups[i].name));
-		if (!strstr(lookups[i].name, "@plt") && oracle_size(file, lookups[i].name))
-			CU_ASSERT_EQUAL(size, oracle_size(file, lookups[i].name));
+		nm_name = lookups[i].nm_name ? lookups[i].nm_name : lookups[i].name;
+		CU_ASSERT_EQUAL(vaddr, oracle_addr(file, nm_name));
+		if (!strstr(nm_name, "@plt") && oracle_size(file, nm_name))
+			CU_ASSERT_EQUAL(size, oracle_size(file, nm_name));
 		CU_ASSERT(size > 0);
 	}
 }
