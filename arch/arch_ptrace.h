@@ -39,6 +39,10 @@ int arch_set_pc(pid_t tid, uint64_t pc);
  * stop means the instruction at pc - this length was that call). */
 extern const unsigned arch_syscall_insn_len;
 
+/* Required: true when code (len bytes available) starts with a system call
+ * instruction. */
+bool arch_is_syscall_insn(const uint8_t *code, size_t len);
+
 /*
  * Required: the software breakpoint (arch_breakpoint_len bytes, at most
  * ARCH_BREAKPOINT_MAX) and where a thread stops after hitting it: the

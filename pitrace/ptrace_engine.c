@@ -34,6 +34,17 @@
 /* Stops needed before deciding whether the CPU honours block stepping. */
 #define BLOCK_PROBE_STOPS 256
 
+/*
+ * Threads of one process are stepped one at a time, each for up to this
+ * many steps (or until its next instruction is a system call, which may
+ * block): interleaving them step by step would cost a SWITCH record and an
+ * absolute pc per step.  Those stopped meanwhile wait ("parked").
+ */
+#define OWNER_QUANTUM 4096
+
+/* Addresses known to hold / not hold a syscall instruction, per process. */
+#define SC_CACHE_SIZE 1024
+
 /* A planted breakpoint (--on) in one process's memory. */
 struct bp {
 	uint64_t addr;
@@ -52,6 +63,10 @@ struct proc {
 	int nr_threads;
 	cpu_set_t saved_mask;	  /* attach: the affinity to give back */
 	bool mask_saved;
+	struct {
+		uint64_t pc;
+		int8_t is_syscall;	  /* -1: slot empty */
+	} sc_cache[SC_CACHE_SIZE];
 	struct proc *next;
 };
 
@@ -66,6 +81,7 @@ struct thread {
 	bool stepped;		  /* the last resume stepped the instruction at prev_pc */
 	bool exec_trap;		  /* a step trap without an instruction follows execve */
 	bool exit_written;
+	bool parked;		  /* stopped, waiting for the owner to yield */
 	bool lifted;		  /* lifted_bp is out of memory for this one step */
 	uint64_t lifted_bp;
 	uint64_t prev_pc;	  /* the instruction the next step trap completes */
@@ -94,6 +110,8 @@ struct engine {
 	pid_t last_tid;		  /* thread of the last record written */
 	uint64_t next_time;	  /* step count of the next TIME record */
 	uint64_t next_progress_ns;
+	struct thread *owner;	  /* the one thread being stepped while others park */
+	unsigned owner_steps;
 	bool detaching;
 	bool failed;		  /* the trace could not be written */
 	bool any_bp;		  /* some --on symbol was found */
@@ -136,6 +154,8 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
+
+static void release_parked(struct engine *e);
 
 /* ---- tasks ---- */
 
@@ -183,6 +203,7 @@ static struct proc *new_proc(struct engine *e, pid_t pid, bool recorded)
 	p->pid = pid;
 	p->recorded = recorded;
 	p->memfd = open_mem(pid);
+	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
 	p->next = e->procs;
 	e->procs = p;
 	return p;
@@ -226,12 +247,16 @@ static void remove_thread(struct engine *e, struct thread *t)
 	}
 	if (e->last == t)
 		e->last = NULL;
+	if (e->owner == t)
+		e->owner = NULL;	/* the parked ones are let go below */
 	if (e->last_tid == t->tid)
 		e->last_tid = 0;
 	if (p && --p->nr_threads <= 0 && (p->gone || e->detaching || !p->recorded))
 		free_proc(e, p);
 	free(t);
 	set_kick(e);
+	if (!e->owner)
+		release_parked(e);
 }
 
 static void task_common(struct engine *e, struct pt_task_common *c, pid_t pid, pid_t tid)
@@ -479,6 +504,7 @@ static void maps_changed(struct engine *e, struct proc *p)
 	if (added < 0)
 		return;	/* the process is exiting; its exit will be reported */
 	drop_unmapped_bps(p);
+	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
 	if (added > 0 && e->on_mode)
 		plant_on_symbols(e, p);
 }
@@ -517,7 +543,7 @@ static void detach_thread(struct engine *e, struct thread *t, int sig)
 	remove_thread(e, t);
 }
 
-static void resume(struct engine *e, struct thread *t)
+static void do_resume(struct engine *e, struct thread *t)
 {
 	int sig = t->pending_sig;
 	long r;
@@ -548,6 +574,59 @@ static void resume(struct engine *e, struct thread *t)
 		pr_warn("cannot resume %d: %s", t->tid, strerror(errno));
 	t->injected_sig = sig;
 	t->running = true;
+}
+
+static bool next_is_syscall(struct proc *p, uint64_t pc)
+{
+	unsigned slot = (unsigned)(pc ^ (pc >> 10)) % SC_CACHE_SIZE;
+	uint8_t code[2];
+	ssize_t n;
+
+	if (p->sc_cache[slot].is_syscall >= 0 && p->sc_cache[slot].pc == pc)
+		return p->sc_cache[slot].is_syscall;
+	n = pread(p->memfd, code, sizeof(code), (off_t)pc);
+	p->sc_cache[slot].pc = pc;
+	p->sc_cache[slot].is_syscall = n > 0 && arch_is_syscall_insn(code, (size_t)n);
+	return p->sc_cache[slot].is_syscall;
+}
+
+static void release_parked(struct engine *e)
+{
+	e->owner = NULL;
+	for (struct thread *t = e->threads; t; t = t->next) {
+		if (t->parked) {
+			t->parked = false;
+			do_resume(e, t);
+		}
+	}
+}
+
+/*
+ * Resume t now, or park it while another thread owns the CPU.  The owner
+ * keeps it while it single-steps ordinary instructions; anything that may
+ * block (a syscall, a signal, running natively) lets every parked thread go.
+ */
+static void resume(struct engine *e, struct thread *t)
+{
+	bool keep;
+
+	if (e->detaching || (!e->owner && !e->threads->next)) {
+		do_resume(e, t);	/* single thread: nothing to schedule */
+		return;
+	}
+	if (e->owner && e->owner != t) {
+		t->parked = true;
+		return;
+	}
+	if (e->owner != t) {
+		e->owner = t;
+		e->owner_steps = 0;
+	}
+	keep = t->stepping && !t->pending_sig && ++e->owner_steps < OWNER_QUANTUM &&
+	       !next_is_syscall(t->proc, t->prev_pc);
+	if (!keep)
+		release_parked(e);
+	do_resume(e, t);
 }
 
 static void replant(struct thread *t)
@@ -776,6 +855,7 @@ static void on_exec(struct engine *e, struct thread *t)
 	if (p->memfd >= 0)
 		close(p->memfd);
 	p->memfd = open_mem(p->pid);
+	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
 	ptm_free(&p->maps);
 	exec_path(p->pid, path, sizeof(path));
 	task_common(e, &rec.c, p->pid, t->tid);
@@ -981,8 +1061,8 @@ static void begin_detach(struct engine *e)
 		next = t->next;
 		if (t->running)
 			ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL);
-		else if (!t->known)
-			detach_thread(e, t, 0);
+		else if (!t->known || t->parked)
+			detach_thread(e, t, t->pending_sig);
 	}
 }
 

@@ -11,6 +11,11 @@ const char arch_ptrace_name[] = "x86_64";
 
 const unsigned arch_syscall_insn_len = 2;	/* syscall: 0f 05 */
 
+bool arch_is_syscall_insn(const uint8_t *code, size_t len)
+{
+	return len >= 2 && code[0] == 0x0f && code[1] == 0x05;
+}
+
 /* int3: the trap leaves pc after it. */
 const uint8_t arch_breakpoint_insn[] = { 0xcc };
 const unsigned arch_breakpoint_len = 1;
