@@ -14,6 +14,9 @@ static void usage(FILE *f)
 		   "(<) above it and its callees (>) below it, each with calls, Base (self) and\n"
 		   "Cum attributed to that arc.  Options:\n"
 		   "  -i DIR           trace directory (default pitrace.data)\n"
+		   "  --check          only verify the invariants (sum of Base = steps; calls =\n"
+		   "                   calls over the callers; Cum = Base + callees' Cum; trees\n"
+		   "                   likewise) and print the deepest stack; exit 1 if violated\n"
 		   "%s", af_filter_help);
 }
 
@@ -87,9 +90,26 @@ static int print_report(const struct af_session *s)
 	return af_finish_output(stdout, "the arc report");
 }
 
+/* --check: the invariants arcs.h promises, and how the stacks behaved. */
+static int check_report(const struct af_session *s)
+{
+	struct cf_stats st;
+	int bad = arcs_check(s->arcs);
+
+	cf_get_stats(s->cf, &st);
+	printf("steps %" PRIu64 " threads %" PRIu64 " max-depth %u unmatched %" PRIu64
+	       " async %" PRIu64 " gaps %" PRIu64 "\n", st.steps, st.threads, st.max_depth,
+	       st.unmatched, st.async, st.gaps);
+	printf("invariants: %s\n", bad ? "VIOLATED" : "hold");
+	if (bad)
+		return EXIT_RUNTIME;
+	return af_finish_output(stdout, "the check");
+}
+
 int cmd_arc(int argc, char **argv, struct post_opts *opts)
 {
 	struct af_session s = { 0 };
+	bool check = false;
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
@@ -103,6 +123,10 @@ int cmd_arc(int argc, char **argv, struct post_opts *opts)
 			usage(stdout);
 			return 0;
 		}
+		if (!strcmp(argv[i], "--check")) {
+			check = true;
+			continue;
+		}
 		pr_err("arc: unknown option '%s' (see 'post arc --help')", argv[i]);
 		return EXIT_USAGE;
 	}
@@ -110,7 +134,7 @@ int cmd_arc(int argc, char **argv, struct post_opts *opts)
 	if (!ret)
 		ret = af_run(&s);
 	if (!ret)
-		ret = print_report(&s);
+		ret = check ? check_report(&s) : print_report(&s);
 	af_close(&s);
 	return ret;
 }

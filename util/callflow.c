@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Call-flow reconstruction: per-thread call stacks rebuilt from the step stream (callflow.h). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,6 +455,8 @@ static void adopt_caller(struct callflow *cf, struct cf_thread *t, const struct 
 	if (t->depth > cf->stats.max_depth)
 		cf->stats.max_depth = t->depth;
 	cf->stats.unmatched++;
+	pr_dbg2("step %" PRIu64 ": return out of the oldest frame %s into %s", ev->index,
+		cf_func(cf, f->fn)->name, cf_func(cf, g->fn)->name);
 	for (int c = 0; c < cf->nr_cons; c++)
 		if (cf->cons[c].ops->adopt)
 			cf->cons[c].ops->adopt(cf->cons[c].ctx, t, g);
@@ -615,6 +618,8 @@ static void after_return(struct callflow *cf, struct cf_thread *t, uint64_t prev
 		return;
 	}
 	cf->stats.unmatched++;
+	pr_dbg2("step %" PRIu64 ": return from %s to %s at %#" PRIx64 " matches no frame",
+		ev->index, cf_func(cf, top(t)->fn)->name, cf_func(cf, site->fn)->name, pc);
 	emit_mark(cf, t, CF_MARK_UNMATCHED, ev->index);
 	replace(cf, t, site, CF_ENTRY_JUMP, prev_pc, ev);
 }

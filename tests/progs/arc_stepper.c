@@ -29,7 +29,9 @@ struct thread {
 	pid_t tid;
 	struct tw_stream *st;
 	bool async_next;	  /* the next step is a handler entry */
-	bool rescan;		  /* it ran a system call: mappings may have changed */
+	uint64_t pending;	  /* pc of the instruction being stepped, if has_pending */
+	bool has_pending;
+	bool pending_sys;	  /* it is a system call: mappings may change */
 	bool live;
 };
 
@@ -74,9 +76,17 @@ static struct pt_task_common now_common(uint32_t tid)
 	return c;
 }
 
-/* Diff /proc/PID/maps against what was recorded: MMAP new file mappings, MUNMAP gone ones. */
+/*
+ * Diff /proc/PID/maps against what was recorded: MUNMAP the mappings that
+ * are gone (mprotect splits count as gone), then MMAP the new file ones.
+ */
 static void scan_maps(void)
 {
+	static struct {
+		unsigned long long start, end, off;
+		char perms[8], file[256];
+	} cur[MAX_MAPS];
+	size_t n = 0;
 	char path[64], line[4096];
 	FILE *f;
 
@@ -84,46 +94,44 @@ static void scan_maps(void)
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	for (size_t i = 0; i < nr_maps; i++)
-		maps[i].seen = false;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, off;
-		char perms[8], file[4096] = "";
-		struct pt_task_mmap m = { 0 };
-		size_t i;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start, &end, perms, &off,
-			   file) < 4)
+	while (n < MAX_MAPS && fgets(line, sizeof(line), f)) {
+		cur[n].file[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %255s", &cur[n].start, &cur[n].end,
+			   cur[n].perms, &cur[n].off, cur[n].file) < 4)
 			continue;
-		if (file[0] != '/' && strcmp(file, "[vdso]"))
-			continue;
-		for (i = 0; i < nr_maps; i++)
-			if (maps[i].start == start && maps[i].len == end - start)
-				break;
-		if (i < nr_maps) {
-			maps[i].seen = true;
-			continue;
-		}
-		if (nr_maps == MAX_MAPS)
-			continue;
-		maps[nr_maps++] = (struct mapping){ start, end - start, true };
-		m.c = now_common(0);
-		m.start = start;
-		m.len = end - start;
-		m.pgoff = off;
-		m.prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
-			 (perms[2] == 'x' ? 4 : 0);
-		tw_task(tw, PT_TASK_MMAP, &m, sizeof(m), file);
+		if (cur[n].file[0] == '/' || !strcmp(cur[n].file, "[vdso]"))
+			n++;
 	}
 	fclose(f);
 	for (size_t i = 0; i < nr_maps; i++) {
-		if (maps[i].seen)
+		bool kept = false;
+
+		for (size_t k = 0; k < n && !kept; k++)
+			kept = cur[k].start == maps[i].start && cur[k].end - cur[k].start == maps[i].len;
+		if (kept)
 			continue;
 		struct pt_task_munmap u = { .c = now_common(0), .start = maps[i].start,
 					    .len = maps[i].len };
 
 		tw_task(tw, PT_TASK_MUNMAP, &u, sizeof(u), NULL);
 		maps[i--] = maps[--nr_maps];
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct pt_task_mmap m = { 0 };
+		bool known = false;
+
+		for (size_t i = 0; i < nr_maps && !known; i++)
+			known = maps[i].start == cur[k].start && maps[i].len == cur[k].end - cur[k].start;
+		if (known || nr_maps == MAX_MAPS)
+			continue;
+		maps[nr_maps++] = (struct mapping){ cur[k].start, cur[k].end - cur[k].start, true };
+		m.c = now_common(0);
+		m.start = cur[k].start;
+		m.len = cur[k].end - cur[k].start;
+		m.pgoff = cur[k].off;
+		m.prot = (cur[k].perms[0] == 'r' ? 1 : 0) | (cur[k].perms[1] == 'w' ? 2 : 0) |
+			 (cur[k].perms[2] == 'x' ? 4 : 0);
+		tw_task(tw, PT_TASK_MMAP, &m, sizeof(m), cur[k].file);
 	}
 }
 
@@ -178,16 +186,32 @@ static bool signal_caught(int sig)
 	return sig >= 1 && sig <= 64 && (mask >> (sig - 1) & 1);
 }
 
-/* Step t once more (recording the instruction it is about to run). */
+/*
+ * Step t once more.  Its pc is recorded only when the next stop shows the
+ * step completed (a SIGTRAP step stop): the kernel also stops at a pc it has
+ * not run yet, e.g. after a system call returns with a signal pending.
+ */
 static void step(struct thread *t)
 {
 	struct user_regs_struct regs;
-	if (ptrace(PTRACE_GETREGS, t->tid, NULL, &regs) == 0) {
-		/* mappings may change in a system call: rescan at the next stop */
-		t->rescan = is_syscall_at(t->tid, regs.rip);
-		record_step(t, regs.rip);
+
+	t->has_pending = ptrace(PTRACE_GETREGS, t->tid, NULL, &regs) == 0;
+	if (t->has_pending) {
+		t->pending = regs.rip;
+		t->pending_sys = is_syscall_at(t->tid, regs.rip);
 	}
 	ptrace(PTRACE_SINGLESTEP, t->tid, NULL, NULL);
+}
+
+/* The pending instruction did run. */
+static void complete(struct thread *t)
+{
+	if (!t->has_pending)
+		return;
+	record_step(t, t->pending);
+	t->has_pending = false;
+	if (t->pending_sys)
+		scan_maps();
 }
 
 int main(int argc, char **argv)
@@ -254,7 +278,7 @@ int main(int argc, char **argv)
 	scan_maps();
 	thread_new(pid);
 	/* Leaving the exec stop, the kernel reports a step at the entry point before
-	 * running it: that first stop records the first instruction. */
+	 * running it: nothing is pending, so that stop records nothing. */
 	ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL);
 	for (;;) {
 		struct thread *t;
@@ -268,6 +292,9 @@ int main(int argc, char **argv)
 			t = thread_new(tid);
 		}
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			/* an exit system call ran; another pending instruction did not */
+			if (t->has_pending && t->pending_sys)
+				complete(t);
 			thread_exit(t, status);
 			if (tid == pid)
 				break;
@@ -284,9 +311,10 @@ int main(int argc, char **argv)
 						    .ptid = (uint32_t)tid, .flags = PT_FORK_THREAD };
 			tw_task(tw, PT_TASK_FORK, &fk, sizeof(fk), NULL);
 			tw_count_task(tw, false);
+			complete(t);	/* the clone system call */
 			if (!thread_of((pid_t)newtid))
 				thread_new((pid_t)newtid);
-			/* the clone stop comes after the syscall instruction was recorded */
+			/* its step stop will come at the next instruction, not yet run */
 			ptrace(PTRACE_SINGLESTEP, tid, NULL, NULL);
 			continue;
 		}
@@ -296,13 +324,14 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (WSTOPSIG(status) != SIGTRAP) {
-			/* signal-delivery stop: deliver it; a handler entry comes next if caught */
+			/* signal-delivery stop: the pending instruction has not run; deliver
+			 * the signal; a handler entry comes next if it is caught */
+			t->has_pending = false;
 			t->async_next = signal_caught(WSTOPSIG(status));
 			ptrace(PTRACE_SINGLESTEP, tid, NULL, (void *)(long)WSTOPSIG(status));
 			continue;
 		}
-		if (t->rescan)
-			scan_maps();
+		complete(t);
 		step(t);
 	}
 	{
