@@ -204,10 +204,10 @@ struct collector *collector_start(struct driver_session *ds, const struct collec
 	c->opts = *opts;
 	if (ds_status(ds, &c->st) < 0)
 		goto err_free;
-	if (c->st.config.mode != PITRACE_MODE_COUNT && map_rings(c) < 0)
+	if (map_rings(c) < 0)
 		goto err_unmap;
 	if (c->st.config.mode == PITRACE_MODE_COUNT)
-		two.features |= PT_FEAT_COUNT_ONLY;
+		two.features |= PT_FEAT_COUNT_ONLY;	/* COUNT records, no steps */
 	c->tw = tw_open(opts->out_dir, &two);
 	if (!c->tw)
 		goto err_unmap;
@@ -249,6 +249,64 @@ err_free:
 }
 
 /*
+ * The time a driver task record (FORK, EXEC, EXIT control records, format
+ * v2) carries: its u64 time_ns follows 5, 3 and 4 uleb fields.  0 for other
+ * records or a short payload.
+ */
+static uint64_t task_ctl_time(const struct step_item *it)
+{
+	struct ctl_cursor cur = { it->payload, it->payload + it->payload_len };
+	unsigned skip;
+	uint64_t v;
+
+	switch (it->ctl_type) {
+	case PT_CTL_FORK: skip = 5; break;
+	case PT_CTL_EXEC: skip = 3; break;
+	case PT_CTL_EXIT: skip = 4; break;
+	default: return 0;
+	}
+	while (skip--)
+		if (ctl_get_uleb(&cur, &v))
+			return 0;
+	return ctl_get_u64(&cur, &v) ? 0 : v;
+}
+
+/*
+ * Append a sub-buffer's records to the CPU's stream.  Per-CPU streams are
+ * merged by time, and between SWITCH records a reader knows no time: after
+ * each task record the driver wrote (an execve in particular, whose new
+ * mappings the following steps run in), a TIME record carries its time on
+ * to the steps that follow.
+ */
+static int append_records(struct cpu_ring *r, const uint8_t *p, size_t len)
+{
+	size_t start = 0, off = 0;
+	uint64_t last_pc = 0;
+
+	while (off < len) {
+		struct step_item it;
+		size_t used;
+		uint64_t t;
+
+		if (step_decode(p + off, len - off, &last_pc, &it, &used) != STEP_DECODE_OK)
+			break;	/* tw_raw below reports it */
+		off += used;
+		if (it.kind != STEP_ITEM_CTL)
+			continue;
+		if (it.ctl_type == PT_CTL_SWITCH)
+			last_pc = 0;
+		t = task_ctl_time(&it);
+		if (!t)
+			continue;
+		if (tw_raw(r->stream, p + start, off - start, &r->markers_lost) < 0)
+			return -1;
+		tw_time(r->stream, t, PT_SEQ_NONE);
+		start = off;
+	}
+	return tw_raw(r->stream, p + start, len - start, &r->markers_lost);
+}
+
+/*
  * Append sub-buffer n of a ring to the CPU's stream; false when it is not
  * complete (yet).  In wrap mode the driver may be overwriting it while we
  * read: copy it, then check its slot still holds sub-buffer n.
@@ -279,7 +337,7 @@ static bool take_subbuf(struct collector *c, struct cpu_ring *r, uint64_t n, boo
 		}
 		src = c->copy;
 	}
-	if (tw_raw(r->stream, src, used, &r->markers_lost) < 0) {
+	if (append_records(r, src, used) < 0) {
 		r->bad++;
 		pr_warn("CPU %u: sub-buffer %llu holds a malformed record; the rest of it is dropped",
 			r->cpu, (unsigned long long)n);
@@ -320,8 +378,7 @@ int collector_run(struct collector *c, int stop_fd)
 	 * flight recorder and a stop-when-full buffer a fixed-size snapshot from
 	 * the start, both read at the end.
 	 */
-	bool drain = c->st.config.policy == PITRACE_POLICY_CONTINUOUS &&
-		     c->st.config.mode != PITRACE_MODE_COUNT;
+	bool drain = c->st.config.policy == PITRACE_POLICY_CONTINUOUS;
 
 	if (!fds)
 		return -1;
@@ -347,29 +404,6 @@ int collector_run(struct collector *c, int stop_fd)
 	return c->error ? -1 : 0;
 }
 
-static void count_mode_records(struct collector *c, struct collector_summary *sum)
-{
-	for (uint32_t cpu = 0; cpu < c->st.nr_cpus; cpu++) {
-		struct pitrace_cpu_status cs;
-		struct ctl_payload p = { .len = 0 };
-		struct tw_stream *s;
-
-		if (ds_cpu_status(c->ds, cpu, &cs) < 0 || !cs.online)
-			continue;
-		s = tw_stream_open(c->tw, true, cpu);
-		if (!s) {
-			c->error = -1;
-			continue;
-		}
-		ctl_put_uleb(&p, cs.steps);
-		tw_ctl(s, PT_CTL_COUNT, &p);
-		if (tw_stream_close(s) < 0)
-			c->error = -1;
-		sum->counted += cs.steps;
-		sum->cpus++;
-	}
-}
-
 int collector_finish(struct collector *c, struct collector_summary *sum)
 {
 	struct pt_attr_time t;
@@ -385,13 +419,28 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 		pr_warn("cannot flush the ring buffers: %s; the last steps may be missing",
 			strerror(errno));
 	pm_drain(c->pm);
-	if (c->st.config.mode == PITRACE_MODE_COUNT)
-		count_mode_records(c, sum);
-	else
-		drain_rings(c);
-	if (ds_status(c->ds, &st) == 0)
+	drain_rings(c);
+	if (ds_status(c->ds, &st) == 0) {
 		driver_lost = st.lost;
+		/* Count mode: the driver's per-thread COUNT records carry the counts. */
+		if (st.config.mode == PITRACE_MODE_COUNT) {
+			sum->count_only = true;
+			sum->counted = st.steps;
+		}
+	}
 	for (uint32_t i = 0; i < c->nr_rings; i++) {
+		struct cpu_ring *r = &c->rings[i];
+		uint64_t unmarked = r->ctl->lost - r->ctl->lost_marked;
+
+		/* Steps lost after the last LOST record (a buffer that stopped
+		 * when full): the driver had no room to say so; we do. */
+		if (r->ctl->lost > r->ctl->lost_marked) {
+			struct ctl_payload p = { .len = 0 };
+
+			ctl_put_uleb(&p, unmarked);
+			tw_ctl(r->stream, PT_CTL_LOST, &p);
+			r->markers_lost += unmarked;
+		}
 		marker_lost += c->rings[i].markers_lost;
 		if (c->rings[i].bad)
 			c->error = -1;
@@ -399,7 +448,7 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 			c->error = -1;
 		munmap(c->rings[i].map, c->rings[i].map_size);
 	}
-	sum->cpus += c->nr_rings;
+	sum->cpus = c->nr_rings;
 	/* The driver's counters are the truth; markers cover a driver that lacks them. */
 	sum->lost = driver_lost > marker_lost ? driver_lost : marker_lost;
 	tw_add_lost(c->tw, sum->lost);
@@ -431,7 +480,7 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 void collector_summary_line(const struct collector_summary *sum, const char *dir, char *buf,
 			    size_t size)
 {
-	if (sum->counted)
+	if (sum->count_only)
 		snprintf(buf, size, "%llu steps counted on %u CPUs: trace in %s",
 			 (unsigned long long)sum->counted, sum->cpus, dir);
 	else

@@ -31,6 +31,7 @@ struct collector_summary {
 	uint64_t task_records;
 	uint64_t perf_lost;		/* perf records the kernel dropped */
 	bool wrapped;			/* wrap mode dropped old sub-buffers */
+	bool count_only;		/* count mode: counted, no step records */
 };
 
 /*

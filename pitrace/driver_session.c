@@ -107,9 +107,21 @@ int ds_claim(struct driver_session *ds, const struct pitrace_config *cfg)
 
 int ds_select(struct driver_session *ds, const struct pitrace_select *sel)
 {
+	struct pitrace_status st;
+	char task[96];
+
 	if (ioctl(ds->fd, PITRACE_IOC_SELECT, sel) == 0)
 		return 0;
-	pr_err("cannot set the process selection: %s", strerror(errno));
+	if (errno == EBUSY && ioctl(ds->fd, PITRACE_IOC_STATUS, &st) == 0 && st.conflict_tid) {
+		ds_describe_pid(st.conflict_tid, task, sizeof(task));
+		pr_err("cannot trace %s: it is being single-stepped by ptrace (a debugger?); "
+		       "the driver does not share the step trap", task);
+	} else if (errno == ENOSPC) {
+		pr_err("cannot set the process selection: it holds more threads than the driver "
+		       "traces at once");
+	} else {
+		pr_err("cannot set the process selection: %s", strerror(errno));
+	}
 	return -1;
 }
 
