@@ -11,15 +11,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One PLT entry: where it is and which GOT slot its indirect jump reads. */
+struct arch_plt_entry {
+	uint64_t addr;
+	uint64_t size;
+	uint64_t got_slot;	  /* 0: no such jump (PLT0, lazy-binding stubs) */
+};
+
 /*
- * Required.  Decode a PLT section (code, size bytes at ELF virtual address
- * vaddr, entries of entsize bytes): for entry i set slots[i] to the virtual
- * address of the GOT slot its indirect jump reads, or 0 when it has none
- * (PLT0, the lazy-binding stubs of an IBT .plt next to .plt.sec).  slots
- * has size / entsize elements.
+ * Required.  Decode a PLT section: code, size bytes at ELF virtual address
+ * vaddr.  entsize is the section's sh_entsize; 0 means unknown (static
+ * executables' .plt) and the entries are found by decoding.  Fills at most
+ * max entries and returns how many.
  */
-void arch_sym_plt_slots(const uint8_t *code, size_t size, uint64_t vaddr, size_t entsize,
-			uint64_t *slots);
+size_t arch_sym_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, size_t entsize,
+			    struct arch_plt_entry *out, size_t max);
 
 /* Required.  True when addr lies in the kernel's part of the address space. */
 bool arch_sym_is_kernel_addr(uint64_t addr);

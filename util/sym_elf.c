@@ -373,6 +373,22 @@ static int got_name_cmp(const void *pa, const void *pb)
 	return a->slot < b->slot ? -1 : a->slot > b->slot;
 }
 
+/* The chosen name at addr among candidates sorted by cand_cmp, or NULL. */
+static const char *cands_name_at(const struct cand_vec *cv, uint64_t addr)
+{
+	size_t lo = 0, hi = cv->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cv->v[mid].e.addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cv->n && cv->v[lo].e.addr == addr ? cv->v[lo].e.name : NULL;
+}
+
 static int u64_cmp(const void *pa, const void *pb)
 {
 	const uint64_t *a = pa, *b = pb;
@@ -399,8 +415,8 @@ static bool u64_member(const uint64_t *v, size_t nr, uint64_t x)
  * The symbol each wanted GOT slot (sorted) is bound to, sorted by slot.
  * Only wanted slots are named: a big program has 10^5 relative relocations.
  */
-static struct got_name *load_got_names(struct sym_module *m, const uint64_t *want, size_t nr_want,
-				       size_t *nr)
+static struct got_name *load_got_names(struct sym_module *m, const struct cand_vec *cv,
+				       const uint64_t *want, size_t nr_want, size_t *nr)
 {
 	struct got_name *v = NULL;
 	size_t cap = 0;
@@ -442,9 +458,17 @@ static struct got_name *load_got_names(struct sym_module *m, const uint64_t *wan
 			if (!u64_member(want, nr_want, off))
 				continue;
 			if (GELF_R_SYM(info) == 0) {
-				/* IRELATIVE: no symbol, the resolver's address (as objdump says). */
-				snprintf(buf, sizeof(buf), "*ABS*+0x%llx", (unsigned long long)addend);
-				name = strtab_intern(&m->strs, buf);
+				/*
+				 * IRELATIVE: no symbol, only the address of an IFUNC
+				 * resolver; named after the function there (memcpy),
+				 * else as objdump does.
+				 */
+				name = cands_name_at(cv, addend);
+				if (!name) {
+					snprintf(buf, sizeof(buf), "*ABS*+0x%llx",
+						 (unsigned long long)addend);
+					name = strtab_intern(&m->strs, buf);
+				}
 			} else if (gelf_getsym(symdata, GELF_R_SYM(info), &sym)) {
 				name = elf_strptr(m->elf, symshdr.sh_link, sym.st_name);
 			} else {
@@ -487,7 +511,7 @@ static void collect_plt(struct sym_module *m, struct cand_vec *cv)
 {
 	static const char *const plts[] = { ".plt", ".plt.sec", ".plt.got" };
 	enum { NR_PLTS = sizeof(plts) / sizeof(plts[0]) };
-	struct { GElf_Shdr shdr; uint64_t ent, *slots; size_t nr; } sec[NR_PLTS] = { 0 };
+	struct { GElf_Shdr shdr; struct arch_plt_entry *ents; size_t nr; } sec[NR_PLTS] = { 0 };
 	struct got_name *got = NULL;
 	uint64_t *want = NULL;
 	size_t nr_want = 0, nr_got = 0;
@@ -495,48 +519,48 @@ static void collect_plt(struct sym_module *m, struct cand_vec *cv)
 	for (size_t k = 0; k < NR_PLTS; k++) {
 		Elf_Scn *scn = find_section(m->elf, plts[k], &sec[k].shdr);
 		Elf_Data *data;
+		size_t max;
 
 		if (!scn || sec[k].shdr.sh_type == SHT_NOBITS || !(data = elf_rawdata(scn, NULL)))
 			continue;
-		sec[k].ent = sec[k].shdr.sh_entsize ? sec[k].shdr.sh_entsize : 16;
-		sec[k].nr = data->d_size / sec[k].ent;
-		if (!sec[k].nr || !(sec[k].slots = calloc(sec[k].nr, sizeof(uint64_t)))) {
-			sec[k].nr = 0;
+		max = data->d_size / 4 + 1;	/* no entry is shorter than a jump */
+		sec[k].ents = calloc(max, sizeof(*sec[k].ents));
+		if (!sec[k].ents)
 			continue;
-		}
-		arch_sym_plt_slots(data->d_buf, sec[k].nr * sec[k].ent, sec[k].shdr.sh_addr,
-				   sec[k].ent, sec[k].slots);
+		sec[k].nr = arch_sym_plt_entries(data->d_buf, data->d_size, sec[k].shdr.sh_addr,
+						 sec[k].shdr.sh_entsize, sec[k].ents, max);
 		nr_want += sec[k].nr;
 	}
 	if (nr_want && (want = malloc(nr_want * sizeof(*want)))) {
 		nr_want = 0;
 		for (size_t k = 0; k < NR_PLTS; k++)
 			for (size_t i = 0; i < sec[k].nr; i++)
-				if (sec[k].slots[i])
-					want[nr_want++] = sec[k].slots[i];
+				if (sec[k].ents[i].got_slot)
+					want[nr_want++] = sec[k].ents[i].got_slot;
 		qsort(want, nr_want, sizeof(*want), u64_cmp);
-		got = load_got_names(m, want, nr_want, &nr_got);
+		got = load_got_names(m, cv, want, nr_want, &nr_got);
 	}
 	for (size_t k = 0; k < NR_PLTS; k++) {
 		for (size_t i = 0; i < sec[k].nr; i++) {
+			const struct arch_plt_entry *pe = &sec[k].ents[i];
 			struct sym_cand c = { 0 };
 			const char *target;
 			char buf[512];
 
-			if (!sec[k].slots[i] || !(target = got_name_find(got, nr_got, sec[k].slots[i])))
+			if (!pe->got_slot || !(target = got_name_find(got, nr_got, pe->got_slot)))
 				continue;
 			snprintf(buf, sizeof(buf), "%s@plt", target);
 			c.e.name = strtab_intern(&m->strs, buf);
 			if (!c.e.name)
 				continue;
-			c.e.addr = sec[k].shdr.sh_addr + i * sec[k].ent;
-			c.e.size = sec[k].ent;
+			c.e.addr = pe->addr;
+			c.e.size = pe->size;
 			c.sec_end = sec[k].shdr.sh_addr + sec[k].shdr.sh_size;
 			c.bind = STB_GLOBAL;
 			c.type = STT_FUNC;
 			cand_push(cv, &c);
 		}
-		free(sec[k].slots);
+		free(sec[k].ents);
 	}
 	free(want);
 	free(got);
@@ -570,11 +594,18 @@ static void load_symbols(struct sym_module *m)
 		collect_symtab(m, m->debug_elf, scn, &cv);
 	else if ((scn = find_symtab(m->elf, SHT_DYNSYM)))
 		collect_symtab(m, m->elf, scn, &cv);
-	if (m->elf)
+	/* Sorted before the PLT is named: IRELATIVE entries look names up. */
+	if (cv.n)
+		qsort(cv.v, cv.n, sizeof(*cv.v), cand_cmp);
+	if (m->elf) {
+		size_t before = cv.n;
+
 		collect_plt(m, &cv);
+		if (cv.n > before)
+			qsort(cv.v, cv.n, sizeof(*cv.v), cand_cmp);
+	}
 	if (!cv.n)
 		return;
-	qsort(cv.v, cv.n, sizeof(*cv.v), cand_cmp);
 
 	m->aliases = malloc(cv.n * sizeof(*m->aliases));
 	m->syms = malloc(cv.n * sizeof(*m->syms));

@@ -6,42 +6,72 @@
 
 /*
  * Every x86_64 PLT flavour (.plt with lazy binding, .plt.sec with IBT,
- * .plt.got) reaches its target through "jmp *disp(%rip)", optionally with a
- * bnd prefix and after an endbr64: the slot is the end of that instruction
- * plus disp.  Decoding with capstone rather than matching byte patterns keeps
- * prefixes and encodings we have not seen yet working.
+ * .plt.got, a static executable's .plt) reaches its target through
+ * "jmp *disp(%rip)", optionally with a bnd prefix and after an endbr64: the
+ * slot is the end of that instruction plus disp.  Decoding with capstone
+ * rather than matching byte patterns keeps encodings we have not seen yet
+ * working.
  */
-void arch_sym_plt_slots(const uint8_t *code, size_t size, uint64_t vaddr, size_t entsize,
-			uint64_t *slots)
+static bool got_jump(const cs_insn *insn, uint64_t *slot)
 {
-	size_t nr = entsize ? size / entsize : 0;
+	const cs_x86 *x = &insn->detail->x86;
+
+	if (insn->id != X86_INS_JMP || x->op_count != 1 || x->operands[0].type != X86_OP_MEM ||
+	    x->operands[0].mem.base != X86_REG_RIP)
+		return false;
+	*slot = insn->address + insn->size + (int64_t)x->operands[0].mem.disp;
+	return true;
+}
+
+size_t arch_sym_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, size_t entsize,
+			    struct arch_plt_entry *out, size_t max)
+{
+	size_t n = 0;
 	cs_insn *insn;
 	csh handle;
 
-	for (size_t i = 0; i < nr; i++)
-		slots[i] = 0;
-	if (!nr || cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
-		return;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+		return 0;
 	cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
 	insn = cs_malloc(handle);
-	for (size_t i = 0; insn && i < nr; i++) {
-		const uint8_t *p = code + i * entsize;
-		uint64_t addr = vaddr + i * entsize;
-		size_t left = entsize;
+	if (insn && entsize) {
+		/* Entry by entry: padding between them is not decoded as code. */
+		for (size_t i = 0; i < size / entsize && n < max; i++) {
+			const uint8_t *p = code + i * entsize;
+			uint64_t addr = vaddr + i * entsize, slot = 0;
+			size_t left = entsize;
 
-		/* Entries are decoded one by one: padding between them is not code. */
-		while (!slots[i] && cs_disasm_iter(handle, &p, &left, &addr, insn)) {
-			const cs_x86 *x = &insn->detail->x86;
+			while (!slot && cs_disasm_iter(handle, &p, &left, &addr, insn))
+				if (!got_jump(insn, &slot))
+					slot = 0;
+			out[n++] = (struct arch_plt_entry){ vaddr + i * entsize, entsize, slot };
+		}
+	} else if (insn) {
+		/* Unknown size: an entry starts at each GOT jump (or the endbr64
+		 * just before it) and runs to the next one. */
+		const uint8_t *p = code;
+		uint64_t addr = vaddr, prev_endbr = 0, slot;
+		size_t left = size;
 
-			if (insn->id != X86_INS_JMP || x->op_count != 1 ||
-			    x->operands[0].type != X86_OP_MEM || x->operands[0].mem.base != X86_REG_RIP)
+		while (n < max && cs_disasm_iter(handle, &p, &left, &addr, insn)) {
+			if (insn->id == X86_INS_ENDBR64) {
+				prev_endbr = insn->address;
 				continue;
-			slots[i] = insn->address + insn->size + (int64_t)x->operands[0].mem.disp;
+			}
+			if (got_jump(insn, &slot)) {
+				uint64_t start = prev_endbr ? prev_endbr : insn->address;
+
+				if (n)
+					out[n - 1].size = start - out[n - 1].addr;
+				out[n++] = (struct arch_plt_entry){ start, vaddr + size - start, slot };
+			}
+			prev_endbr = 0;
 		}
 	}
 	if (insn)
 		cs_free(insn, 1);
 	cs_close(&handle);
+	return n;
 }
 
 /* Canonical high half: user space never reaches it. */

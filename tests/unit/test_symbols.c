@@ -196,6 +196,7 @@ static bool build(void)
 	rc |= sh("cd %s && %s -fPIE -pie -Wl,--build-id -o prog-pie prog.c", dir, cc);
 	rc |= sh("cd %s && %s -fno-pie -no-pie -Wl,--build-id -o prog-nopie prog.c", dir, cc);
 	rc |= sh("cd %s && %s -fcf-protection=full -Wl,-z,ibtplt -o prog-ibt prog.c", dir, cc);
+	rc |= sh("cd %s && %s -static -o prog-static prog.c", dir, cc);
 	rc |= sh("cd %s && %s -shared -fPIC -o libt.so lib.c lib2.c", dir, cc);
 	rc |= sh("cd %s && strip --strip-all -o libt-stripped.so libt.so", dir);
 	rc |= sh("cd %s && %s -shared -fPIC -Wl,--version-script=ver.map -o libver.so ver.c", dir, cc);
@@ -457,6 +458,59 @@ static void test_lines_match_addr2line(void)
 		CU_ASSERT_EQUAL(bad, 0);
 		sym_session_free(s);
 	}
+}
+
+/*
+ * A static executable's .plt: 8-byte entries (no sh_entsize) reaching IFUNC
+ * implementations through IRELATIVE slots, which have no symbol; objdump
+ * gives them no name.  We name them after the IFUNC symbol at the
+ * resolver's address.  Oracle: objdump's jmp targets and readelf's
+ * relocations.
+ */
+static void test_static_irelative_plt(void)
+{
+	uint64_t plt[2], slot[2], resolver;
+	struct sym_session *s;
+	struct sym_loc loc, ifunc;
+	char cmd[PATH_MAX + 256], want[160];
+	const char *file;
+	FILE *p;
+
+	CU_ASSERT_FATAL(build());
+	file = tpath("prog-static");
+	/* "  401018:\tff 25 ..\tjmp    *0xa3fe2(%rip)        # 4a5000 <...>" */
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -d -j .plt %s | awk '/jmp +\\*/ { a = $1; sub(\":\", \"\", a); "
+		 "for (i = 1; i < NF; i++) if ($i == \"#\") print a, $(i + 1) }'", file);
+	p = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	for (int i = 0; i < 2; i++)
+		CU_ASSERT_FATAL(fscanf(p, "%" SCNx64 " %" SCNx64, &plt[i], &slot[i]) == 2);
+	pclose(p);
+	resolver = strtoull(sh_out("readelf -rW %s | awk '$1 == \"%016" PRIx64 "\" && "
+				   "/IRELATIVE/ { print $NF }'", file, slot[0]), NULL, 16);
+	CU_ASSERT_FATAL(resolver != 0);
+
+	s = session(NULL);
+	map_file(s, 12, file, 0);
+	sym_resolve(s, 12, resolver, 0, &ifunc);
+	CU_ASSERT_FATAL(ifunc.symbol != NULL);
+	snprintf(want, sizeof(want), "%s@plt", ifunc.symbol);
+	/* the name is one nm gives the resolver's address */
+	CU_ASSERT_STRING_EQUAL(sh_out("nm %s | awk '$1 == \"%016" PRIx64 "\" && $3 == \"%s\" "
+				      "{ print $3 }'", file, resolver, ifunc.symbol), ifunc.symbol);
+	for (uint64_t off = 0; off < plt[1] - plt[0]; off++) {
+		sym_resolve(s, 12, plt[0] + off, 0, &loc);
+		if (!loc.symbol || strcmp(loc.symbol, want) || loc.sym_offset != off)
+			fprintf(stderr, "\nplt 0x%" PRIx64 "+%" PRIu64 ": %s+%" PRIu64 ", want %s\n",
+				plt[0], off, loc.symbol ? loc.symbol : "(none)", loc.sym_offset, want);
+		CU_ASSERT(loc.symbol && !strcmp(loc.symbol, want) && loc.sym_offset == off);
+	}
+	/* the next entry starts where objdump's next jump is */
+	sym_resolve(s, 12, plt[1], 0, &loc);
+	CU_ASSERT(loc.symbol && strcmp(loc.symbol, want) && strstr(loc.symbol, "@plt") &&
+		  loc.sym_offset == 0);
+	sym_session_free(s);
 }
 
 /* ---- address spaces ---- */
@@ -935,6 +989,7 @@ static void test_resolve_cost(void)
 static CU_TestInfo tests[] = {
 	{ "names, offsets and lines at a load bias", test_resolve_table },
 	{ "lines agree with addr2line", test_lines_match_addr2line },
+	{ "static executable: IRELATIVE PLT entries", test_static_irelative_plt },
 	{ "address spaces: mmap, munmap, fork, exec", test_address_spaces },
 	{ "partial munmap splits a mapping", test_munmap_split },
 	{ "[vdso] from the trace directory", test_vdso },
