@@ -1,0 +1,8 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Driver benchmark: in one QEMU boot per kernel (default: every installed
+# kernel with headers; PT_VM_KERNELS picks), recorded steps/s next to
+# count-only steps/s.  Figures, not pass/fail; TCG timings are noisy.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PT_VM_CASES_DIR=$ROOT/tests/vm/bench "$ROOT/tests/vm/run.sh" "$@" |
+	sed -n 's/^\(vm\[[^]]*\]\): INFO bench: /driver \1: /p; /FAIL/p'
