@@ -8,7 +8,8 @@
 #   PT_LIB (default lib/), PT_VM_KERNELS (space-separated releases to boot,
 #   default: all with headers), PT_VM_WORK (work directory, default a temp
 #   dir), PT_VM_TIMEOUT (seconds per boot, default 600), PT_VM_KEEP=1 (keep
-#   the work directory and console logs).
+#   the work directory and console logs), PT_VM_CASES_DIR (default
+#   tests/vm/cases; tests/vm/bench.sh uses tests/vm/bench).
 #
 # Case-file contract (tests/vm/cases/NAME.sh, run by busybox sh as root in
 # the guest, in name order, each in a fresh empty directory):
@@ -20,7 +21,8 @@
 #     (test tools built from tests/vm/*.c: ptdrv), PT_CASE (case name),
 #     PATH includes PT_BIN and PT_TOOLS.  /dev/pitrace exists while loaded.
 #   - Print one line per check: "PASS name", "FAIL name: why" or
-#     "SKIP name: why" (name without spaces); anything else is log.  A case
+#     "SKIP name: why" (name without spaces); "INFO text" lines are shown
+#     as they are (figures); anything else is log.  A case
 #     that prints no result line, or exits non-zero without a FAIL line,
 #     fails.  Each case file gets PT_CASE_TIMEOUT seconds (default 240).
 #   - The harness, not the case, checks the kernel log: after each boot any
@@ -35,6 +37,7 @@ PROGS=$(realpath -m "${PT_PROGS:-$ROOT/build/progs}")
 LIBDIR=$(realpath -m "${PT_LIB:-$ROOT/lib}")
 PATTERN=${1:-}
 TIMEOUT=${PT_VM_TIMEOUT:-600}
+CASES=${PT_VM_CASES_DIR:-$ROOT/tests/vm/cases}
 WORK=${PT_VM_WORK:-$(mktemp -d /tmp/pitrace-vm.XXXXXX)}
 mkdir -p "$WORK"
 [ "${PT_VM_KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
@@ -114,7 +117,7 @@ build_initramfs() {	# build_initramfs RELEASE KO OUT
 	for f in "$WORK"/tools/*; do
 		[ -f "$f" ] && cp "$f" "$rfs/pt/tools/"
 	done
-	for f in "$ROOT"/tests/vm/cases/*; do
+	for f in "$CASES"/* "$ROOT"/tests/vm/cases/lib.inc; do
 		[ -f "$f" ] || continue
 		case $(basename "$f") in
 		*.sh) case $(basename "$f") in *"$PATTERN"*) cp "$f" "$rfs/pt/cases/" ;; esac ;;
@@ -148,7 +151,7 @@ for rel in $releases; do
 	rc=$?
 	tr -d '\r' <"$log" >"$log.txt"
 	[ -n "${PT_VM_VERBOSE:-}" ] && cat "$log.txt"
-	grep -E '^(PASS|FAIL|SKIP) ' "$log.txt" | while read -r line; do echo "$line"; done >"$WORK/results-$rel"
+	grep -E '^(PASS|FAIL|SKIP|INFO) ' "$log.txt" >"$WORK/results-$rel"
 	while read -r line; do result "$rel" "$line"; done <"$WORK/results-$rel"
 	if ! grep -q '^pitrace-vm: done' "$log.txt"; then
 		[ $rc = 124 ] && why="timed out after ${TIMEOUT}s" || why="guest stopped early (qemu exit $rc)"
