@@ -238,6 +238,27 @@ static void print_ctl(const struct step_item *it)
 		ctl_get_uleb(&c, &a);
 		printf("steps %" PRIu64, a);
 		break;
+	case PT_CTL_FORK:
+	case PT_CTL_EXEC:
+	case PT_CTL_EXIT: {
+		static const char *const fields[3][3] = {
+			{ "ppid", "ptid", "flags" }, { "old_tid" }, { "status", "steps" },
+		};
+		unsigned k = it->ctl_type - PT_CTL_FORK;
+
+		ctl_get_uleb(&c, &a);
+		ctl_get_uleb(&c, &b);
+		printf("pid %" PRIu64 " tid %" PRIu64, a, b);
+		for (unsigned i = 0; i < 3 && fields[k][i]; i++) {
+			ctl_get_uleb(&c, &a);
+			printf(" %s %" PRIu64, fields[k][i], a);
+		}
+		ctl_get_u64(&c, &tm);
+		printf(" time %" PRIu64, tm);
+		if (it->ctl_type == PT_CTL_EXEC)
+			printf(" path %.*s", (int)(c.end - c.p), (const char *)c.p);
+		break;
+	}
 	default:
 		printf("type %u, %zu bytes of payload (newer than this post)", it->ctl_type,
 		       it->payload_len);

@@ -630,10 +630,73 @@ static void test_per_cpu_time_order(void)
 	trace_close(t);
 }
 
+/* Format v2: FORK, EXEC and EXIT records inside a per-CPU stream come out as task events. */
+static void test_stream_task_records(void)
+{
+	const char *dir = scratch("streamtasks");
+	struct trace_writer *tw = tw_open(dir, NULL);
+	struct tw_stream *st;
+	struct ctl_payload fork = { .len = 0 }, exec = { .len = 0 }, exit = { .len = 0 };
+	static const char path[] = "/usr/bin/new";
+	struct trace *t;
+	struct trace_iter *it;
+	struct trace_event ev;
+	unsigned seen = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+	st = tw_stream_open(tw, true, 0);
+	ctl_put_uleb(&fork, 31); ctl_put_uleb(&fork, 31); ctl_put_uleb(&fork, 30);
+	ctl_put_uleb(&fork, 30); ctl_put_uleb(&fork, 0); ctl_put_u64(&fork, 100);
+	ctl_put_uleb(&exec, 31); ctl_put_uleb(&exec, 31); ctl_put_uleb(&exec, 31);
+	ctl_put_u64(&exec, 200);
+	memcpy(exec.buf + exec.len, path, strlen(path));
+	exec.len += strlen(path);
+	ctl_put_uleb(&exit, 31); ctl_put_uleb(&exit, 31); ctl_put_uleb(&exit, 256);
+	ctl_put_uleb(&exit, 1); ctl_put_u64(&exit, 300);
+	tw_switch(st, 30, 30, 50, PT_SEQ_NONE);
+	tw_ctl(st, PT_CTL_FORK, &fork);
+	tw_switch(st, 31, 31, 150, PT_SEQ_NONE);
+	tw_ctl(st, PT_CTL_EXEC, &exec);
+	tw_step(st, 0x401000);
+	tw_ctl(st, PT_CTL_EXIT, &exit);
+	tw_stream_close(st);
+	tw_close(tw, "complete");
+
+	t = trace_open(dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(it = trace_iter_new(t));
+	while (trace_next(it, &ev) == 1) {
+		if (ev.kind != TEV_TASK)
+			continue;
+		switch (seen++) {
+		case 0:
+			CU_ASSERT_EQUAL(ev.task->type, PT_TASK_FORK);
+			CU_ASSERT_EQUAL(ev.task->c.tid, 31);
+			CU_ASSERT_EQUAL(ev.task->fork.ptid, 30);
+			CU_ASSERT_EQUAL(ev.task->c.time_ns, 100);
+			break;
+		case 1:
+			CU_ASSERT_EQUAL(ev.task->type, PT_TASK_EXEC);
+			CU_ASSERT_STRING_EQUAL(ev.task->str, path);
+			CU_ASSERT_EQUAL(ev.index, 0);	/* before the step */
+			break;
+		case 2:
+			CU_ASSERT_EQUAL(ev.task->type, PT_TASK_EXIT);
+			CU_ASSERT_EQUAL(ev.task->exit.status, 256);
+			CU_ASSERT_EQUAL(ev.index, 1);
+			break;
+		}
+	}
+	CU_ASSERT_EQUAL(seen, 3);
+	trace_iter_free(it);
+	trace_close(t);
+}
+
 static CU_TestInfo tests[] = {
 	{ "threads merge in seq order, tasks at their seq (plain and zstd)", test_roundtrip_order },
 	{ "per-CPU streams merge by time, tasks without seq by time", test_per_cpu_time_order },
 	{ "control records become events in place", test_control_events },
+	{ "FORK, EXEC, EXIT stream records become task events", test_stream_task_records },
 	{ "header attributes and thread names round-trip", test_header_and_tasks },
 	{ "a stream cut at any byte is an error, --force reads up to it", test_truncation_detected },
 	{ "a flipped byte fails the CHECK", test_corruption_detected },
