@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # post counts on real recordings, checked against independent counts:
-# tests/progs/labels (static, no libc) exactly as constructed, and the
+# tests/progs/labels (static, no libc) exactly as constructed, repmovs's
+# rep movsb once per iteration, and the
 # functions of tests/progs/countloop against callgrind's instruction counts.
 . "$(dirname "$0")/lib.sh"
 [ -x "$PROGS/labels" ] && [ -x "$PROGS/countloop" ] || skip "labels or countloop not built (make progs)"
@@ -19,6 +20,15 @@ WANT
 expect_same_file "labels: counts by symbol" want got
 # the total row equals the steps the header recorded
 "$POST" -i lab info | grep -Eq '^steps: +23$' || fail "labels: info does not say 23 steps"
+
+# a rep-prefixed string instruction counts once per iteration
+if [ -x "$PROGS/repmovs" ]; then
+	"$PITRACE" record -o rep "$PROGS/repmovs" >/dev/null 2>&1 || fail "record repmovs: exit $?"
+	"$POST" -i rep counts --by insn >out || fail "counts repmovs"
+	grep -Eq '^ +100  +[0-9.]+%  0x[0-9a-f]+  _start\+0x[0-9a-f]+ +rep movsb ' out ||
+		fail "repmovs: rep movsb should count 100: $(cat out)"
+	grep -Eq '^ +106  100\.00%  total$' out || fail "repmovs: total should be 106: $(cat out)"
+fi
 
 command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null || {
 	echo "SKIP: valgrind not installed (labels part passed)"
