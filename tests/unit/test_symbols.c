@@ -659,6 +659,80 @@ static void test_munmap_split(void)
 	sym_session_free(s);
 }
 
+/*
+ * Random mmap/munmap sequences against a page model: after every operation
+ * each page must resolve to the file mapped there (its module name) at the
+ * right file offset, or to [unknown].  The files do not exist, so
+ * module_offset is the file offset.  A final pass checks every page.
+ */
+static void test_address_space_model(void)
+{
+	enum { NR_PAGES = 48, NR_OPS = 3000 };
+	static const char *const paths[] = { "/nonexistent/m0", "/nonexistent/m1",
+					     "/nonexistent/m2" };
+	struct { int file; uint64_t off; } model[NR_PAGES];
+	const uint64_t base = 0x40000000;
+	struct sym_session *s = session(NULL);
+	unsigned seed = 12345;
+	int bad = 0;
+
+	for (int p = 0; p < NR_PAGES; p++)
+		model[p].file = -1;
+	for (int op = 0; op < NR_OPS && !bad; op++) {
+		int first = rand_r(&seed) % NR_PAGES;
+		int n = 1 + rand_r(&seed) % (NR_PAGES - first < 12 ? NR_PAGES - first : 12);
+		struct trace_task_rec r = { 0 };
+
+		r.c.pid = 4;
+		if (rand_r(&seed) % 3) {
+			int file = rand_r(&seed) % 3;
+			uint64_t pgoff = (uint64_t)(rand_r(&seed) % 16) * PAGE;
+
+			rec_mmap(s, 4, base + first * PAGE, n * PAGE, pgoff, PROT_READ | PROT_EXEC,
+				 paths[file]);
+			for (int p = first; p < first + n; p++) {
+				model[p].file = file;
+				model[p].off = pgoff + (p - first) * PAGE;
+			}
+		} else {
+			r.type = PT_TASK_MUNMAP;
+			r.munmap.start = base + first * PAGE;
+			r.munmap.len = n * PAGE;
+			sym_task_event(s, &r);
+			for (int p = first; p < first + n; p++)
+				model[p].file = -1;
+		}
+		/* A few pages each time: ranges are often cut before their first
+		 * lookup (a lookup caches the bias, which hides wrong offsets). */
+		for (int p = op % 7; p < NR_PAGES; p += 7) {
+			struct sym_loc loc;
+			uint64_t in = (op * 97 + p * 13) % PAGE;
+
+			sym_resolve(s, 4, base + p * PAGE + in, 0, &loc);
+			if (model[p].file < 0 ? loc.kind == SYM_KIND_UNKNOWN
+					      : loc.kind == SYM_KIND_FILE &&
+						!strcmp(loc.module, paths[model[p].file] + 13) &&
+						loc.module_offset == model[p].off + in)
+				continue;
+			fprintf(stderr, "\nop %d page %d: %s+0x%" PRIx64 ", model m%d+0x%" PRIx64 "\n",
+				op, p, loc.module, loc.module_offset, model[p].file,
+				model[p].off + in);
+			bad++;
+			break;
+		}
+	}
+	for (int p = 0; p < NR_PAGES && !bad; p++) {
+		struct sym_loc loc;
+
+		sym_resolve(s, 4, base + p * PAGE, 0, &loc);
+		bad += model[p].file < 0 ? loc.kind != SYM_KIND_UNKNOWN
+					 : loc.kind != SYM_KIND_FILE ||
+						   loc.module_offset != model[p].off;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	sym_session_free(s);
+}
+
 /* ---- special mappings ---- */
 
 /* The process's own vdso, saved as the recorder does, named by the image's own symbols. */
@@ -992,6 +1066,7 @@ static CU_TestInfo tests[] = {
 	{ "static executable: IRELATIVE PLT entries", test_static_irelative_plt },
 	{ "address spaces: mmap, munmap, fork, exec", test_address_spaces },
 	{ "partial munmap splits a mapping", test_munmap_split },
+	{ "address spaces agree with a page model", test_address_space_model },
 	{ "[vdso] from the trace directory", test_vdso },
 	{ "[anon], [unknown], deleted files", test_special_mappings },
 	{ "kernel symbols from kallsyms", test_kernel_symbols },
