@@ -37,8 +37,7 @@ struct trace {
 	char *dir;
 	bool force;
 	struct trace_info info;
-	uint8_t *header_data;	  /* the header file; attribute strings point into copies */
-	char *strings[8];	  /* owned scalar strings of info */
+	char *strings[6];	  /* owned copies of info's string attributes */
 	uint8_t *tasks_data;	  /* the tasks file; task strings point into it */
 	struct trace_task_rec *tasks;
 	size_t nr_tasks;
@@ -187,10 +186,8 @@ static char **strv_push(char **v, const char *s)
 	nv = realloc(v, (n + 2) * sizeof(*nv));
 	if (!nv)
 		return v;
-	nv[n] = strdup(s);
+	nv[n] = strdup(s);	/* out of memory: the list just ends early */
 	nv[n + 1] = NULL;
-	if (!nv[n])
-		nv[n] = NULL;
 	return nv;
 }
 
@@ -580,14 +577,13 @@ static struct trace *trace_open_common(const char *dir, bool force)
 		trace_close(t);
 		return NULL;
 	}
-	{
-		const char **s[] = { &t->info.arch, &t->info.backend, &t->info.mode,
-				     &t->info.kernel_release, &t->info.state, &t->info.hostname };
+	/* the API promises strings and lists, never NULL */
+	const char **strs[] = { &t->info.arch, &t->info.backend, &t->info.mode,
+				&t->info.kernel_release, &t->info.state, &t->info.hostname };
 
-		for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-			if (!*s[i])
-				*s[i] = "";
-	}
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (!*strs[i])
+			*strs[i] = "";
 	if (!t->info.argv)
 		t->info.argv = calloc(1, sizeof(char *));
 	if (!t->info.on_symbols)
@@ -626,7 +622,6 @@ void trace_close(struct trace *t)
 	free(t->tasks);
 	free(t->tasks_data);
 	free(t->threads);
-	free(t->header_data);
 	free(t->dir);
 	free(t);
 }
