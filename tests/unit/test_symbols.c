@@ -79,6 +79,13 @@ static const char ver_src[] =
 	"int new_impl(void) { return 2; }\n";
 static const char ver_map[] = "V1 { global: vfunc; local: *; };\nV2 { global: vfunc; } V1;\n";
 
+/* A stand-in vmlinux: freestanding code linked where the kernel's text is. */
+static const char kern_src[] =
+	"int kfunc_a(int x)\n{\n\treturn x * 2 + 1;\n}\n"
+	"int kfunc_b(int x)\n{\n\treturn kfunc_a(x) - 3;\n}\n"
+	"int kfunc_c(int x)\n{\n\treturn kfunc_b(x) ^ kfunc_a(x);\n}\n"
+	"void _start(void)\n{\n\tkfunc_c(1);\n\tfor (;;)\n\t\t;\n}\n";
+
 /* Labels without .type/.size, as hand-written assembly has them. */
 static const char asm_src[] =
 	"\t.text\n"
@@ -193,6 +200,7 @@ static bool build(void)
 	write_file(tpath("ver.c"), ver_src);
 	write_file(tpath("ver.map"), ver_map);
 	write_file(tpath("asm.S"), asm_src);
+	write_file(tpath("kern.c"), kern_src);
 	rc |= sh("cd %s && %s -fPIE -pie -Wl,--build-id -o prog-pie prog.c", dir, cc);
 	rc |= sh("cd %s && %s -fno-pie -no-pie -Wl,--build-id -o prog-nopie prog.c", dir, cc);
 	rc |= sh("cd %s && %s -fcf-protection=full -Wl,-z,ibtplt -o prog-ibt prog.c", dir, cc);
@@ -201,6 +209,8 @@ static bool build(void)
 	rc |= sh("cd %s && strip --strip-all -o libt-stripped.so libt.so", dir);
 	rc |= sh("cd %s && %s -shared -fPIC -Wl,--version-script=ver.map -o libver.so ver.c", dir, cc);
 	rc |= sh("cd %s && cc -nostdlib -static -Wl,--build-id=none -o asm asm.S", dir);
+	rc |= sh("cd %s && cc -g -O0 -ffreestanding -fno-pic -mcmodel=kernel -nostdlib -static -no-pie "
+		 "-Wl,-Ttext-segment=0xffffffff81000000 -o kern kern.c", dir);
 	/* Separate debuginfo: one found by build-id, one by .gnu_debuglink. */
 	rc |= sh("cd %s && strip --strip-all -o prog-stripped prog-pie", dir);
 	snprintf(bid, sizeof(bid), "%s", build_id_hex(tpath("prog-pie")));
@@ -260,6 +270,33 @@ static int marker_line(const char *src, const char *marker)
 	for (const char *q = src; q < p; q++)
 		line += *q == '\n';
 	return line;
+}
+
+/* n (<= 16) code bytes at vaddr of file as hex, as objdump -s shows them. */
+static const char *objdump_bytes(const char *file, uint64_t vaddr, size_t n)
+{
+	static char hex[40];
+	/* " ADDR " then four 8-digit groups in fixed columns, then ASCII */
+	const char *dump = sh_out("objdump -s --start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64
+				  " %s | grep '^ [0-9a-f]* '", vaddr, vaddr + n, file);
+	const char *cols = strchr(dump + 1, ' ');
+	size_t w = 0;
+
+	for (size_t k = 1; cols && cols[k] && k <= 36 && w < 2 * n; k++)
+		if (cols[k] != ' ')
+			hex[w++] = cols[k];
+	hex[w] = 0;
+	return hex;
+}
+
+static const char *to_hex(const uint8_t *b, size_t n)
+{
+	static char hex[2 * 64 + 1];
+
+	hex[0] = 0;
+	for (size_t k = 0; k < n && k < 64; k++)
+		sprintf(hex + 2 * k, "%02x", b[k]);
+	return hex;
 }
 
 /* ---- feeding task records ---- */
@@ -914,6 +951,63 @@ static void test_kernel_symbols(void)
 	sym_session_free(s);
 }
 
+/*
+ * A vmlinux with DWARF: a small freestanding program linked at the kernel's
+ * address, and a kallsyms made from its symbols moved by a KASLR slide.
+ * Lines must be addr2line's at the unslid address; a vmlinux whose symbols
+ * do not match is not used.
+ */
+static void test_kernel_vmlinux(void)
+{
+	static const char *const fns[] = { "kfunc_a", "kfunc_b", "kfunc_c" };
+	const uint64_t slide = 0x3400000;
+	char kdir[PATH_MAX], ks[4096] = "";
+	struct sym_options o = { 0 };
+	struct sym_session *s;
+	uint64_t addr[3];
+
+	CU_ASSERT_FATAL(build());
+	snprintf(kdir, sizeof(kdir), "%s/kvm", dir);
+	mkdir(kdir, 0755);
+	for (int i = 0; i < 3; i++) {
+		addr[i] = oracle_addr(tpath("kern"), fns[i]);
+		CU_ASSERT_FATAL(addr[i] >= 0xffffffff81000000ull);
+		snprintf(ks + strlen(ks), sizeof(ks) - strlen(ks), "%016" PRIx64 " T %s\n",
+			 addr[i] + slide, fns[i]);
+	}
+	write_file(tpath("kvm/kallsyms"), ks);
+	o.trace_dir = kdir;
+	for (int matching = 1; matching >= 0; matching--) {
+		o.vmlinux = tpath(matching ? "kern" : "prog-nopie");
+		s = sym_session_new(&o);
+		for (int i = 0; i < 3; i++) {
+			for (uint64_t off = 0; off < 12; off += 3) {
+				struct sym_loc loc;
+				uint8_t code[8];
+				size_t n;
+
+				sym_resolve(s, 1, addr[i] + slide + off, SYM_LINES, &loc);
+				CU_ASSERT_EQUAL(loc.kind, SYM_KIND_KERNEL);
+				CU_ASSERT(loc.symbol && !strcmp(loc.symbol, fns[i]) && loc.sym_offset == off);
+				CU_ASSERT_STRING_EQUAL(loc.module, "[kernel]");
+				n = sym_read_code(s, 1, addr[i] + slide + off, code, sizeof(code));
+				if (matching) {
+					CU_ASSERT_EQUAL(loc.line, oracle_line(tpath("kern"), addr[i] + off));
+					CU_ASSERT_EQUAL(loc.module_offset, addr[i] + off);
+					CU_ASSERT_EQUAL(n, sizeof(code));
+					CU_ASSERT_STRING_EQUAL(to_hex(code, n),
+							       objdump_bytes(tpath("kern"), addr[i] + off, 8));
+				} else {
+					CU_ASSERT_EQUAL(loc.line, 0);
+					CU_ASSERT_PTR_NULL(loc.file);
+					CU_ASSERT_EQUAL(n, 0);
+				}
+			}
+		}
+		sym_session_free(s);
+	}
+}
+
 /* ---- standalone functions for the recorder ---- */
 
 static const struct {
@@ -980,7 +1074,6 @@ static void test_read_code(void)
 	struct sym_session *s;
 	uint64_t at;
 	uint8_t code[64];
-	char want[256] = "", got[256] = "";
 	size_t n;
 
 	CU_ASSERT_FATAL(build());
@@ -989,19 +1082,7 @@ static void test_read_code(void)
 	at = oracle_addr(tpath("prog-pie"), "target_global");
 	n = sym_read_code(s, 8, PIE_BIAS + at, code, 8);
 	CU_ASSERT_EQUAL(n, 8);
-	for (size_t k = 0; k < n; k++)
-		sprintf(got + 2 * k, "%02x", code[k]);
-	/* objdump -s: " ADDR " then four 8-digit groups in fixed columns, then ASCII */
-	const char *dump = sh_out("objdump -s --start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64
-				  " %s | grep '^ [0-9a-f]* '", at, at + 8, tpath("prog-pie"));
-	const char *hexcols = strchr(dump + 1, ' ');
-	size_t w = 0;
-
-	for (size_t k = 1; hexcols && hexcols[k] && k <= 36 && w < 16; k++)
-		if (hexcols[k] != ' ')
-			want[w++] = hexcols[k];
-	want[w] = 0;
-	CU_ASSERT_STRING_EQUAL(got, want);
+	CU_ASSERT_STRING_EQUAL(to_hex(code, n), objdump_bytes(tpath("prog-pie"), at, 8));
 	/* Reads stop at the end of the mapping. */
 	rec_mmap(s, 8, 0x700000, 0x1000, 0, PROT_READ | PROT_EXEC, tpath("asm"));
 	CU_ASSERT(sym_read_code(s, 8, 0x700ff0, code, sizeof(code)) <= 0x10);
@@ -1070,6 +1151,7 @@ static CU_TestInfo tests[] = {
 	{ "[vdso] from the trace directory", test_vdso },
 	{ "[anon], [unknown], deleted files", test_special_mappings },
 	{ "kernel symbols from kallsyms", test_kernel_symbols },
+	{ "kernel lines from a matching vmlinux", test_kernel_vmlinux },
 	{ "sym_lookup_in_file", test_lookup_in_file },
 	{ "sym_file_build_id", test_file_build_id },
 	{ "sym_read_code", test_read_code },
