@@ -120,9 +120,9 @@ static void session_end(struct pt_session *s)
 {
 	s->on = false;
 	s->active = false;
-	if (task_untrace_all())
-		/* Tasks stopped (SIGSTOP, ptrace) disarm when they run again. */
-		wait_event_timeout(pt_disarm_wait, task_count_armed() == 0, PT_DISARM_TIMEOUT);
+	task_untrace_all();
+	/* Tasks stopped (SIGSTOP, ptrace) disarm when they run again. */
+	wait_event_timeout(pt_disarm_wait, task_count_busy() == 0, PT_DISARM_TIMEOUT);
 	probes_unregister_session();
 	RCU_INIT_POINTER(pt_cur, NULL);
 	synchronize_rcu();

@@ -50,13 +50,15 @@ struct pt_task {
 	u32 sig_depth;			/* signal frames entered while traced */
 	u64 sig_skip;			/* bit per depth: resume pc already recorded */
 	struct callback_head work;
+	struct callback_head kick;	/* teardown: wakes the task so a queued work runs */
 };
 
 enum {
 	PT_TASK_WANT,			/* selected: should be armed */
 	PT_TASK_ARMED,			/* TF set by us in its user registers */
 	PT_TASK_WORK,			/* task work queued */
-	PT_TASK_DEAD,			/* exited; slot freed when the work has run */
+	PT_TASK_DEAD,			/* exited; slot freed when the works have run */
+	PT_TASK_KICK,			/* kick queued */
 };
 
 struct pt_session {
@@ -116,6 +118,8 @@ void task_queue_work(struct pt_task *pt, struct task_struct *t, bool wake);
 void task_rearm_all(struct pt_session *s);
 int task_untrace_all(void);
 unsigned long task_count_armed(void);
+/* Tasks still armed or with a queued work (which pins the module). */
+unsigned long task_count_busy(void);
 void task_flush_count(struct pt_session *s, struct pt_ring *r, struct pt_task *pt);
 
 /* probes.c */

@@ -296,7 +296,7 @@ static void probe_sched_process_exit(void *data, struct task_struct *t)
 	clear_bit(PT_TASK_WANT, &pt->flags);
 	/* A queued work still points at the slot: it frees it when it runs. */
 	set_bit(PT_TASK_DEAD, &pt->flags);
-	if (!test_bit(PT_TASK_WORK, &pt->flags))
+	if (!test_bit(PT_TASK_WORK, &pt->flags) && !test_bit(PT_TASK_KICK, &pt->flags))
 		task_free(pt);
 	wake_up_all(&pt_disarm_wait);
 }

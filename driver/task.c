@@ -174,7 +174,8 @@ static void task_work_fn(struct callback_head *cb)
 
 	clear_bit(PT_TASK_WORK, &pt->flags);
 	if (test_bit(PT_TASK_DEAD, &pt->flags)) {
-		task_free(pt);
+		if (!test_bit(PT_TASK_KICK, &pt->flags))
+			task_free(pt);
 		goto out;
 	}
 	if (pt->tid != current->pid || (current->flags & PF_EXITING))
@@ -192,6 +193,37 @@ out:
 	module_put(THIS_MODULE);
 }
 
+/* The kick only brings the task back to user space; the queued work does the rest. */
+static void task_kick_fn(struct callback_head *cb)
+{
+	struct pt_task *pt = container_of(cb, struct pt_task, kick);
+
+	clear_bit(PT_TASK_KICK, &pt->flags);
+	if (test_bit(PT_TASK_DEAD, &pt->flags) && !test_bit(PT_TASK_WORK, &pt->flags))
+		task_free(pt);
+	wake_up_all(&pt_disarm_wait);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * A work queued with TWA_RESUME waits for a sleeping task to wake up by
+ * itself, and pins the module meanwhile: at teardown, interrupt the sleep.
+ */
+static void task_kick(struct pt_task *pt, struct task_struct *t)
+{
+	if (test_and_set_bit(PT_TASK_KICK, &pt->flags))
+		return;
+	if (!try_module_get(THIS_MODULE)) {
+		clear_bit(PT_TASK_KICK, &pt->flags);
+		return;
+	}
+	init_task_work(&pt->kick, task_kick_fn);
+	if (task_work_add(t, &pt->kick, TWA_SIGNAL)) {
+		clear_bit(PT_TASK_KICK, &pt->flags);
+		module_put(THIS_MODULE);
+	}
+}
+
 /*
  * Ask task t to (re)consider its arming in its own context.  wake: interrupt
  * a sleep for it (teardown: a sleeping task must lose TF before the module
@@ -199,8 +231,11 @@ out:
  */
 void task_queue_work(struct pt_task *pt, struct task_struct *t, bool wake)
 {
-	if (test_and_set_bit(PT_TASK_WORK, &pt->flags))
+	if (test_and_set_bit(PT_TASK_WORK, &pt->flags)) {
+		if (wake)
+			task_kick(pt, t);
 		return;
+	}
 	if (!try_module_get(THIS_MODULE)) {
 		clear_bit(PT_TASK_WORK, &pt->flags);
 		return;
@@ -298,9 +333,14 @@ int task_untrace_all(void)
 			continue;
 		clear_bit(PT_TASK_WANT, &pt->flags);
 		t = READ_ONCE(pt->task);
-		if (!test_bit(PT_TASK_ARMED, &pt->flags) || !t ||
-		    test_bit(PT_TASK_DEAD, &pt->flags))
+		if (!t || test_bit(PT_TASK_DEAD, &pt->flags))
 			continue;
+		if (!test_bit(PT_TASK_ARMED, &pt->flags)) {
+			/* An arming work still queued: it will find nothing to do. */
+			if (test_bit(PT_TASK_WORK, &pt->flags) && t != current)
+				task_kick(pt, t);
+			continue;
+		}
 		armed++;
 		if (t == current)
 			task_disarm_current(pt);
@@ -318,6 +358,19 @@ unsigned long task_count_armed(void)
 
 	for (i = 0; i < PT_TABLE_SIZE; i++)
 		if (READ_ONCE(pt_table[i].tid) > 0 && test_bit(PT_TASK_ARMED, &pt_table[i].flags))
+			n++;
+	return n;
+}
+
+unsigned long task_count_busy(void)
+{
+	unsigned long n = 0;
+	u32 i;
+
+	for (i = 0; i < PT_TABLE_SIZE; i++)
+		if (READ_ONCE(pt_table[i].tid) > 0 &&
+		    (READ_ONCE(pt_table[i].flags) &
+		     (BIT(PT_TASK_ARMED) | BIT(PT_TASK_WORK) | BIT(PT_TASK_KICK))))
 			n++;
 	return n;
 }
