@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+// build: -static-libstdc++ -static-libgcc
 /* Call-flow test: a C++ exception thrown 5 frames down, caught in main, three times. */
 struct err {
 	int depth;
