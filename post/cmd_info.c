@@ -16,7 +16,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: post [-i DIR] info\n\n"
 		   "The trace's header (format, features, command, times, state, notes),\n"
 		   "its totals, and each step stream's steps, size and bytes per step.\n"
-		   "Every stream is read through, so damage is reported here too.\n");
+		   "Every stream is read through: a damaged one is described (and info\n"
+		   "exits 1 unless --force).\n");
 }
 
 static const char *const feature_names[] = {
@@ -59,24 +60,31 @@ static void print_str(const char *what, const char *s)
 	printf("%-12s %s\n", what, s[0] ? s : "-");
 }
 
-/* Read one stream through: its steps (0 and false when damaged). */
-static bool stream_steps(const struct trace_stream_info *si, bool force, uint64_t *steps,
-			 bool *zstd)
+/*
+ * Read one stream through: its steps (up to the damage, if any), and what
+ * the damage is in damage[] ("" when none).  False if it cannot be read.
+ */
+static bool stream_steps(const struct trace_stream_info *si, uint64_t *steps, bool *zstd,
+			 char *damage, size_t size)
 {
 	struct stream_reader *r = stream_reader_open(si->path);
 	struct step_item it;
-	int ret;
 
 	*steps = 0;
 	*zstd = false;
+	damage[0] = '\0';
 	if (!r)
 		return false;
 	*zstd = stream_reader_header(r)->flags & PT_FLAG_ZSTD;
-	stream_reader_set_force(r, force);
-	while ((ret = stream_reader_next(r, &it, NULL)) == 1)
+	/* damage is part of the description here: count up to it, say what it is */
+	stream_reader_set_force(r, true);
+	stream_reader_set_quiet(r, true);
+	while (stream_reader_next(r, &it, NULL) == 1)
 		*steps += it.kind == STEP_ITEM_STEP;
+	if (stream_reader_damage(r))
+		snprintf(damage, size, "%s", stream_reader_damage(r));
 	stream_reader_close(r);
-	return ret == 0;
+	return true;
 }
 
 int cmd_info(int argc, char **argv, struct post_opts *opts)
@@ -85,6 +93,7 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	struct trace *t;
 	uint64_t all_steps = 0, all_bytes = 0;
 	size_t nr_streams;
+	size_t damaged = 0;
 	bool ok = true;
 
 	for (int i = 1; i < argc; i++) {
@@ -143,14 +152,19 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	for (size_t i = 0; i < nr_streams; i++) {
 		const struct trace_stream_info *si = trace_stream(t, i);
 		uint64_t steps;
-		bool zstd, good = stream_steps(si, opts->force, &steps, &zstd);
+		char damage[256];
+		bool zstd, good = stream_steps(si, &steps, &zstd, damage, sizeof(damage));
 
 		printf("  %-14s %12" PRIu64 " steps %12" PRIu64 " bytes", si->name, steps,
 		       si->file_size);
 		if (steps)
 			printf(" %6.2f bytes/step", (double)si->file_size / (double)steps);
-		printf("%s%s\n", zstd ? "  zstd" : "", good ? "" : "  DAMAGED");
+		printf("%s", zstd ? "  zstd" : "");
+		if (damage[0])
+			printf("  DAMAGED: %s", damage);
+		putchar('\n');
 		ok &= good;
+		damaged += damage[0] != '\0';
 		all_steps += steps;
 		all_bytes += si->file_size;
 	}
@@ -161,9 +175,14 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 			printf(" %6.2f bytes/step", (double)all_bytes / (double)all_steps);
 		putchar('\n');
 	}
-	if (ok && all_steps != in->totals.steps)
+	if (ok && !damaged && all_steps != in->totals.steps)
 		printf("%-12s the streams hold %" PRIu64 " steps, the header says %" PRIu64 "\n",
 		       "warning:", all_steps, in->totals.steps);
+	if (damaged && !opts->force) {
+		pr_err("%s: %zu damaged step stream%s (see above; --force reads up to the damage)",
+		       trace_dir(t), damaged, damaged > 1 ? "s" : "");
+		ok = false;
+	}
 	trace_close(t);
 	if (fflush(stdout) != 0) {
 		pr_err("cannot write the report: %s", strerror(errno));

@@ -688,7 +688,8 @@ const char *trace_ctl_type_name(unsigned type)
 		[PT_CTL_SWITCH] = "SWITCH", [PT_CTL_TIME] = "TIME", [PT_CTL_LOST] = "LOST",
 		[PT_CTL_ON] = "ON", [PT_CTL_OFF] = "OFF", [PT_CTL_RING] = "RING",
 		[PT_CTL_ASYNC] = "ASYNC", [PT_CTL_GAP] = "GAP", [PT_CTL_CHECK] = "CHECK",
-		[PT_CTL_END] = "END", [PT_CTL_COUNT] = "COUNT",
+		[PT_CTL_END] = "END", [PT_CTL_COUNT] = "COUNT", [PT_CTL_FORK] = "FORK",
+		[PT_CTL_EXEC] = "EXEC", [PT_CTL_EXIT] = "EXIT",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])
@@ -703,6 +704,8 @@ struct stream_reader {
 	int fd;
 	struct pt_file_header hdr;
 	bool force;
+	bool quiet;		  /* damage is not printed, only kept in damage */
+	char *damage;		  /* what was wrong, once something was */
 	ZSTD_DStream *zstd;
 	uint8_t *zin;		  /* compressed input */
 	size_t zin_len, zin_pos;
@@ -728,12 +731,16 @@ static __attribute__((format(printf, 2, 3))) int sr_fail(struct stream_reader *r
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	free(r->damage);
+	r->damage = strdup(what);
 	if (r->force) {
-		pr_warn("%s: %s; reading up to there", r->path, what);
+		if (!r->quiet)
+			pr_warn("%s: %s; reading up to there", r->path, what);
 		r->state = 1;
 		return 0;
 	}
-	pr_err("%s: %s (--force reads up to there)", r->path, what);
+	if (!r->quiet)
+		pr_err("%s: %s (--force reads up to there)", r->path, what);
 	r->state = -1;
 	return -1;
 }
@@ -866,6 +873,16 @@ uint64_t stream_reader_offset(const struct stream_reader *r)
 	return r->base + r->pos;
 }
 
+void stream_reader_set_quiet(struct stream_reader *r, bool quiet)
+{
+	r->quiet = quiet;
+}
+
+const char *stream_reader_damage(const struct stream_reader *r)
+{
+	return r->damage;
+}
+
 void stream_reader_set_force(struct stream_reader *r, bool force)
 {
 	r->force = force;
@@ -885,6 +902,7 @@ void stream_reader_close(struct stream_reader *r)
 	ZSTD_freeDStream(r->zstd);
 	free(r->zin);
 	free(r->buf);
+	free(r->damage);
 	free(r->path);
 	free(r);
 }

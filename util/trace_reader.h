@@ -136,6 +136,10 @@ void stream_reader_close(struct stream_reader *r);
 uint64_t stream_reader_offset(const struct stream_reader *r);
 /* Stop at damage with a warning (return 0) rather than an error (-1). */
 void stream_reader_set_force(struct stream_reader *r, bool force);
+/* Don't print damage (truncation, corruption); the caller reports
+ * stream_reader_damage(): what was wrong ("truncated at byte N"), or NULL. */
+void stream_reader_set_quiet(struct stream_reader *r, bool quiet);
+const char *stream_reader_damage(const struct stream_reader *r);
 
 /*
  * Building blocks of the above, for `post dump` and tests.

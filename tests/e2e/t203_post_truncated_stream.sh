@@ -9,7 +9,15 @@ for z in "" --zstd; do
 	"$PROGS/mktrace" t --steps 300000 --loop 1000 $z || fail "mktrace $z"
 	size=$(stat -c %s t/steps.t1000)
 	truncate -s $((size / 2)) t/steps.t1000
-	for cmd in info counts dump; do
+	# info describes the damage in its stream line, then fails in one line
+	"$POST" -i t info >out 2>err
+	rc=$?
+	[ $rc = 1 ] || fail "info $z on a cut stream: exit $rc, expected 1"
+	grep -Eq '^  steps\.t1000 .*  DAMAGED: truncated at byte [0-9]+' out ||
+		fail "info $z: stream line: $(grep steps.t out)"
+	[ "$(cat err)" = "post: error: t: 1 damaged step stream (see above; --force reads up to the damage)" ] ||
+		fail "info $z: unexpected message: $(cat err)"
+	for cmd in counts dump; do
 		"$POST" -i t "$cmd" >out 2>err
 		rc=$?
 		[ $rc = 1 ] || fail "$cmd $z on a cut stream: exit $rc, expected 1"
