@@ -118,11 +118,18 @@ err_free_session:
 /* End the session: every task loses TF, probes go, buffers go. */
 static void session_end(struct pt_session *s)
 {
+	unsigned long deadline = jiffies + PT_DISARM_TIMEOUT;
+
 	s->on = false;
 	s->active = false;
 	task_untrace_all();
-	/* Tasks stopped (SIGSTOP, ptrace) disarm when they run again. */
-	wait_event_timeout(pt_disarm_wait, task_count_busy() == 0, PT_DISARM_TIMEOUT);
+	/*
+	 * Task works wake us; tasks that drop TF in their trap can't (no
+	 * wake-ups in the trap path), so look again every 10 ms.  Tasks stopped
+	 * (SIGSTOP, ptrace) disarm when they run again.
+	 */
+	while (task_count_busy() && time_before(jiffies, deadline))
+		wait_event_timeout(pt_disarm_wait, task_count_busy() == 0, msecs_to_jiffies(10));
 	probes_unregister_session();
 	RCU_INIT_POINTER(pt_cur, NULL);
 	synchronize_rcu();

@@ -163,7 +163,7 @@ void task_disarm_current(struct pt_task *pt)
 	arch_regs_set_step(task_pt_regs(current), false);
 	arch_block_disarm();
 	pt->pending_pc = 0;
-	wake_up_all(&pt_disarm_wait);
+	/* No wake-up here: this runs in the trap path; session_end() polls. */
 }
 
 /* Runs in the task's own context: on its way back to user space, or at its exit. */
