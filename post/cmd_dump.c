@@ -86,8 +86,8 @@ static int dump_header_file(const char *path)
 			struct pt_attr_totals t = { 0 };
 
 			memcpy(&t, p, plen < sizeof(t) ? plen : sizeof(t));
-			printf("steps %" PRIu64 " lost %" PRIu64 " threads %u processes %u", t.steps,
-			       t.lost, t.threads, t.processes);
+			printf("steps %" PRIu64 " lost %" PRIu64 " threads %u processes %u",
+			       t.steps, t.lost, t.threads, t.processes);
 		} else if (rh->type == PT_ATTR_NR_CPUS && plen >= 4) {
 			uint32_t v;
 
@@ -276,8 +276,8 @@ static int dump_steps_file(const char *path, bool force)
 	if (!r)
 		return -1;
 	stream_reader_set_force(r, force);
-	printf("# %s%s\n", path,
-	       stream_reader_header(r)->flags & PT_FLAG_ZSTD ? " (zstd: decompressed offsets)" : "");
+	printf("# %s%s\n", path, stream_reader_header(r)->flags & PT_FLAG_ZSTD
+				       ? " (zstd: decompressed offsets)" : "");
 	print_file_header(stream_reader_header(r));
 	while ((ret = stream_reader_next(r, &it, &off)) == 1) {
 		uint64_t size = stream_reader_offset(r) - off;

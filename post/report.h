@@ -17,7 +17,7 @@ struct trace;
 
 struct report_row {
 	uint64_t count;
-	const char *cols[REPORT_MAX_COLS]; /* context columns, then the name (last, may hold spaces) */
+	const char *cols[REPORT_MAX_COLS]; /* context columns, then the name (may hold spaces) */
 };
 
 struct report_table {

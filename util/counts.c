@@ -347,8 +347,9 @@ static int sites_grow(struct counts *c)
 
 		if (s->epoch != c->epoch)
 			continue;
-		for (k = hash_site(s->pid, s->pc) & mask; n[k].epoch == c->epoch; k = (k + 1) & mask)
-			;
+		k = hash_site(s->pid, s->pc) & mask;
+		while (n[k].epoch == c->epoch)
+			k = (k + 1) & mask;
 		n[k] = *s;
 	}
 	free(c->sites);

@@ -236,9 +236,10 @@ static int load_header(struct trace *t)
 		case PT_ATTR_STATE: slot = &in->state; idx = 4; break;
 		case PT_ATTR_HOSTNAME: slot = &in->hostname; idx = 5; break;
 		case PT_ATTR_CMDLINE:
-			for (size_t i = 0; i < plen; i += strnlen((const char *)p + i, plen - i) + 1) {
+			for (size_t i = 0, n; i < plen; i += n + 1) {
 				char *a = payload_str(p + i, plen - i);
 
+				n = strnlen((const char *)p + i, plen - i);
 				in->argv = strv_push(in->argv, a ? a : "");
 				free(a);
 			}
@@ -942,7 +943,8 @@ static int sr_verify_block(struct stream_reader *r)
 					       (unsigned long long)(r->base + p)) ? -1 : 0;
 			have = (uint32_t)crc32(0, r->buf + r->pos, (uInt)(p - r->pos));
 			if (have != want)
-				return sr_fail(r, "checksum mismatch: corrupt data in bytes %llu-%llu",
+				return sr_fail(r, "checksum mismatch: corrupt data in bytes "
+					       "%llu-%llu",
 					       (unsigned long long)(r->base + r->pos),
 					       (unsigned long long)(r->base + p - 1)) ? -1 : 0;
 			r->blk_end = p + used;
@@ -1005,7 +1007,7 @@ struct iter_stream {
 	uint32_t pid, tid;
 	uint8_t ring;
 	uint64_t time_ns;
-	uint64_t key;		  /* seq (per-thread) or time (per-CPU) it resumes at; 0 at first */
+	uint64_t key;		  /* seq (per-thread) or time (per-CPU) it resumes at */
 	bool done;
 	bool has_pending;	  /* the record it stopped at, applied when resumed */
 	unsigned pending_type;

@@ -26,8 +26,9 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]\n"
-			"               [--pcs ADDR*N,...] [--mmap PATH:START:LEN:PGOFF] [--pid P]\n"
+	fprintf(stderr, "usage: mktrace DIR [--steps N] [--threads T] [--run R] [--loop L]\n"
+			"               [--zstd] [--pcs ADDR*N,...] [--pid P]\n"
+			"               [--mmap PATH:START:LEN:PGOFF]\n"
 			"               [--lost N] [--min-reader V]\n");
 	exit(2);
 }

@@ -50,7 +50,8 @@ static char *scratch(const char *name)
 /* The pc of step k of thread tid: distinct per thread, with short and long deltas. */
 static uint64_t pc_of(uint32_t tid, uint64_t k)
 {
-	return 0x400000ull + (uint64_t)tid * 0x100000ull + (k % 97) * 3 + (k % 1000 == 999 ? 0x80000 : 0);
+	return 0x400000ull + (uint64_t)tid * 0x100000ull + (k % 97) * 3 +
+	       (k % 1000 == 999 ? 0x80000 : 0);
 }
 
 static struct tw_stream *stream_for(struct trace_writer *tw, struct tw_stream **streams,
@@ -137,7 +138,8 @@ static void check_schedule(const char *dir, size_t s)
 		CU_ASSERT_EQUAL(ev.pid, 1);
 		CU_ASSERT_EQUAL(ev.index, index);
 		CU_ASSERT_EQUAL(ev.pc, pc_of(ev.tid, done[ev.tid - 100]++));
-		if (ev.pc != pc_of(ev.tid, done[ev.tid - 100] - 1) || ev.tid != schedules[s].runs[r].tid)
+		if (ev.pc != pc_of(ev.tid, done[ev.tid - 100] - 1) ||
+		    ev.tid != schedules[s].runs[r].tid)
 			break;	/* one message is enough */
 		index++;
 		if (++in_run == schedules[s].runs[r].steps) {
@@ -217,7 +219,8 @@ static void test_control_events(void)
 	it = trace_iter_new(t);
 	while (trace_next(it, &ev) == 1 && n < sizeof(want) / sizeof(want[0])) {
 		CU_ASSERT_EQUAL(ev.kind, want[n].kind);
-		if (want[n].kind == TEV_ASYNC || want[n].kind == TEV_GAP || want[n].kind == TEV_LOST) {
+		if (want[n].kind == TEV_ASYNC || want[n].kind == TEV_GAP ||
+		    want[n].kind == TEV_LOST) {
 			CU_ASSERT_EQUAL(ev.a, want[n].a);
 			CU_ASSERT_EQUAL(ev.b, want[n].b);
 		}
@@ -573,7 +576,9 @@ static void test_per_cpu_time_order(void)
 	const char *dir = scratch("percpu");
 	struct trace_writer *tw = tw_open(dir, NULL);
 	struct tw_stream *st[2];
-	struct pt_task_comm c = { .c = { .time_ns = 260, .seq = PT_SEQ_NONE, .pid = 22, .tid = 22 } };
+	struct pt_task_comm c = {
+		.c = { .time_ns = 260, .seq = PT_SEQ_NONE, .pid = 22, .tid = 22 }
+	};
 	struct trace *t;
 	struct trace_iter *it;
 	struct trace_event ev;
@@ -698,7 +703,8 @@ static CU_TestInfo tests[] = {
 	{ "control records become events in place", test_control_events },
 	{ "FORK, EXEC, EXIT stream records become task events", test_stream_task_records },
 	{ "header attributes and thread names round-trip", test_header_and_tasks },
-	{ "a stream cut at any byte is an error, --force reads up to it", test_truncation_detected },
+	{ "a stream cut at any byte is an error, --force reads up to it",
+	  test_truncation_detected },
 	{ "a flipped byte fails the CHECK", test_corruption_detected },
 	{ "unreadable header files are refused", test_bad_header_refused },
 	{ "a stream needing a newer reader is refused", test_newer_stream_refused },
