@@ -253,8 +253,9 @@ static int leading_underscores(const char *s)
  * (global or weak) before local, a typed function before a NOTYPE label, a
  * sized symbol before an unsized one, fewer leading underscores, global
  * before weak, a current version before an old one ("f@@V2" before "f@V1"),
- * the shorter name (glibc's "__GI_" aliases), then the alphabetically first.  Version suffixes are dropped from
- * names: exported functions in glibc's .symtab carry them.
+ * the shorter name (glibc's "__GI_" aliases), then the alphabetically
+ * first.  Version suffixes are dropped from names: exported functions in
+ * glibc's .symtab carry them.
  */
 static int cand_cmp(const void *pa, const void *pb)
 {
@@ -429,12 +430,14 @@ static struct got_name *load_got_names(struct sym_module *m, const struct cand_v
 		Elf_Scn *symscn;
 		size_t n;
 
-		if (!gelf_getshdr(scn, &shdr) || (shdr.sh_type != SHT_RELA && shdr.sh_type != SHT_REL))
+		if (!gelf_getshdr(scn, &shdr) ||
+		    (shdr.sh_type != SHT_RELA && shdr.sh_type != SHT_REL))
 			continue;
 		if (!shdr.sh_entsize || !(data = elf_getdata(scn, NULL)))
 			continue;
 		symscn = elf_getscn(m->elf, shdr.sh_link);
-		if (!symscn || !gelf_getshdr(symscn, &symshdr) || !(symdata = elf_getdata(symscn, NULL)))
+		if (!symscn || !gelf_getshdr(symscn, &symshdr) ||
+		    !(symdata = elf_getdata(symscn, NULL)))
 			continue;
 		n = shdr.sh_size / shdr.sh_entsize;
 		for (size_t i = 0; i < n; i++) {
@@ -477,11 +480,12 @@ static struct got_name *load_got_names(struct sym_module *m, const struct cand_v
 			if (!name || !*name)
 				continue;
 			if (*nr == cap) {
-				struct got_name *nv = realloc(v, (cap = cap * 2 + 64) * sizeof(*nv));
+				struct got_name *nv = realloc(v, (cap * 2 + 64) * sizeof(*nv));
 
 				if (!nv)
 					break;
 				v = nv;
+				cap = cap * 2 + 64;
 			}
 			v[(*nr)++] = (struct got_name){ off, name };
 		}
@@ -779,7 +783,8 @@ bool sym_module_bias(const struct sym_module *m, uint64_t start, uint64_t pgoff,
 
 			if (pass == 0 && !!(p->p_flags & PF_X) != exec)
 				continue;
-			if (pgoff < (p->p_offset & ~PAGE_MASK_4K) || pgoff >= p->p_offset + p->p_filesz)
+			if (pgoff < (p->p_offset & ~PAGE_MASK_4K) ||
+			    pgoff >= p->p_offset + p->p_filesz)
 				continue;
 			*bias = start - (p->p_vaddr - p->p_offset + pgoff);
 			return true;
@@ -861,9 +866,11 @@ static void load_cus(struct sym_module *m)
 	if (!m->nr_cus)
 		return;
 	qsort(m->cus, m->nr_cus, sizeof(*m->cus), cu_cmp);
-	for (size_t i = 0; i < m->nr_cus; i++)
-		m->cus[i].max_end = i && m->cus[i - 1].max_end > m->cus[i].end ? m->cus[i - 1].max_end
-									  : m->cus[i].end;
+	for (size_t i = 0; i < m->nr_cus; i++) {
+		m->cus[i].max_end = m->cus[i].end;
+		if (i && m->cus[i - 1].max_end > m->cus[i].end)
+			m->cus[i].max_end = m->cus[i - 1].max_end;
+	}
 }
 
 static struct sym_cu_range *find_cu(struct sym_module *m, uint64_t vaddr)

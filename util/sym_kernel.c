@@ -156,11 +156,12 @@ static bool parse_kallsyms(struct sym_kernel *k)
 			e.module = mod + 1;
 		}
 		if (k->nr_syms == cap) {
-			struct sym_kentry *n = realloc(k->syms, (cap = cap * 2 + 4096) * sizeof(*n));
+			struct sym_kentry *n = realloc(k->syms, (cap * 2 + 4096) * sizeof(*n));
 
 			if (!n)
 				return false;
 			k->syms = n;
+			cap = cap * 2 + 4096;
 		}
 		k->syms[k->nr_syms++] = e;
 	}

@@ -150,8 +150,9 @@ static struct sym_space *space_get(struct sym_session *s, uint32_t pid)
 		for (size_t k = 0; k < s->cap_spaces; k++) {
 			if (!s->spaces[k].used)
 				continue;
-			for (i = pid_slot(s->spaces[k].pid, ncap); n[i].used; i = (i + 1) & (ncap - 1))
-				;
+			i = pid_slot(s->spaces[k].pid, ncap);
+			while (n[i].used)
+				i = (i + 1) & (ncap - 1);
 			n[i] = s->spaces[k];
 		}
 		free(s->spaces);
@@ -328,8 +329,12 @@ static struct sym_range *space_lookup(struct sym_space *sp, uint64_t addr)
 
 	if (!sp->n)
 		return NULL;
-	if (sp->last < sp->n && addr - sp->r[sp->last].start < sp->r[sp->last].end - sp->r[sp->last].start)
-		return &sp->r[sp->last];
+	if (sp->last < sp->n) {
+		const struct sym_range *last = &sp->r[sp->last];
+
+		if (addr - last->start < last->end - last->start)
+			return &sp->r[sp->last];
+	}
 	i = range_lower(sp, addr);
 	if (i >= sp->n || sp->r[i].start > addr)
 		return NULL;
@@ -357,8 +362,8 @@ static struct sym_module *module_get(struct sym_session *s, const char *path, co
 	/* The file was replaced while mapped: the old one is gone, try the name. */
 	if (plen > slen && !strcmp(path + plen - slen, DELETED_SUFFIX))
 		plen -= slen;
-	snprintf(open_path, sizeof(open_path), "%s%.*s", s->sysroot && path[0] == '/' ? s->sysroot : "",
-		 (int)plen, path);
+	snprintf(open_path, sizeof(open_path), "%s%.*s",
+		 s->sysroot && path[0] == '/' ? s->sysroot : "", (int)plen, path);
 	m = sym_module_open(open_path, name, bid, bid_len, s->debug_dir);
 	if (!m)
 		return NULL;
@@ -402,7 +407,7 @@ static void range_resolve(struct sym_session *s, struct sym_range *r)
 		r->mod = module_get(s, r->path, NULL, r->build_id, r->build_id_len);
 	}
 	if (!r->mod || !sym_module_bias(r->mod, r->start, r->pgoff, r->prot & PROT_EXEC, &r->bias))
-		r->bias = r->start - r->pgoff;	/* unreadable file: offsets are file offsets */
+		r->bias = r->start - r->pgoff;	/* unreadable: offsets are file offsets */
 }
 
 /* ---- resolution ---- */

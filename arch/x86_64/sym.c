@@ -63,7 +63,8 @@ size_t arch_sym_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, si
 
 				if (n)
 					out[n - 1].size = start - out[n - 1].addr;
-				out[n++] = (struct arch_plt_entry){ start, vaddr + size - start, slot };
+				out[n++] = (struct arch_plt_entry){ start, vaddr + size - start,
+								    slot };
 			}
 			prev_endbr = 0;
 		}

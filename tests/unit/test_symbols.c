@@ -207,10 +207,11 @@ static bool build(void)
 	rc |= sh("cd %s && %s -static -o prog-static prog.c", dir, cc);
 	rc |= sh("cd %s && %s -shared -fPIC -o libt.so lib.c lib2.c", dir, cc);
 	rc |= sh("cd %s && strip --strip-all -o libt-stripped.so libt.so", dir);
-	rc |= sh("cd %s && %s -shared -fPIC -Wl,--version-script=ver.map -o libver.so ver.c", dir, cc);
+	rc |= sh("cd %s && %s -shared -fPIC -Wl,--version-script=ver.map -o libver.so ver.c",
+		 dir, cc);
 	rc |= sh("cd %s && cc -nostdlib -static -Wl,--build-id=none -o asm asm.S", dir);
-	rc |= sh("cd %s && cc -g -O0 -ffreestanding -fno-pic -mcmodel=kernel -nostdlib -static -no-pie "
-		 "-Wl,-Ttext-segment=0xffffffff81000000 -o kern kern.c", dir);
+	rc |= sh("cd %s && cc -g -O0 -ffreestanding -fno-pic -mcmodel=kernel -nostdlib -static "
+		 "-no-pie -Wl,-Ttext-segment=0xffffffff81000000 -o kern kern.c", dir);
 	/* Separate debuginfo: one found by build-id, one by .gnu_debuglink. */
 	rc |= sh("cd %s && strip --strip-all -o prog-stripped prog-pie", dir);
 	snprintf(bid, sizeof(bid), "%s", build_id_hex(tpath("prog-pie")));
@@ -221,9 +222,11 @@ static bool build(void)
 	rc |= sh("cd %s && mkdir -p dbg/.build-id/%.2s empty && "
 		 "objcopy --only-keep-debug prog-pie dbg/.build-id/%.2s/%s.debug",
 		 dir, bid, bid, bid + 2);
-	rc |= sh("cd %s && mkdir -p linked && objcopy --only-keep-debug prog-pie linked/prog.debug && "
-		 "cd linked && strip --strip-all --remove-section=.note.gnu.build-id "
-		 "-o prog-linked ../prog-pie && objcopy --add-gnu-debuglink=prog.debug prog-linked",
+	rc |= sh("cd %s && mkdir -p linked && "
+		 "objcopy --only-keep-debug prog-pie linked/prog.debug && cd linked && "
+		 "strip --strip-all --remove-section=.note.gnu.build-id "
+		 "-o prog-linked ../prog-pie && "
+		 "objcopy --add-gnu-debuglink=prog.debug prog-linked",
 		 dir);
 	build_ok = rc == 0;
 	return build_ok;
@@ -277,8 +280,9 @@ static const char *objdump_bytes(const char *file, uint64_t vaddr, size_t n)
 {
 	static char hex[40];
 	/* " ADDR " then four 8-digit groups in fixed columns, then ASCII */
-	const char *dump = sh_out("objdump -s --start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64
-				  " %s | grep '^ [0-9a-f]* '", vaddr, vaddr + n, file);
+	const char *dump = sh_out("objdump -s --start-address=0x%" PRIx64
+				  " --stop-address=0x%" PRIx64 " %s | grep '^ [0-9a-f]* '",
+				  vaddr, vaddr + n, file);
 	const char *cols = strchr(dump + 1, ' ');
 	size_t w = 0;
 
@@ -346,8 +350,11 @@ static void map_file(struct sym_session *s, uint32_t pid, const char *file, uint
 
 static struct sym_session *session(const char *debug_sub)
 {
-	struct sym_options o = { .trace_dir = dir, .debug_dir = tpath(debug_sub ? debug_sub : "empty"),
-				 .vmlinux = "/nonexistent" };
+	struct sym_options o = {
+		.trace_dir = dir,
+		.debug_dir = tpath(debug_sub ? debug_sub : "empty"),
+		.vmlinux = "/nonexistent",
+	};
 
 	return sym_session_new(&o);
 }
@@ -426,7 +433,8 @@ static void test_resolve_table(void)
 	CU_ASSERT_FATAL(build());
 	for (size_t i = 0; i < sizeof(resolves) / sizeof(resolves[0]); i++) {
 		const char *file = tpath(resolves[i].file);
-		const char *oracle = tpath(resolves[i].oracle ? resolves[i].oracle : resolves[i].file);
+		const char *oracle = tpath(resolves[i].oracle ? resolves[i].oracle
+							      : resolves[i].file);
 		const char *base = strrchr(resolves[i].file, '/');
 		struct sym_session *s = session(resolves[i].debug);
 		uint64_t sym = oracle_addr(oracle, resolves[i].at);
@@ -454,7 +462,8 @@ static void test_resolve_table(void)
 		}
 		if (!ok)
 			fprintf(stderr, "\n%s: at %s+%" PRIu64 " (0x%" PRIx64 "): got %s+%" PRIu64
-				" in %s+0x%" PRIx64 " line %s:%d\n", resolves[i].what, resolves[i].at,
+				" in %s+0x%" PRIx64 " line %s:%d\n",
+				resolves[i].what, resolves[i].at,
 				resolves[i].off, vaddr, loc.symbol ? loc.symbol : "(none)",
 				loc.sym_offset, loc.module, loc.module_offset,
 				loc.file ? loc.file : "-", loc.line);
@@ -488,7 +497,8 @@ static void test_lines_match_addr2line(void)
 			sym_resolve(s, 7, fns[i].bias + a, SYM_LINES, &loc);
 			if (loc.line != want || !loc.file || !strstr(loc.file, ".c")) {
 				if (!bad++)
-					fprintf(stderr, "\n%s 0x%" PRIx64 ": line %d, addr2line %d\n",
+					fprintf(stderr, "\n%s 0x%" PRIx64
+						": line %d, addr2line %d\n",
 						fns[i].file, a, loc.line, want);
 			}
 		}
@@ -539,8 +549,9 @@ static void test_static_irelative_plt(void)
 	for (uint64_t off = 0; off < plt[1] - plt[0]; off++) {
 		sym_resolve(s, 12, plt[0] + off, 0, &loc);
 		if (!loc.symbol || strcmp(loc.symbol, want) || loc.sym_offset != off)
-			fprintf(stderr, "\nplt 0x%" PRIx64 "+%" PRIu64 ": %s+%" PRIu64 ", want %s\n",
-				plt[0], off, loc.symbol ? loc.symbol : "(none)", loc.sym_offset, want);
+			fprintf(stderr, "\nplt 0x%" PRIx64 "+%" PRIu64 ": %s+%" PRIu64
+				", want %s\n", plt[0], off, loc.symbol ? loc.symbol : "(none)",
+				loc.sym_offset, want);
 		CU_ASSERT(loc.symbol && !strcmp(loc.symbol, want) && loc.sym_offset == off);
 	}
 	/* the next entry starts where objdump's next jump is */
@@ -650,8 +661,9 @@ static void test_address_spaces(void)
 			sym_resolve(s, st->pid, addr, 0, &loc);
 			if (loc.kind != st->kind ||
 			    (st->want ? !loc.symbol || strcmp(loc.symbol, st->want) : !!loc.symbol))
-				fprintf(stderr, "\nstep %zu: pid %u %s: kind %d symbol %s\n", i, st->pid,
-					st->at, loc.kind, loc.symbol ? loc.symbol : "(none)");
+				fprintf(stderr, "\nstep %zu: pid %u %s: kind %d symbol %s\n",
+					i, st->pid, st->at, loc.kind,
+					loc.symbol ? loc.symbol : "(none)");
 			CU_ASSERT_EQUAL(loc.kind, st->kind);
 			if (st->want) {
 				CU_ASSERT(loc.symbol && !strcmp(loc.symbol, st->want));
@@ -672,9 +684,13 @@ static void test_munmap_split(void)
 	struct sym_session *s;
 	struct trace_task_rec r = { .type = PT_TASK_MUNMAP };
 	static const struct { uint64_t at; enum sym_kind kind; } probes[] = {
-		{ 0x10000, SYM_KIND_FILE }, { 0x10fff, SYM_KIND_FILE }, { 0x11000, SYM_KIND_UNKNOWN },
-		{ 0x12fff, SYM_KIND_UNKNOWN }, { 0x13000, SYM_KIND_FILE }, { 0x14fff, SYM_KIND_FILE },
-		{ 0x15000, SYM_KIND_UNKNOWN },
+		{ 0x10000, SYM_KIND_FILE },
+		{ 0x10fff, SYM_KIND_FILE },
+		{ 0x11000, SYM_KIND_UNKNOWN },	/* the hole */
+		{ 0x12fff, SYM_KIND_UNKNOWN },
+		{ 0x13000, SYM_KIND_FILE },
+		{ 0x14fff, SYM_KIND_FILE },
+		{ 0x15000, SYM_KIND_UNKNOWN },	/* past the end */
 	};
 
 	CU_ASSERT_FATAL(build());
@@ -751,8 +767,8 @@ static void test_address_space_model(void)
 						!strcmp(loc.module, paths[model[p].file] + 13) &&
 						loc.module_offset == model[p].off + in)
 				continue;
-			fprintf(stderr, "\nop %d page %d: %s+0x%" PRIx64 ", model m%d+0x%" PRIx64 "\n",
-				op, p, loc.module, loc.module_offset, model[p].file,
+			fprintf(stderr, "\nop %d page %d: %s+0x%" PRIx64 ", model m%d+0x%" PRIx64
+				"\n", op, p, loc.module, loc.module_offset, model[p].file,
 				model[p].off + in);
 			bad++;
 			break;
@@ -894,7 +910,8 @@ static const struct {
 	uint64_t sym_offset, module_offset;
 } kernel_cases[] = {
 	{ 0xffffffff81000010, SYM_KIND_KERNEL, "[kernel]", "_stext", 0x10, 0xffffffff81000010 },
-	{ 0xffffffff810001ff, SYM_KIND_KERNEL, "[kernel]", "local_helper", 0xff, 0xffffffff810001ff },
+	{ 0xffffffff810001ff, SYM_KIND_KERNEL, "[kernel]", "local_helper", 0xff,
+	  0xffffffff810001ff },
 	{ 0xffffffff81000204, SYM_KIND_KERNEL, "[kernel]", "do_work", 4, 0xffffffff81000204 },
 	/* data symbols are not functions: do_work runs on to the next function */
 	{ 0xffffffff81000310, SYM_KIND_KERNEL, "[kernel]", "do_work", 0x110, 0xffffffff81000310 },
@@ -930,18 +947,19 @@ static void test_kernel_symbols(void)
 
 	s = sym_session_new(&o);
 	for (size_t i = 0; i < sizeof(kernel_cases) / sizeof(kernel_cases[0]); i++) {
+		const char *want = kernel_cases[i].symbol;
 		struct sym_loc loc;
 
 		sym_resolve(s, 1, kernel_cases[i].addr, SYM_LINES, &loc);
-		if (loc.kind != kernel_cases[i].kind || strcmp(loc.module, kernel_cases[i].module) ||
-		    (kernel_cases[i].symbol ? !loc.symbol || strcmp(loc.symbol, kernel_cases[i].symbol)
-					    : !!loc.symbol))
+		if (loc.kind != kernel_cases[i].kind ||
+		    strcmp(loc.module, kernel_cases[i].module) ||
+		    (want ? !loc.symbol || strcmp(loc.symbol, want) : !!loc.symbol))
 			fprintf(stderr, "\nkernel 0x%" PRIx64 ": %d %s %s\n", kernel_cases[i].addr,
 				loc.kind, loc.module, loc.symbol ? loc.symbol : "(none)");
 		CU_ASSERT_EQUAL(loc.kind, kernel_cases[i].kind);
 		CU_ASSERT_STRING_EQUAL(loc.module, kernel_cases[i].module);
-		if (kernel_cases[i].symbol) {
-			CU_ASSERT(loc.symbol && !strcmp(loc.symbol, kernel_cases[i].symbol));
+		if (want) {
+			CU_ASSERT(loc.symbol && !strcmp(loc.symbol, want));
 			CU_ASSERT_EQUAL(loc.sym_offset, kernel_cases[i].sym_offset);
 		} else {
 			CU_ASSERT_PTR_NULL(loc.symbol);
@@ -988,15 +1006,18 @@ static void test_kernel_vmlinux(void)
 
 				sym_resolve(s, 1, addr[i] + slide + off, SYM_LINES, &loc);
 				CU_ASSERT_EQUAL(loc.kind, SYM_KIND_KERNEL);
-				CU_ASSERT(loc.symbol && !strcmp(loc.symbol, fns[i]) && loc.sym_offset == off);
+				CU_ASSERT(loc.symbol && !strcmp(loc.symbol, fns[i]) &&
+					  loc.sym_offset == off);
 				CU_ASSERT_STRING_EQUAL(loc.module, "[kernel]");
 				n = sym_read_code(s, 1, addr[i] + slide + off, code, sizeof(code));
 				if (matching) {
-					CU_ASSERT_EQUAL(loc.line, oracle_line(tpath("kern"), addr[i] + off));
+					CU_ASSERT_EQUAL(loc.line,
+							oracle_line(tpath("kern"), addr[i] + off));
 					CU_ASSERT_EQUAL(loc.module_offset, addr[i] + off);
 					CU_ASSERT_EQUAL(n, sizeof(code));
-					CU_ASSERT_STRING_EQUAL(to_hex(code, n),
-							       objdump_bytes(tpath("kern"), addr[i] + off, 8));
+					CU_ASSERT_STRING_EQUAL(
+						to_hex(code, n),
+						objdump_bytes(tpath("kern"), addr[i] + off, 8));
 				} else {
 					CU_ASSERT_EQUAL(loc.line, 0);
 					CU_ASSERT_PTR_NULL(loc.file);
@@ -1039,7 +1060,8 @@ static void test_lookup_in_file(void)
 		const char *nm_name;
 
 		if (ret != lookups[i].ret)
-			fprintf(stderr, "\nlookup %s in %s: %d\n", lookups[i].name, lookups[i].file, ret);
+			fprintf(stderr, "\nlookup %s in %s: %d\n", lookups[i].name,
+				lookups[i].file, ret);
 		CU_ASSERT_EQUAL(ret, lookups[i].ret);
 		if (ret != 1)
 			continue;
