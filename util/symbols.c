@@ -17,6 +17,14 @@
 
 #define DELETED_SUFFIX " (deleted)"
 
+/*
+ * Exited processes keep their address space until this many more have
+ * exited: no step follows an exit, so this only bounds memory for traces of
+ * many short-lived processes (shell scripts) while tolerating records that
+ * arrive slightly out of order.
+ */
+#define EXITED_KEEP 1024
+
 /* One mapping of a process; module and bias are found on first use. */
 struct sym_range {
 	uint64_t start, end;
@@ -34,6 +42,7 @@ struct sym_range {
 struct sym_space {
 	uint32_t pid;
 	bool used;
+	bool exited;		  /* its leader's EXIT was seen, no FORK since */
 	struct sym_range *r;	  /* sorted by start, not overlapping */
 	size_t n, cap;
 	size_t last;		  /* index of the last range hit */
@@ -49,6 +58,8 @@ struct sym_session {
 	size_t nr_paths, cap_paths;
 	struct sym_kernel *kernel;
 	bool kernel_tried;
+	uint32_t exited[EXITED_KEEP]; /* pids of exited processes, oldest at exited_next */
+	size_t exited_next, nr_exited;
 };
 
 static char *dup_opt(const char *s)
@@ -275,6 +286,29 @@ static void space_map(struct sym_session *s, struct sym_space *sp, const struct 
 	sp->n++;
 }
 
+/* Remember an exit; free the space of the process that exited EXITED_KEEP exits ago. */
+static void space_exited(struct sym_session *s, uint32_t pid)
+{
+	struct sym_space *sp = space_find(s, pid);
+
+	if (!sp || sp->exited)
+		return;
+	sp->exited = true;
+	if (s->nr_exited == EXITED_KEEP) {
+		struct sym_space *old = space_find(s, s->exited[s->exited_next]);
+
+		if (old && old->exited) {
+			free(old->r);
+			old->r = NULL;
+			old->n = old->cap = old->last = 0;
+		}
+	} else {
+		s->nr_exited++;
+	}
+	s->exited[s->exited_next] = pid;
+	s->exited_next = (s->exited_next + 1) % EXITED_KEEP;
+}
+
 void sym_task_event(struct sym_session *s, const struct trace_task_rec *rec)
 {
 	struct sym_space *sp, *parent;
@@ -302,6 +336,7 @@ void sym_task_event(struct sym_session *s, const struct trace_task_rec *rec)
 		sp = space_find(s, rec->c.pid);
 		sp->n = 0;
 		sp->last = 0;
+		sp->exited = false;
 		if (parent && parent->n && space_reserve(sp, parent->n)) {
 			memcpy(sp->r, parent->r, parent->n * sizeof(*sp->r));
 			sp->n = parent->n;
@@ -315,9 +350,10 @@ void sym_task_event(struct sym_session *s, const struct trace_task_rec *rec)
 		}
 		break;
 	case PT_TASK_EXIT:
-		/* Kept: no steps follow an exit, and a reused pid starts with
-		 * FORK (which replaces the space).  Memory stays bounded by the
-		 * number of processes. */
+		/* The process ends with its leader (tid == pid) for us. */
+		if (rec->c.tid == rec->c.pid)
+			space_exited(s, rec->c.pid);
+		break;
 	default:
 		break;
 	}

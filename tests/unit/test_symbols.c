@@ -786,6 +786,44 @@ static void test_address_space_model(void)
 	sym_session_free(s);
 }
 
+/*
+ * An exited process keeps its space for a while (records of other tasks may
+ * still be ordered before steps nobody takes), and is freed once 1024 more
+ * processes have exited: the memory of a trace of many short processes
+ * stays bounded.  A thread's exit frees nothing.
+ */
+static void test_exited_processes(void)
+{
+	struct sym_session *s = session(NULL);
+	struct trace_task_rec ex = { .type = PT_TASK_EXIT };
+	struct sym_loc loc;
+	const char *lib = "/nonexistent/libexit.so";
+
+	rec_mmap(s, 500, 0x10000, 0x1000, 0, PROT_READ | PROT_EXEC, lib);
+	ex.c.pid = 500;
+	ex.c.tid = 501;			/* a thread of 500 */
+	sym_task_event(s, &ex);
+	ex.c.tid = 500;			/* the process */
+	sym_task_event(s, &ex);
+	sym_resolve(s, 500, 0x10010, 0, &loc);
+	CU_ASSERT_EQUAL(loc.kind, SYM_KIND_FILE);
+	for (uint32_t pid = 1000; pid < 1000 + 1023; pid++) {
+		rec_mmap(s, pid, 0x10000, 0x1000, 0, PROT_READ | PROT_EXEC, lib);
+		ex.c.pid = ex.c.tid = pid;
+		sym_task_event(s, &ex);
+	}
+	sym_resolve(s, 500, 0x10010, 0, &loc);
+	CU_ASSERT_EQUAL(loc.kind, SYM_KIND_FILE);	/* 1023 exits later: kept */
+	rec_mmap(s, 2023, 0x10000, 0x1000, 0, PROT_READ | PROT_EXEC, lib);
+	ex.c.pid = ex.c.tid = 2023;
+	sym_task_event(s, &ex);
+	sym_resolve(s, 500, 0x10010, 0, &loc);
+	CU_ASSERT_EQUAL(loc.kind, SYM_KIND_UNKNOWN);	/* 1024 exits later: freed */
+	sym_resolve(s, 2023, 0x10010, 0, &loc);
+	CU_ASSERT_EQUAL(loc.kind, SYM_KIND_FILE);
+	sym_session_free(s);
+}
+
 /* ---- special mappings ---- */
 
 /* The process's own vdso, saved as the recorder does, named by the image's own symbols. */
@@ -1170,6 +1208,7 @@ static CU_TestInfo tests[] = {
 	{ "address spaces: mmap, munmap, fork, exec", test_address_spaces },
 	{ "partial munmap splits a mapping", test_munmap_split },
 	{ "address spaces agree with a page model", test_address_space_model },
+	{ "exited processes are freed lazily", test_exited_processes },
 	{ "[vdso] from the trace directory", test_vdso },
 	{ "[anon], [unknown], deleted files", test_special_mappings },
 	{ "kernel symbols from kallsyms", test_kernel_symbols },
