@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Runs until killed: spins, then bumps a counter in the file argv[1], forever. */
+/* Runs until killed: spins, then bumps a counter in the file argv[1] (atomically), forever. */
 #include <stdio.h>
 #include <unistd.h>
 
@@ -12,13 +12,16 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	for (;;) {
+		char tmp[4096];
 		FILE *f;
 
 		pt_spin(20000);
-		f = fopen(argv[1], "w");
+		snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
+		f = fopen(tmp, "w");
 		if (f) {
 			fprintf(f, "%lu\n", ++n);
 			fclose(f);
+			rename(tmp, argv[1]);
 		}
 		usleep(2000);
 	}

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# --on target: only target's activations and what they call are recorded.
+# The oracle is the whole-program trace counted by symbol: target + helper
+# + pt_spin there must equal every count of the --on trace.
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/e2e/ptrace_lib.sh"
+need_prog pt_ontarget
+
+"$PITRACE" record -o full -- "$PROGS/pt_ontarget" >want || fail "full record: $?"
+"$PITRACE" record --on target -o on -- "$PROGS/pt_ontarget" >got || fail "--on record: $?"
+expect_same_file "output" want got
+for f in target helper pt_spin; do
+	expect_eq "$f" "$(count_of full "$f")" "$(count_of on "$f")"
+done
+expect_eq "total" $(($(count_of full target) + $(count_of full helper) + $(count_of full pt_spin))) \
+	"$(total_of on)"
+expect_eq "pt_spin2 (outside target)" "" "$(count_of on pt_spin2)"
+# target(4) and target(2) from main: two regions (recursion stays inside)
+expect_eq "ON records" 2 "$("$POST" -i on dump --steps | grep -c ' ON ')"
+expect_eq "OFF records" 2 "$("$POST" -i on dump --steps | grep -c ' OFF ')"
+"$POST" -i on info | grep -q "target" || fail "--on symbol not in the header"
+
+# a symbol that is nowhere: a warning, the program runs, nothing recorded
+"$PITRACE" record --on no_such_function -o none -- "$PROGS/pt_ontarget" >/dev/null 2>err ||
+	fail "--on no_such_function: exit status $?"
+grep -q "warning: --on" err || { cat err; fail "no warning for a missing --on symbol"; }
+expect_eq "steps with a missing --on symbol" 0 "$(info_field none steps)"
+echo "PASS"
