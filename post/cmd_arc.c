@@ -59,7 +59,8 @@ static int print_report(const struct af_session *s)
 	}
 	af_print_header(stdout, s, "arc");
 	printf("# total: %" PRIu64 " steps, %zu functions\n", total, n);
-	printf("# callers (<) above each function, callees (>) below; Base = self, Cum = inclusive\n");
+	printf("# callers (<) above each function, callees (>) below; "
+	       "Base = self, Cum = inclusive\n");
 	printf("#\n#%10s %11s %7s %11s %7s  %s\n", "calls", "base", "base%", "cum", "cum%",
 	       "function");
 	for (size_t i = 0; i < n; i++) {

@@ -149,9 +149,10 @@ static int export_callgrind(struct af_session *s, FILE *out)
 				cur_file = site_file;
 				fprintf(out, "fi=%s\n", cur_file);
 			}
-			fprintf(out, "cob=%s\ncfi=%s\ncfn=%s\ncalls=%" PRIu64 " 0\n%d %" PRIu64 "\n",
-				callee->module_path, or_unknown(fn_file[ed->callee]), callee->name,
-				ed->calls, site_line, ed->cum);
+			fprintf(out, "cob=%s\ncfi=%s\ncfn=%s\n", callee->module_path,
+				or_unknown(fn_file[ed->callee]), callee->name);
+			fprintf(out, "calls=%" PRIu64 " 0\n%d %" PRIu64 "\n", ed->calls, site_line,
+				ed->cum);
 		}
 	}
 	free(pcs);
@@ -179,7 +180,8 @@ static int folded_child_cmp(const void *pa, const void *pb, void *arg)
 
 static int folded_node(struct folded *fo, uint32_t node, bool selected)
 {
-	const struct arc_node *n = arcs_node(fo->s->arcs, node);
+	const struct arcs *a = fo->s->arcs;
+	const struct arc_node *n = arcs_node(a, node);
 	uint32_t *kids;
 	size_t nk = 0;
 
@@ -194,17 +196,18 @@ static int folded_node(struct folded *fo, uint32_t node, bool selected)
 		selected = selected || af_fn_selected(fo->s, n->fn);
 		if (n->base && selected) {
 			for (size_t i = 0; i < fo->depth; i++)
-				fprintf(fo->out, "%s%s", i ? ";" : "", cf_func(fo->s->cf, fo->path[i])->name);
+				fprintf(fo->out, "%s%s", i ? ";" : "",
+					cf_func(fo->s->cf, fo->path[i])->name);
 			fprintf(fo->out, " %" PRIu64 "\n", n->base);
 		}
 	}
-	for (uint32_t c = n->first_child; c != ARC_NONE; c = arcs_node(fo->s->arcs, c)->next_sibling)
+	for (uint32_t c = n->first_child; c != ARC_NONE; c = arcs_node(a, c)->next_sibling)
 		nk++;
 	kids = malloc((nk + 1) * sizeof(*kids));
 	if (!kids)
 		return -1;
 	nk = 0;
-	for (uint32_t c = n->first_child; c != ARC_NONE; c = arcs_node(fo->s->arcs, c)->next_sibling)
+	for (uint32_t c = n->first_child; c != ARC_NONE; c = arcs_node(a, c)->next_sibling)
 		kids[nk++] = c;
 	qsort_r(kids, nk, sizeof(*kids), folded_child_cmp, fo);
 	for (size_t k = 0; k < nk; k++)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* post steps: every step with its thread, address, symbol+offset, source line, bytes and disassembly. */
+/* post steps: every step: thread, address, symbol+offset, source line, bytes, disassembly. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

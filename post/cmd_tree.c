@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* post tree: the call tree per thread (or merged), with depth, calls, Base and Cum per call path. */
+/* post tree: the call tree per thread (or merged): depth, calls, Base and Cum per call path. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +58,8 @@ static int print_node(struct tree_print *p, uint32_t node, unsigned depth, bool 
 		if (!shown && af_fn_selected(p->s, n->fn))
 			shown = true;
 		if (shown)
-			printf("%7u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%s\n", depth,
-			       n->calls, n->base, n->cum,
+			printf("%7u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%s\n",
+			       depth, n->calls, n->base, n->cum,
 			       p->total ? 100.0 * (double)n->cum / (double)p->total : 0.0,
 			       (int)(2 * depth), "", cf_func(p->s->cf, n->fn)->name);
 		depth++;

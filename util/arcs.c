@@ -486,8 +486,8 @@ int arcs_check(const struct arcs *a)
 
 		base_sum += s->base;
 		if (s->calls != calls_in[f]) {
-			pr_err("invariant: %s: calls %" PRIu64 " != calls over its callers %" PRIu64,
-			       name, s->calls, calls_in[f]);
+			pr_err("invariant: %s: calls %" PRIu64 " != calls over its callers %"
+			       PRIu64, name, s->calls, calls_in[f]);
 			bad++;
 		}
 		if (s->base != base_in[f]) {

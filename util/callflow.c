@@ -162,9 +162,11 @@ static struct cf_fnstate *fnstate(struct cf_thread *t, uint32_t fn)
 		for (uint32_t k = 0; k < old_size; k++) {
 			if (!old[k].fn_plus1)
 				continue;
-			for (i = hash_u64(old[k].fn_plus1) & (t->fnstate_size - 1); t->fnstate[i].fn_plus1;
-			     i = (i + 1) & (t->fnstate_size - 1))
-				;
+			uint32_t m = t->fnstate_size - 1;
+
+			i = hash_u64(old[k].fn_plus1) & m;
+			while (t->fnstate[i].fn_plus1)
+				i = (i + 1) & m;
 			t->fnstate[i] = old[k];
 		}
 		free(old);
@@ -656,7 +658,7 @@ static void transition(struct callflow *cf, struct cf_thread *t, const struct cf
 		after_return(cf, t, prev_pc, pc, site, ev);
 		return;
 	case ARCH_INSN_INVALID:
-		/* Bytes unknown: a function entry is most likely a call, else guess as after a gap. */
+		/* Bytes unknown: an entry is most likely a call, else guess as after a gap. */
 		if (site->entry && top(t)->fn != site->fn) {
 			struct push_args a = {
 				.fn = site->fn, .caller_fn = top(t)->fn, .kind = CF_ENTRY_CALL,
@@ -706,7 +708,7 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 		flush_thread(cf, t);
 		push_root(cf, t, &site, ev);
 	} else if (ev->ring > t->ring) {
-		/* Into the kernel: a system call nests under its call site; anything else is async. */
+		/* Into the kernel: a system call nests under its site; anything else is async. */
 		if (t->last_site.insn.cls == ARCH_INSN_SYSCALL && !t->async_pending) {
 			struct push_args a = {
 				.fn = site.fn, .caller_fn = top(t)->fn, .kind = CF_ENTRY_KERNEL,

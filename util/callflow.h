@@ -76,7 +76,7 @@ enum cf_entry_kind {
 	CF_ENTRY_ROOT,		  /* first frame of a thread (or after a gap reset) */
 	CF_ENTRY_CALL,		  /* call instruction */
 	CF_ENTRY_TAIL,		  /* jump to another function's entry, replacing its frame */
-	CF_ENTRY_JUMP,		  /* jump or fall-through into the middle of another function */
+	CF_ENTRY_JUMP,		  /* jump or fall-through into the middle of another one */
 	CF_ENTRY_ASYNC,		  /* transfer no instruction explains (signal, interrupt) */
 	CF_ENTRY_KERNEL,	  /* system call: kernel steps under the syscall site */
 	CF_ENTRY_UNMATCHED,	  /* caller reconstructed: a return out of the oldest frame */
@@ -87,10 +87,10 @@ struct cf_frame {
 	uint32_t caller_fn;	  /* credited with the call (CF_NO_FN for roots) */
 	uint8_t kind;		  /* enum cf_entry_kind */
 	uint8_t ring;
-	bool resumes;		  /* ends where an interrupted frame continues (async, kernel) */
-	uint64_t ret_addr;	  /* where the frame below resumes when this one ends (0 unknown) */
+	bool resumes;		  /* ends where an interrupted frame goes on (async, kernel) */
+	uint64_t ret_addr;	  /* where the frame below resumes after this one (0 unknown) */
 	uint64_t alt_ret;	  /* async frames: the other possible resume address */
-	uint64_t resume_from;	  /* async frames: pc of the interrupted instruction, 0 unknown */
+	uint64_t resume_from;	  /* async frames: pc of the interrupted insn, 0 unknown */
 	uint64_t entry_steps;	  /* the thread's step clock at entry */
 	uint64_t entry_index;	  /* global index of the frame's first step */
 	uint64_t entry_time;	  /* time_ns at entry (0 unknown) */
@@ -144,7 +144,7 @@ struct cf_cost {
 	uint64_t fn_cum;	  /* add to Cum(fn): non-zero when its outermost frame ended */
 	uint64_t arc_cum;	  /* add to the Cum of arc (parent fn -> fn) */
 	uint64_t last_index;	  /* global index of the thread's last step in the frame */
-	uint64_t end_index;	  /* global index of the step it ended before (last + 1 at the end) */
+	uint64_t end_index;	  /* index of the step it ended before (last + 1 at the end) */
 };
 
 enum cf_mark {

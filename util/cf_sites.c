@@ -82,8 +82,9 @@ static void grow(struct cf_sites *s)
 
 		if (!old[i].used || old[i].epoch != s->epoch)
 			continue;
-		for (k = slot_of(s, old[i].pid, old[i].pc); s->tab[k].used; k = (k + 1) & (s->size - 1))
-			;
+		k = slot_of(s, old[i].pid, old[i].pc);
+		while (s->tab[k].used)
+			k = (k + 1) & (s->size - 1);
 		s->tab[k] = old[i];
 		s->used++;
 	}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Call-flow test: plain and mutual recursion (fib 177 calls, sum_to 51 calls, is_even/is_odd 21). */
+/* Call-flow test: plain and mutual recursion (fib 177 calls, sum_to 51, is_even/is_odd 21). */
 static int fib(int n)
 {
 	return n < 2 ? n : fib(n - 1) + fib(n - 2);

@@ -107,7 +107,8 @@ static void scan_maps(void)
 		bool kept = false;
 
 		for (size_t k = 0; k < n && !kept; k++)
-			kept = cur[k].start == maps[i].start && cur[k].end - cur[k].start == maps[i].len;
+			kept = cur[k].start == maps[i].start &&
+			       cur[k].end - cur[k].start == maps[i].len;
 		if (kept)
 			continue;
 		struct pt_task_munmap u = { .c = now_common(0), .start = maps[i].start,
@@ -121,7 +122,8 @@ static void scan_maps(void)
 		bool known = false;
 
 		for (size_t i = 0; i < nr_maps && !known; i++)
-			known = maps[i].start == cur[k].start && maps[i].len == cur[k].end - cur[k].start;
+			known = maps[i].start == cur[k].start &&
+				maps[i].len == cur[k].end - cur[k].start;
 		if (known || nr_maps == MAX_MAPS)
 			continue;
 		maps[nr_maps++] = (struct mapping){ cur[k].start, cur[k].end - cur[k].start, true };
@@ -307,8 +309,9 @@ int main(int argc, char **argv)
 			struct pt_task_fork fk;
 
 			ptrace(PTRACE_GETEVENTMSG, tid, NULL, &newtid);
-			fk = (struct pt_task_fork){ .c = now_common((uint32_t)newtid), .ppid = (uint32_t)pid,
-						    .ptid = (uint32_t)tid, .flags = PT_FORK_THREAD };
+			fk = (struct pt_task_fork){ .c = now_common((uint32_t)newtid),
+						    .ppid = (uint32_t)pid, .ptid = (uint32_t)tid,
+						    .flags = PT_FORK_THREAD };
 			tw_task(tw, PT_TASK_FORK, &fk, sizeof(fk), NULL);
 			tw_count_task(tw, false);
 			complete(t);	/* the clone system call */

@@ -18,9 +18,10 @@ static const struct {
 	const char *name;
 	uint64_t start, end;
 } fake_fns[] = {
-	{ "main", 0x1000, 0x2000 },    { "f", 0x2000, 0x3000 },	      { "g", 0x3000, 0x4000 },
-	{ "h", 0x4000, 0x5000 },       { "handler", 0x5000, 0x6000 }, { "restorer", 0x6000, 0x7000 },
-	{ "outer", 0x7000, 0x8000 },   { "sys_write", KBASE, KBASE + 0x1000 },
+	{ "main", 0x1000, 0x2000 },	{ "f", 0x2000, 0x3000 },
+	{ "g", 0x3000, 0x4000 },	{ "h", 0x4000, 0x5000 },
+	{ "handler", 0x5000, 0x6000 },	{ "restorer", 0x6000, 0x7000 },
+	{ "outer", 0x7000, 0x8000 },	{ "sys_write", KBASE, KBASE + 0x1000 },
 };
 
 /* Instructions that are not one-byte "other" instructions. */
@@ -191,7 +192,8 @@ static const struct expect_fn unwind_expect[] = {
 static const struct fake_insn threads_insns[] = { CALL(0x1001, 0x2000), RET(0x2001), END_INSNS };
 static const struct fake_ev threads_evs[] = {
 	ST(0x1000, 100), ST(0x1001, 100), ST(0x1000, 101), ST(0x2000, 100), ST(0x1001, 101),
-	ST(0x2000, 101), ST(0x2001, 101), ST(0x2001, 100), ST(0x1006, 100), ST(0x1006, 101), END_EVS,
+	ST(0x2000, 101), ST(0x2001, 101), ST(0x2001, 100), ST(0x1006, 100), ST(0x1006, 101),
+	END_EVS,
 };
 static const struct expect_fn threads_expect[] = {
 	{ "main", 0, 6, 10 }, { "f", 2, 4, 4 }, { NULL },
@@ -235,12 +237,14 @@ static const struct scenario {
 	{ "recursion counts Cum once", recursion_insns, recursion_evs, recursion_expect, 4, 0, 0 },
 	{ "tail call replaces the frame", tail_insns, tail_evs, tail_expect, 2, 0, 0 },
 	{ "mutual tail calls stay flat", pingpong_insns, pingpong_evs, pingpong_expect, 2, 0, 0 },
-	{ "returns out of frames older than the trace", unmatched_insns, unmatched_evs, unmatched_expect, 2, 2, 0 },
+	{ "returns out of frames older than the trace", unmatched_insns, unmatched_evs,
+	  unmatched_expect, 2, 2, 0 },
 	{ "signal handler and sigreturn", signal_insns, signal_evs, signal_expect, 2, 0, 1 },
 	{ "signal with async records", signal2_insns, signal2_evs, signal2_expect, 2, 0, 1 },
 	{ "longjmp back to main", longjmp_insns, longjmp_evs, longjmp_expect, 3, 0, 0 },
 	{ "exception unwinds to a landing pad", unwind_insns, unwind_evs, unwind_expect, 4, 0, 0 },
-	{ "two threads keep their own stacks", threads_insns, threads_evs, threads_expect, 2, 0, 0 },
+	{ "two threads keep their own stacks", threads_insns, threads_evs, threads_expect,
+	  2, 0, 0 },
 	{ "kernel steps nest under the syscall", kernel_insns, kernel_evs, kernel_expect, 2, 0, 0 },
 	{ "mutual recursion", mutual_insns, mutual_evs, mutual_expect, 5, 0, 0 },
 };
@@ -311,15 +315,16 @@ static void test_scenarios(void)
 
 			if (f == CF_NO_FN || fs->calls != x->calls || fs->base != x->base ||
 			    fs->cum != x->cum) {
-				fprintf(stderr, "\n  %s: %s: calls %lu base %lu cum %lu, expected %lu %lu %lu",
-					sc->what, x->name, fs->calls, fs->base, fs->cum, x->calls,
-					x->base, x->cum);
+				fprintf(stderr, "\n  %s: %s: calls %lu base %lu cum %lu, "
+					"expected %lu %lu %lu", sc->what, x->name, fs->calls,
+					fs->base, fs->cum, x->calls, x->base, x->cum);
 				bad++;
 			}
 		}
 		if (st.max_depth != sc->max_depth || st.unmatched != sc->unmatched ||
 		    st.async != sc->async) {
-			fprintf(stderr, "\n  %s: max depth %u unmatched %lu async %lu, expected %u %lu %lu",
+			fprintf(stderr,
+				"\n  %s: max depth %u unmatched %lu async %lu, expected %u %lu %lu",
 				sc->what, st.max_depth, st.unmatched, st.async, sc->max_depth,
 				sc->unmatched, sc->async);
 			bad++;
@@ -362,7 +367,8 @@ static void test_arcs_of_tail_and_unmatched(void)
 			CU_ASSERT_EQUAL(e->calls, rows[r].calls);
 			CU_ASSERT_EQUAL(e->base, rows[r].base);
 			CU_ASSERT_EQUAL(e->cum, rows[r].cum);
-			if (e->calls != rows[r].calls || e->base != rows[r].base || e->cum != rows[r].cum)
+			if (e->calls != rows[r].calls || e->base != rows[r].base ||
+			    e->cum != rows[r].cum)
 				fprintf(stderr, "\n  arc %s->%s: %lu %lu %lu", rows[r].caller,
 					rows[r].callee, e->calls, e->base, e->cum);
 		}

@@ -20,17 +20,24 @@ static const struct {
 	uint64_t target;
 	const char *text;
 } cases[] = {
-	{ "call rel32", { 0xe8, 0x10, 0, 0, 0 }, 5, ARCH_INSN_CALL, 5, ARCH_INSN_HAS_TARGET, PC + 5 + 0x10, "call 0x401015" },
-	{ "call backwards", { 0xe8, 0xfb, 0xff, 0xff, 0xff }, 5, ARCH_INSN_CALL, 5, ARCH_INSN_HAS_TARGET, PC, "call 0x401000" },
+	{ "call rel32", { 0xe8, 0x10, 0, 0, 0 }, 5,
+	  ARCH_INSN_CALL, 5, ARCH_INSN_HAS_TARGET, PC + 5 + 0x10, "call 0x401015" },
+	{ "call backwards", { 0xe8, 0xfb, 0xff, 0xff, 0xff }, 5,
+	  ARCH_INSN_CALL, 5, ARCH_INSN_HAS_TARGET, PC, "call 0x401000" },
 	{ "call *%rax", { 0xff, 0xd0 }, 2, ARCH_INSN_CALL, 2, ARCH_INSN_INDIRECT, 0, "call rax" },
-	{ "call *0(%rip)", { 0xff, 0x15, 0, 0, 0, 0 }, 6, ARCH_INSN_CALL, 6, ARCH_INSN_INDIRECT, 0, NULL },
+	{ "call *0(%rip)", { 0xff, 0x15, 0, 0, 0, 0 }, 6,
+	  ARCH_INSN_CALL, 6, ARCH_INSN_INDIRECT, 0, NULL },
 	{ "ret", { 0xc3 }, 1, ARCH_INSN_RET, 1, ARCH_INSN_INDIRECT, 0, "ret" },
 	{ "ret $8", { 0xc2, 0x08, 0x00 }, 3, ARCH_INSN_RET, 3, ARCH_INSN_INDIRECT, 0, NULL },
-	{ "jmp rel8 to itself", { 0xeb, 0xfe }, 2, ARCH_INSN_JUMP, 2, ARCH_INSN_HAS_TARGET, PC, "jmp 0x401000" },
-	{ "jmp rel32", { 0xe9, 0x00, 0x01, 0, 0 }, 5, ARCH_INSN_JUMP, 5, ARCH_INSN_HAS_TARGET, PC + 5 + 0x100, NULL },
+	{ "jmp rel8 to itself", { 0xeb, 0xfe }, 2,
+	  ARCH_INSN_JUMP, 2, ARCH_INSN_HAS_TARGET, PC, "jmp 0x401000" },
+	{ "jmp rel32", { 0xe9, 0x00, 0x01, 0, 0 }, 5,
+	  ARCH_INSN_JUMP, 5, ARCH_INSN_HAS_TARGET, PC + 5 + 0x100, NULL },
 	{ "jmp *%rax", { 0xff, 0xe0 }, 2, ARCH_INSN_JUMP, 2, ARCH_INSN_INDIRECT, 0, "jmp rax" },
-	{ "je rel8", { 0x74, 0x10 }, 2, ARCH_INSN_COND, 2, ARCH_INSN_HAS_TARGET, PC + 2 + 0x10, "je 0x401012" },
-	{ "jne rel32", { 0x0f, 0x85, 0x00, 0x02, 0, 0 }, 6, ARCH_INSN_COND, 6, ARCH_INSN_HAS_TARGET, PC + 6 + 0x200, NULL },
+	{ "je rel8", { 0x74, 0x10 }, 2,
+	  ARCH_INSN_COND, 2, ARCH_INSN_HAS_TARGET, PC + 2 + 0x10, "je 0x401012" },
+	{ "jne rel32", { 0x0f, 0x85, 0x00, 0x02, 0, 0 }, 6,
+	  ARCH_INSN_COND, 6, ARCH_INSN_HAS_TARGET, PC + 6 + 0x200, NULL },
 	{ "loop", { 0xe2, 0xfe }, 2, ARCH_INSN_COND, 2, ARCH_INSN_HAS_TARGET, PC, NULL },
 	{ "jrcxz", { 0xe3, 0x00 }, 2, ARCH_INSN_COND, 2, ARCH_INSN_HAS_TARGET, PC + 2, NULL },
 	{ "syscall", { 0x0f, 0x05 }, 2, ARCH_INSN_SYSCALL, 2, 0, 0, "syscall" },
@@ -44,7 +51,8 @@ static const struct {
 	{ "mov %rsp,%rbp", { 0x48, 0x89, 0xe5 }, 3, ARCH_INSN_OTHER, 3, 0, 0, "mov rbp, rsp" },
 	{ "endbr64", { 0xf3, 0x0f, 0x1e, 0xfa }, 4, ARCH_INSN_OTHER, 4, 0, 0, NULL },
 	{ "rep movsb", { 0xf3, 0xa4 }, 2, ARCH_INSN_OTHER, 2, ARCH_INSN_REP, 0, NULL },
-	{ "extra bytes after the insn are ignored", { 0xc3, 0xe8, 0, 0, 0, 0 }, 6, ARCH_INSN_RET, 1, ARCH_INSN_INDIRECT, 0, NULL },
+	{ "extra bytes after the insn are ignored", { 0xc3, 0xe8, 0, 0, 0, 0 }, 6,
+	  ARCH_INSN_RET, 1, ARCH_INSN_INDIRECT, 0, NULL },
 	{ "push %es is invalid in 64-bit mode", { 0x06 }, 1, ARCH_INSN_INVALID, 0, 0, 0, "(bad)" },
 	{ "a call cut short is invalid", { 0xe8, 0x10 }, 2, ARCH_INSN_INVALID, 0, 0, 0, "(bad)" },
 	{ "no bytes at all", { 0 }, 0, ARCH_INSN_INVALID, 0, 0, 0, "(bad)" },
@@ -68,7 +76,8 @@ static void test_decode_table(void)
 		if (insn.cls != cases[i].cls || insn.len != cases[i].len ||
 		    insn.flags != cases[i].flags)
 			fprintf(stderr, "\n  decode case '%s': class %s len %u flags %#x\n",
-				cases[i].what, arch_insn_class_name(insn.cls), insn.len, insn.flags);
+				cases[i].what, arch_insn_class_name(insn.cls), insn.len,
+				insn.flags);
 	}
 	arch_decoder_free(d);
 }
@@ -86,7 +95,8 @@ static void test_disasm_text(void)
 		if (cases[i].text) {
 			CU_ASSERT_STRING_EQUAL(text, cases[i].text);
 			if (strcmp(text, cases[i].text))
-				fprintf(stderr, "\n  disasm case '%s': '%s'\n", cases[i].what, text);
+				fprintf(stderr, "\n  disasm case '%s': '%s'\n", cases[i].what,
+					text);
 		}
 	}
 	arch_decoder_free(d);
