@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "arch_sym.h"
 #include "log.h"
@@ -145,8 +146,12 @@ static bool has_section_data(Elf *elf, const char *name)
 	return find_section(elf, name, &shdr) && shdr.sh_type != SHT_NOBITS && shdr.sh_size;
 }
 
-/* A debug file is only good if it belongs to this build (when both say). */
-static Elf *try_debug_file(struct sym_module *m, const char *path, int *fdp)
+/*
+ * A debug file is only good if it belongs to this build: same build-id
+ * when both have one, else (debuglink) the CRC32 the link records.
+ */
+static Elf *try_debug_file(struct sym_module *m, const char *path, int *fdp, bool check_crc,
+			   uint32_t crc)
 {
 	uint8_t id[20];
 	size_t len;
@@ -161,12 +166,29 @@ static Elf *try_debug_file(struct sym_module *m, const char *path, int *fdp)
 	if (m->build_id_len && len &&
 	    (len != m->build_id_len || memcmp(id, m->build_id, len))) {
 		pr_dbg("%s: build-id differs from %s, ignored", path, m->path);
-		elf_end(elf);
-		close(*fdp);
-		*fdp = -1;
-		return NULL;
+		goto err_close;
+	}
+	if (check_crc && !(m->build_id_len && len)) {
+		size_t size;
+		const char *raw = elf_rawfile(elf, &size);
+		uLong sum = crc32(0L, Z_NULL, 0);
+
+		/* zlib's crc32 takes uInt lengths: feed big files in pieces. */
+		for (size_t off = 0; raw && off < size; off += 1u << 30)
+			sum = crc32(sum, (const Bytef *)raw + off,
+				    (uInt)(size - off < (1u << 30) ? size - off : 1u << 30));
+		if (!raw || sum != crc) {
+			pr_dbg("%s: CRC differs from %s's debuglink, ignored", path, m->path);
+			goto err_close;
+		}
 	}
 	return elf;
+
+err_close:
+	elf_end(elf);
+	close(*fdp);
+	*fdp = -1;
+	return NULL;
 }
 
 /*
@@ -185,7 +207,7 @@ static void find_debuginfo(struct sym_module *m, const char *debug_dir)
 			n += snprintf(p + n, sizeof(p) - n, "%02x", m->build_id[i]);
 		if (n > 0 && (size_t)n < sizeof(p) - 8) {
 			strcat(p, ".debug");
-			m->debug_elf = try_debug_file(m, p, &m->debug_fd);
+			m->debug_elf = try_debug_file(m, p, &m->debug_fd, false, 0);
 		}
 	}
 	if (!m->debug_elf && m->elf) {
@@ -205,11 +227,11 @@ static void find_debuginfo(struct sym_module *m, const char *debug_dir)
 		const char *fmts[] = { "%s/%s", "%s/.debug/%s", NULL };
 		for (int i = 0; fmts[i] && !m->debug_elf; i++) {
 			snprintf(p, sizeof(p), fmts[i], dir, link);
-			m->debug_elf = try_debug_file(m, p, &m->debug_fd);
+			m->debug_elf = try_debug_file(m, p, &m->debug_fd, true, crc);
 		}
 		if (!m->debug_elf) {
 			snprintf(p, sizeof(p), "%s%s/%s", debug_dir, dir, link);
-			m->debug_elf = try_debug_file(m, p, &m->debug_fd);
+			m->debug_elf = try_debug_file(m, p, &m->debug_fd, true, crc);
 		}
 	}
 out:

@@ -228,6 +228,11 @@ static bool build(void)
 		 "-o prog-linked ../prog-pie && "
 		 "objcopy --add-gnu-debuglink=prog.debug prog-linked",
 		 dir);
+	/* The same link, but the file under that name is another build's: same
+	 * layout, other names (so using it would name helper_local wrongly). */
+	rc |= sh("cd %s && mkdir -p badlink && cp linked/prog-linked badlink/ && "
+		 "%s -fPIE -pie -Dhelper_local=wrong_name -o badlink/other prog.c && "
+		 "objcopy --only-keep-debug badlink/other badlink/prog.debug", dir, cc);
 	build_ok = rc == 0;
 	return build_ok;
 }
@@ -417,6 +422,8 @@ static const struct {
 	  "vfunc@V1", 1, "vfunc", NULL, NULL, NULL },
 	{ "versions: current implementation", "libver.so", NULL, LIB_BIAS, "vfunc@@V2", 0, "vfunc",
 	  NULL, NULL, NULL },
+	{ "debuglink to another build's file: refused (CRC)", "badlink/prog-linked", "prog-pie",
+	  PIE_BIAS, "helper_local", 0, NULL, NULL, NULL, NULL },
 	{ "assembly: unsized label, inside", "asm", NULL, 0, "f_first", 2, "f_first", NULL, NULL,
 	  NULL },
 	{ "assembly: unsized label at section end", "asm", NULL, 0, "f_second", 1, "f_second", NULL,
