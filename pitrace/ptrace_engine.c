@@ -82,6 +82,7 @@ struct thread {
 	bool exec_trap;		  /* a step trap without an instruction follows execve */
 	bool exit_written;
 	bool parked;		  /* stopped, waiting for the owner to yield */
+	bool draining;		  /* detaching: a queued step trap is to be swallowed */
 	bool lifted;		  /* lifted_bp is out of memory for this one step */
 	uint64_t lifted_bp;
 	uint64_t prev_pc;	  /* the instruction the next step trap completes */
@@ -525,10 +526,36 @@ static void after_syscall(struct engine *e, struct thread *t, int64_t nr)
 
 /* ---- resuming ---- */
 
+/*
+ * A step trap that raced with our PTRACE_INTERRUPT stays queued behind the
+ * interrupt stop; detached, the thread would die of it.
+ */
+static bool step_trap_queued(pid_t tid)
+{
+	struct __ptrace_peeksiginfo_args args = { .off = 0, .flags = 0, .nr = 8 };
+	siginfo_t si[8];
+	int n = (int)ptrace(PTRACE_PEEKSIGINFO, tid, &args, si);
+
+	for (int i = 0; i < n; i++)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code > 0 && si[i].si_code != SI_KERNEL)
+			return true;
+	return false;
+}
+
 static void detach_thread(struct engine *e, struct thread *t, int sig)
 {
 	struct proc *p = t->proc;
 
+	if (t->stepped && !t->exit_written && !sig && step_trap_queued(t->tid)) {
+		/* Let it take the trap as a signal-delivery-stop (on_stop
+		 * swallows it and detaches then); PTRACE_CONT clears TF. */
+		t->draining = true;
+		t->stepped = false;
+		if (ptrace(PTRACE_CONT, t->tid, NULL, NULL) == 0) {
+			t->running = true;
+			return;
+		}
+	}
 	if (p) {
 		/* Any stopped thread of p can restore the code for all of them. */
 		if (p->nr_bps)
@@ -998,6 +1025,10 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 	}
 	if (t->lifted && sig != SIGTRAP)
 		replant(t);
+	if (t->draining && !event && sig == SIGTRAP) {
+		detach_thread(e, t, 0);
+		return;
+	}
 	switch (event) {
 	case 0:
 		break;
@@ -1446,6 +1477,13 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 	ssize_t n = 0;
 	int fd, ret;
 
+	/* Before the trace directory exists: a typo leaves nothing behind. */
+	for (size_t i = 0; i < nr_pids; i++) {
+		if (kill(pids[i], 0) < 0 && errno == ESRCH) {
+			pr_err("no process %d", pids[i]);
+			return EXIT_RUNTIME;
+		}
+	}
 	if (engine_init(&e, o, true) < 0)
 		return EXIT_RUNTIME;
 	snprintf(name, sizeof(name), "/proc/%d/cmdline", pids[0]);

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# pitrace attach: trace a running process until SIGINT, then detach: the
+# process keeps running untraced (no tracer, not stopped, its work goes on)
+# and the trace is complete and readable.
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/e2e/ptrace_lib.sh"
+need_prog pt_forever
+
+"$PROGS/pt_forever" "$TMP/ctr" &
+victim=$!
+trap 'kill $victim 2>/dev/null; rm -rf "$TMP"' EXIT
+for _ in $(seq 50); do [ -s "$TMP/ctr" ] && break; sleep 0.1; done
+"$PITRACE" attach -p $victim -o t 2>err &
+tracer=$!
+# wait until it has recorded something (the header's totals move at the end
+# only, so watch the stream file grow)
+for _ in $(seq 100); do
+	[ "$(stat -c %s t/steps.t$victim 2>/dev/null || echo 0)" -gt 100000 ] && break
+	sleep 0.1
+done
+kill -INT $tracer
+wait $tracer
+rc=$?
+expect_eq "attach exit status" 0 "$rc"
+kill -0 $victim 2>/dev/null || fail "the process did not survive the attach"
+expect_eq "TracerPid after detach" 0 "$(awk '/^TracerPid/ { print $2 }' /proc/$victim/status)"
+state=$(awk '/^State/ { print $2 }' /proc/$victim/status)
+[ "$state" != t ] && [ "$state" != T ] || fail "the process was left stopped ($state)"
+c1=$(cat "$TMP/ctr")
+for _ in $(seq 50); do [ "$(cat "$TMP/ctr")" != "$c1" ] && break; sleep 0.1; done
+[ "$(cat "$TMP/ctr")" != "$c1" ] || fail "the process stopped working after detach"
+expect_eq "state" complete "$(info_field t state)"
+n=$(count_of t pt_spin)
+[ -n "$n" ] && [ "$n" -gt 0 ] || fail "no pt_spin steps recorded"
+"$POST" -i t dump --tasks | grep -q "MMAP.*pt_forever" || fail "no module record of pt_forever"
+echo "PASS"

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Bad input to record and attach: one "pitrace: error:" line and the
+# documented exit status (2 usage, 1 runtime, 127/126 command not found /
+# not executable, like a shell).
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/e2e/ptrace_lib.sh"
+need_prog pt_exit3 pt_forever
+
+# status | message (grep -E) | arguments
+while IFS='|' read -r want msg args; do
+	# shellcheck disable=SC2086
+	"$PITRACE" $args >out 2>err
+	rc=$?
+	[ "$rc" = "$want" ] || fail "pitrace $args: exit status $rc, expected $want ($(cat err))"
+	[ "$(wc -l <err)" = 1 ] || fail "pitrace $args: expected one line on stderr, got: $(cat err)"
+	grep -qE "^pitrace: error: .*$msg" err || fail "pitrace $args: '$(cat err)' does not match '$msg'"
+done <<TABLE
+2|no command to run|record
+2|unknown option '--bogus'|record --bogus -- true
+2|'-q' is unknown|record -q
+2|'fast' is not one of step, block|record --mode fast -- true
+127|cannot run 'no-such-command': No such file or directory|record -- no-such-command
+126|cannot run '/etc/passwd': Permission denied|record -- /etc/passwd
+1|cannot create /proc/no-such-dir|record -o /proc/no-such-dir -- $PROGS/pt_exit3
+2|which process|attach
+2|'abc' is not a list of process ids|attach -p abc
+2|unexpected argument 'extra'|attach -p 1 extra
+1|no process 999999999|attach -p 999999999
+TABLE
+
+# --help: usage on stdout, status 0
+"$PITRACE" record --help >out || fail "record --help: exit status $?"
+grep -q "^usage: pitrace record" out || fail "record --help prints no usage"
+"$PITRACE" attach --help >out || fail "attach --help: exit status $?"
+grep -q "^usage: pitrace attach" out || fail "attach --help prints no usage"
+
+# a process someone else already traces: EPERM, said clearly
+"$PITRACE" record -o busy -- "$PROGS/pt_forever" "$TMP/ctr" 2>/dev/null &
+rec=$!
+for _ in $(seq 50); do [ -s "$TMP/ctr" ] && break; sleep 0.1; done
+victim=$(pgrep -P $rec pt_forever)
+[ -n "$victim" ] || { kill $rec; fail "pt_forever did not start under pitrace"; }
+"$PITRACE" attach -p "$victim" -o a2 >out 2>err
+rc=$?
+kill -TERM $rec
+wait $rec
+expect_eq "attach to a traced process: status" 1 "$rc"
+grep -q "^pitrace: error: cannot trace $victim: Operation not permitted" err ||
+	fail "EPERM message: $(cat err)"
+echo "PASS"
