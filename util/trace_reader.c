@@ -1026,8 +1026,6 @@ struct trace_iter {
 	struct trace_event held;  /* the next stream event, once looked at */
 	int held_state;		  /* 0 none, 1 held, 2 streams exhausted */
 	bool failed;
-	struct trace_task_rec stream_task; /* a FORK/EXEC/EXIT record of a stream, as a task */
-	char stream_task_str[4096];
 };
 
 /* Merging keeps every stream open: a program with many threads needs many fds. */
@@ -1122,62 +1120,6 @@ static void fill_event(const struct iter_stream *s, struct trace_event *ev,
 }
 
 /*
- * A task record carried inside a (per-CPU) stream, format v2: FORK, EXEC
- * and EXIT control records become TEV_TASK events like the tasks file's.
- * Returns 1 with *ev set, 0 if the payload is short (skipped).
- */
-static int stream_task(struct trace_iter *it, struct iter_stream *s, unsigned type,
-		       struct ctl_cursor *c, struct trace_event *ev)
-{
-	struct trace_task_rec *rec = &it->stream_task;
-	uint64_t pid, tid, v[3] = { 0 }, time;
-	unsigned nr = type == PT_CTL_FORK ? 3 : type == PT_CTL_EXEC ? 1 : 2;
-
-	memset(rec, 0, sizeof(*rec));
-	if (ctl_get_uleb(c, &pid) || ctl_get_uleb(c, &tid))
-		return 0;
-	for (unsigned i = 0; i < nr; i++)
-		if (ctl_get_uleb(c, &v[i]))
-			return 0;
-	if (ctl_get_u64(c, &time))
-		return 0;
-	rec->c = (struct pt_task_common){ time, PT_SEQ_NONE, (uint32_t)pid, (uint32_t)tid };
-	rec->offset = UINT64_MAX;
-	switch (type) {
-	case PT_CTL_FORK:
-		rec->type = PT_TASK_FORK;
-		rec->fork.ppid = (uint32_t)v[0];
-		rec->fork.ptid = (uint32_t)v[1];
-		rec->fork.flags = (uint32_t)v[2];
-		break;
-	case PT_CTL_EXEC: {
-		size_t len = (size_t)(c->end - c->p);
-
-		if (len >= sizeof(it->stream_task_str))
-			len = sizeof(it->stream_task_str) - 1;
-		memcpy(it->stream_task_str, c->p, len);
-		it->stream_task_str[len] = '\0';
-		rec->type = PT_TASK_EXEC;
-		rec->str = it->stream_task_str;
-		/* a non-leader thread's exec continues as the leader */
-		s->pid = (uint32_t)pid;
-		s->tid = (uint32_t)tid;
-		break;
-	}
-	default:
-		rec->type = PT_TASK_EXIT;
-		rec->exit.status = (int32_t)(uint32_t)v[0];
-		break;
-	}
-	fill_event(s, ev, TEV_TASK, it->index);
-	ev->pid = rec->c.pid;
-	ev->tid = rec->c.tid;
-	ev->time_ns = time;
-	ev->task = rec;
-	return 1;
-}
-
-/*
  * Apply one control record to its stream; returns 1 if it becomes an event
  * in *ev, 0 if it only changes state.
  */
@@ -1228,12 +1170,15 @@ static int apply_ctl(struct trace_iter *it, struct iter_stream *s, unsigned type
 			   it->index);
 		ev->a = a;
 		return 1;
-	case PT_CTL_FORK:
-	case PT_CTL_EXEC:
-	case PT_CTL_EXIT:
-		return stream_task(it, s, type, &c, ev);
 	default:
-		return 0;	/* CHECK, END and types newer than this reader */
+		/*
+		 * CHECK, END, types newer than this reader, and the driver's FORK,
+		 * EXEC and EXIT (v2): those mark where the collector put a TIME;
+		 * the tasks file carries the same events with the mappings in
+		 * order, so passing them on would only repeat them (and an EXEC
+		 * after its own new mappings would make consumers drop those).
+		 */
+		return 0;
 	}
 }
 

@@ -106,10 +106,7 @@ struct trace_event {
 	uint64_t index;		  /* index of this step among all steps, from 0 */
 	uint64_t time_ns;	  /* best known time (last TIME/SWITCH), 0 unknown */
 	uint64_t a, b;		  /* kind-specific (ASYNC: a = kind, b = number) */
-	const struct trace_task_rec *task; /* TEV_TASK: from the tasks file (valid while
-					    * the trace is open), or from a stream's FORK,
-					    * EXEC or EXIT record (format v2, valid until
-					    * the next trace_next; offset UINT64_MAX) */
+	const struct trace_task_rec *task; /* TEV_TASK (valid while the trace is open) */
 };
 
 /*
