@@ -9,12 +9,12 @@ arc_record() {
 	shift
 	[ -x "$1" ] || skip "$1 is not built (make progs)"
 	case ${PT_ARC_RECORDER:-auto} in
-	pitrace) "$PITRACE" record -o "$dir" "$@" >"$TMP/record.out" 2>&1 ;;
+	pitrace) "$PITRACE" record -o "$dir" -- "$@" >"$TMP/record.out" 2>&1 ;;
 	stepper) "$PROGS/arc_stepper" "$dir" "$@" >"$TMP/record.out" 2>&1 ;;
 	*)
-		if "$PITRACE" record -o "$TMP/probe" "$PROGS/arc_basic" >/dev/null 2>&1 &&
+		if "$PITRACE" record -o "$TMP/probe" -- "$PROGS/arc_basic" >/dev/null 2>&1 &&
 			[ "$("$POST" -i "$TMP/probe" arc --check 2>/dev/null | head -1 | cut -d' ' -f2)" = 23 ]; then
-			"$PITRACE" record -o "$dir" "$@" >"$TMP/record.out" 2>&1
+			"$PITRACE" record -o "$dir" -- "$@" >"$TMP/record.out" 2>&1
 		else
 			[ -x "$PROGS/arc_stepper" ] || skip "neither pitrace record nor arc_stepper can trace"
 			"$PROGS/arc_stepper" "$dir" "$@" >"$TMP/record.out" 2>&1
