@@ -310,6 +310,10 @@ int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len,
 {
 	int ret = put_rec(tw->tasks, type, rec, len, str, str ? strlen(str) + 1 : 0);
 
+	/* Task records are rare and make the steps readable: write each one
+	 * through, so a recorder killed outright still leaves them on disk. */
+	if (!ret && fflush(tw->tasks) != 0)
+		ret = -1;
 	if (ret && !tw->error) {
 		tw->error = errno;
 		pr_err("cannot write task record: %s", strerror(errno));
