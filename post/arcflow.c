@@ -14,27 +14,6 @@ const char af_filter_help[] =
 	"  --module NAME    only functions of this module (short name or path)\n"
 	"  --symbol NAME    only this function\n";
 
-int af_opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n])
-		return 0;
-	if (*i + 1 >= argc) {
-		pr_err("option '%s' needs a value", name);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
-
 int af_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *v)
 {
 	char *end;
@@ -52,20 +31,6 @@ int af_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *v)
 	return 0;
 }
 
-static int parse_id(const char *opt, const char *arg, uint32_t *v)
-{
-	uint64_t x;
-
-	if (af_parse_u64("post", opt, arg, &x) < 0)
-		return -1;
-	if (!x || x > UINT32_MAX) {
-		pr_err("%s '%s' is not a valid id", opt, arg);
-		return -1;
-	}
-	*v = (uint32_t)x;
-	return 0;
-}
-
 int af_common_option(int argc, char **argv, int *i, struct post_opts *opts,
 		     struct af_filter *f)
 {
@@ -74,15 +39,15 @@ int af_common_option(int argc, char **argv, int *i, struct post_opts *opts,
 
 	if (r)
 		return r;
-	if ((r = af_opt_value(argc, argv, i, "--pid", &v)))
-		return r < 0 || parse_id("--pid", v, &f->pid) < 0 ? -1 : 1;
-	if ((r = af_opt_value(argc, argv, i, "--tid", &v)))
-		return r < 0 || parse_id("--tid", v, &f->tid) < 0 ? -1 : 1;
-	if ((r = af_opt_value(argc, argv, i, "--module", &v))) {
+	if ((r = report_opt_value(argc, argv, i, "--pid", &v)))
+		return r < 0 || report_parse_u32("--pid", v, &f->pid) < 0 ? -1 : 1;
+	if ((r = report_opt_value(argc, argv, i, "--tid", &v)))
+		return r < 0 || report_parse_u32("--tid", v, &f->tid) < 0 ? -1 : 1;
+	if ((r = report_opt_value(argc, argv, i, "--module", &v))) {
 		f->module = v;
 		return r;
 	}
-	if ((r = af_opt_value(argc, argv, i, "--symbol", &v))) {
+	if ((r = report_opt_value(argc, argv, i, "--symbol", &v))) {
 		f->symbol = v;
 		return r;
 	}

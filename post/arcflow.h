@@ -15,6 +15,7 @@
 #include "callflow.h"
 #include "cf_sites.h"
 #include "post.h"
+#include "report.h"
 #include "symbols.h"
 #include "trace_reader.h"
 
@@ -35,12 +36,6 @@ struct af_session {
 	void (*on_event)(void *ctx, const struct trace_event *ev);
 	void *event_ctx;
 };
-
-/*
- * An option with a value ("--name V" or "--name=V"): 1 with *val set (and *i
- * advanced), 0 if argv[*i] is another option, -1 if the value is missing.
- */
-int af_opt_value(int argc, char **argv, int *i, const char *name, const char **val);
 
 /* A non-negative integer option value; -1 with a usage message. */
 int af_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *v);

@@ -323,13 +323,13 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 			usage(stdout);
 			return 0;
 		}
-		if ((r = af_opt_value(argc, argv, &i, "--format", &format))) {
+		if ((r = report_opt_value(argc, argv, &i, "--format", &format))) {
 			if (r < 0)
 				return EXIT_USAGE;
 			continue;
 		}
-		if ((r = af_opt_value(argc, argv, &i, "-o", &path)) ||
-		    (r = af_opt_value(argc, argv, &i, "--output", &path))) {
+		if ((r = report_opt_value(argc, argv, &i, "-o", &path)) ||
+		    (r = report_opt_value(argc, argv, &i, "--output", &path))) {
 			if (r < 0)
 				return EXIT_USAGE;
 			continue;

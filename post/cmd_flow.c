@@ -186,12 +186,12 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 			fl.condensed = true;
 			continue;
 		}
-		if ((r = af_opt_value(argc, argv, &i, "--from", &v))) {
+		if ((r = report_opt_value(argc, argv, &i, "--from", &v))) {
 			if (r < 0 || af_parse_u64("flow", "--from", v, &fl.from) < 0)
 				return EXIT_USAGE;
 			continue;
 		}
-		if ((r = af_opt_value(argc, argv, &i, "--to", &v))) {
+		if ((r = report_opt_value(argc, argv, &i, "--to", &v))) {
 			if (r < 0 || af_parse_u64("flow", "--to", v, &fl.to) < 0)
 				return EXIT_USAGE;
 			continue;

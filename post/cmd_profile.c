@@ -17,7 +17,7 @@ static void usage(FILE *f)
 		   "%s", af_filter_help);
 }
 
-static int print_report(const struct af_session *s, uint64_t top)
+static int print_report(const struct af_session *s, size_t top)
 {
 	size_t n;
 	uint32_t *fns;
@@ -44,7 +44,7 @@ static int print_report(const struct af_session *s, uint64_t top)
 	}
 	if (top && n > top)
 		printf("# %zu more functions with %" PRIu64 " steps of Base not shown\n",
-		       n - (size_t)top, total - shown_base);
+		       n - top, total - shown_base);
 	free(fns);
 	return af_finish_output(stdout, "the profile");
 }
@@ -52,7 +52,7 @@ static int print_report(const struct af_session *s, uint64_t top)
 int cmd_profile(int argc, char **argv, struct post_opts *opts)
 {
 	struct af_session s = { 0 };
-	uint64_t top = 0;
+	size_t top = 0;
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
@@ -67,13 +67,9 @@ int cmd_profile(int argc, char **argv, struct post_opts *opts)
 			usage(stdout);
 			return 0;
 		}
-		if ((r = af_opt_value(argc, argv, &i, "--top", &v))) {
-			if (r < 0 || af_parse_u64("profile", "--top", v, &top) < 0)
+		if ((r = report_opt_value(argc, argv, &i, "--top", &v))) {
+			if (r < 0 || report_parse_top("--top", v, &top) < 0)
 				return EXIT_USAGE;
-			if (!top) {
-				pr_err("profile: --top must be at least 1");
-				return EXIT_USAGE;
-			}
 			continue;
 		}
 		pr_err("profile: unknown option '%s' (see 'post profile --help')", argv[i]);

@@ -70,12 +70,12 @@ int cmd_steps(int argc, char **argv, struct post_opts *opts)
 			usage(stdout);
 			return 0;
 		}
-		if ((r = af_opt_value(argc, argv, &i, "--from", &v))) {
+		if ((r = report_opt_value(argc, argv, &i, "--from", &v))) {
 			if (r < 0 || af_parse_u64("steps", "--from", v, &p.from) < 0)
 				return EXIT_USAGE;
 			continue;
 		}
-		if ((r = af_opt_value(argc, argv, &i, "--to", &v))) {
+		if ((r = report_opt_value(argc, argv, &i, "--to", &v))) {
 			if (r < 0 || af_parse_u64("steps", "--to", v, &p.to) < 0)
 				return EXIT_USAGE;
 			continue;

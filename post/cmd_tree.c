@@ -137,7 +137,7 @@ int cmd_tree(int argc, char **argv, struct post_opts *opts)
 			o.merged = true;
 			continue;
 		}
-		if ((r = af_opt_value(argc, argv, &i, "--prune", &v))) {
+		if ((r = report_opt_value(argc, argv, &i, "--prune", &v))) {
 			if (r < 0)
 				return EXIT_USAGE;
 			o.prune = strtod(v, &end);

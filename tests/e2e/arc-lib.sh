@@ -24,14 +24,15 @@ arc_record() {
 	[ -f "$dir/header" ] || { cat "$TMP/record.out"; fail "no trace of $*"; }
 }
 
-# arc_norm DIR: stdin to stdout with DIR's process and thread ids as PID/TID
+# arc_norm DIR: stdin to stdout with DIR's process and thread ids as ID0,
+# ID1... (with the spaces before them squeezed to one, as ids vary in width)
 # and the traced command reduced to its base name, for golden comparisons.
 arc_norm() {
 	local ids sed_args=()
 	ids=$("$POST" -i "$1" tree 2>/dev/null | sed -n 's/^# thread \([0-9]*\) (pid \([0-9]*\))$/\1 \2/p')
 	local n=0
 	for id in $ids; do
-		sed_args+=(-e "s/\\b$id\\b/ID$n/g")
+		sed_args+=(-e "s/ *\\b$id\\b/ ID$n/g")
 		n=$((n + 1))
 	done
 	sed -e 's|^# command: .*/|# command: |' "${sed_args[@]}"
