@@ -855,14 +855,20 @@ static void on_exec(struct engine *e, struct thread *t)
 		 * old leader is gone and the former thread won't report again. */
 		struct thread *f = find_thread(e, (pid_t)former);
 
+		close_stream(e, t, false);
 		if (f) {
+			/* Its stream goes on (steps.tFORMER), a SWITCH naming
+			 * the new tid; reopening the leader's would truncate it. */
 			t->stepped = f->stepped;
 			t->prev_pc = f->prev_pc;
 			t->stepping = f->stepping;
-			write_exit(e, f, 0);
+			t->stream = f->stream;
+			f->stream = NULL;
+			f->exit_written = true;
 			remove_thread(e, f);
 		}
-		close_stream(e, t, false);
+		t->exit_written = false;
+		e->last_tid = 0;
 	}
 	if (arch_read_regs(t->tid, &r) < 0) {
 		resume(e, t);
