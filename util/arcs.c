@@ -305,7 +305,8 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 	fs->base += cost->self;
 	fs->cum += cost->fn_cum;
 	e->base += cost->self;
-	e->cum += cost->arc_cum;
+	/* a root arc shows what the thread's root frames added to the function's Cum */
+	e->cum += parent ? cost->arc_cum : cost->fn_cum;
 	if (tt->depth) {
 		struct arc_node *n = &a->nodes[tt->stack[--tt->depth]];
 

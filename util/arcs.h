@@ -22,7 +22,8 @@ struct arc_fn_stats {
 	uint64_t calls, base, cum;
 };
 
-/* caller -> callee; caller is CF_NO_FN for a thread's root frames */
+/* caller -> callee; caller is CF_NO_FN for a thread's root frames (Cum: their share of the
+ * callee's Cum) */
 struct arc_edge {
 	uint32_t caller, callee;
 	uint64_t calls, base, cum;

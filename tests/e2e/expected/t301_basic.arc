@@ -5,7 +5,7 @@
 #
 #     calls        base   base%         cum    cum%  function
 #
-          0           4                   0             < (root)
+          0           4                  23             < (root)
           0           4  17.39%          23 100.00%  _start [arc_basic]
           1           4                  19             > main
 #

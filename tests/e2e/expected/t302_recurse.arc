@@ -5,7 +5,7 @@
 #
 #     calls        base   base%         cum    cum%  function
 #
-          0           5                   0             < (root)
+          0           5                  33             < (root)
           0           5  15.15%          33 100.00%  _start [arc_recurse]
           1           5                  28             > rec
 #

@@ -5,7 +5,7 @@
 #
 #     calls        base   base%         cum    cum%  function
 #
-          0           4                   0             < (root)
+          0           4                  10             < (root)
           0           4  40.00%          10 100.00%  _start [arc_tail]
           0           3                   4             > b
           1           2                   2             > a
