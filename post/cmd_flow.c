@@ -16,6 +16,7 @@ struct flow {
 	bool condensed;
 	uint64_t from, to;	  /* window of step indexes, inclusive */
 	uint64_t lines;
+	uint32_t last_tid;	  /* thread of the last line printed, 0 none */
 };
 
 static void usage(FILE *f)
@@ -44,8 +45,20 @@ static const char *fn_name(const struct flow *fl, uint32_t fn)
 	return cf_func(fl->s->cf, fn)->name;
 }
 
+/* A thread switch is shown only where the lines printed change thread. */
+static void switch_mark(struct flow *fl, uint64_t index, const struct cf_thread *t)
+{
+	if (fl->last_tid && fl->last_tid != t->tid) {
+		fl->lines++;
+		printf("%10" PRIu64 " %7u %5s  = thread %u (pid %u)\n", index, t->tid, "", t->tid,
+		       t->pid);
+	}
+	fl->last_tid = t->tid;
+}
+
 static void line_head(struct flow *fl, uint64_t index, const struct cf_thread *t, unsigned depth)
 {
+	switch_mark(fl, index, t);
 	fl->lines++;
 	printf("%10" PRIu64 " %7u %5u  %*s", index, t->tid, depth, (int)(2 * depth), "");
 }
@@ -142,21 +155,18 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 	if (fl->condensed || !in_window(fl, index) || fl->s->filter.symbol || fl->s->filter.module)
 		return;
 	switch (m) {
-	case CF_MARK_SWITCH:
-		fl->lines++;
-		printf("%10" PRIu64 " %7u %5s  = thread %u (pid %u)\n", index, t->tid, "", t->tid,
-		       t->pid);
-		break;
 	case CF_MARK_GAP:
+		switch_mark(fl, index, t);
 		fl->lines++;
 		printf("%10" PRIu64 " %7u %5s  - steps missing\n", index, t->tid, "");
 		break;
 	case CF_MARK_EXIT:
+		switch_mark(fl, index, t);
 		fl->lines++;
 		printf("%10" PRIu64 " %7u %5s  = thread %u exits\n", index, t->tid, "", t->tid);
 		break;
 	default:
-		break;	/* ASYNC and UNMATCHED show on the frames themselves */
+		break;	/* switches show before lines; ASYNC, UNMATCHED on the frames */
 	}
 }
 
