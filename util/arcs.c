@@ -249,7 +249,12 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 	struct arcs *a = ctx;
 	struct tree_thread *tt = tree_thread(a, t);
 	uint32_t cur = tt->depth ? tt->stack[tt->depth - 1] : tt->root;
-	uint32_t node = node_child(a, cur, f->fn);
+	/*
+	 * A root frame gets a node of its own: a caller reconstructed below it
+	 * later (adopt) takes that node as its child, which must hold this
+	 * activation only.  (The merged tree joins equal roots again.)
+	 */
+	uint32_t node = tt->depth ? node_child(a, cur, f->fn) : node_new(a, f->fn, cur);
 
 	(void)parent;
 	fn_stats(a, f->fn);
@@ -277,14 +282,8 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	if (tt->depth != 1)
 		return;		/* cannot happen: the engine adopts only under one frame */
 	old = tt->stack[0];
-	g = node_child(a, tt->root, root->fn);
-	if (g == old) {
-		/* same function: the old node becomes the child of a new one */
-		node_detach(a, old);
-		g = node_new(a, root->fn, tt->root);
-	} else {
-		node_detach(a, old);
-	}
+	node_detach(a, old);
+	g = node_new(a, root->fn, tt->root);
 	a->nodes[old].parent = g;
 	a->nodes[old].next_sibling = a->nodes[g].first_child;
 	a->nodes[g].first_child = old;

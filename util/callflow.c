@@ -477,7 +477,7 @@ static void cross_into(struct callflow *cf, struct cf_thread *t, const struct cf
 		return;
 	}
 	/* longjmp, exception landing pads: back into a frame further down */
-	k = find_fn_below(t, site->fn);
+	k = site->anon ? -1 : find_fn_below(t, site->fn);
 	if (k >= 0)
 		unwind_to(cf, t, (uint32_t)k);
 	else
@@ -584,7 +584,7 @@ static void after_gap(struct callflow *cf, struct cf_thread *t, uint64_t pc,
 			replace(cf, t, site, CF_ENTRY_JUMP, 0, ev);
 		return;
 	}
-	k = find_fn_below(t, site->fn);
+	k = site->anon ? -1 : find_fn_below(t, site->fn);
 	if (k >= 0)
 		unwind_to(cf, t, (uint32_t)k);
 	else
@@ -605,7 +605,7 @@ static void after_return(struct callflow *cf, struct cf_thread *t, uint64_t prev
 		return;
 	}
 	/* Exception unwinding returns into a landing pad of a frame further down. */
-	k = find_fn_below(t, site->fn);
+	k = site->anon ? -1 : find_fn_below(t, site->fn);
 	if (k >= 0) {
 		unwind_to(cf, t, (uint32_t)k);
 		return;

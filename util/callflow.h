@@ -57,6 +57,8 @@ struct cf_site {
 	struct arch_insn insn;	  /* INVALID when the bytes were not available */
 	uint32_t fn;		  /* from cf_func_intern */
 	bool entry;		  /* pc is fn's first instruction */
+	bool anon;		  /* fn stands for code without symbols (e.g. a whole module):
+				   * never taken for a frame further down to unwind to */
 };
 
 struct callflow;

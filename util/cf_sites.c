@@ -130,6 +130,7 @@ static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32
 		/* No symbol: one pseudo function per module, never an "entry". */
 		snprintf(name, sizeof(name), "[%s]", loc.module);
 		e->info.site.fn = cf_func_intern(cf, loc.module, loc.module_path, name, 0);
+		e->info.site.anon = true;
 	}
 	e->info.nr_bytes = (uint8_t)sym_read_code(s->sym, pid, pc, e->info.bytes,
 						  sizeof(e->info.bytes));

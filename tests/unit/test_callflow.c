@@ -22,6 +22,7 @@ static const struct {
 	{ "g", 0x3000, 0x4000 },	{ "h", 0x4000, 0x5000 },
 	{ "handler", 0x5000, 0x6000 },	{ "restorer", 0x6000, 0x7000 },
 	{ "outer", 0x7000, 0x8000 },	{ "sys_write", KBASE, KBASE + 0x1000 },
+	{ "[prog]", 0x9000, 0xa000 },	/* code without symbols */
 };
 
 /* Instructions that are not one-byte "other" instructions. */
@@ -77,7 +78,8 @@ static void fake_site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t pc,
 		if (pc >= fake_fns[f].start && pc < fake_fns[f].end) {
 			out->fn = cf_func_intern(cf, "prog", "/prog", fake_fns[f].name,
 						 fake_fns[f].start);
-			out->entry = pc == fake_fns[f].start;
+			out->anon = fake_fns[f].name[0] == '[';
+			out->entry = pc == fake_fns[f].start && !out->anon;
 			return;
 		}
 	out->fn = cf_func_intern(cf, "prog", "/prog", "[unknown]", 0);
@@ -225,6 +227,21 @@ static const struct expect_fn mutual_expect[] = {
 	{ "main", 0, 3, 14 }, { "f", 2, 6, 11 }, { "g", 2, 5, 8 }, { NULL },
 };
 
+/*
+ * Code without symbols (a stripped program's [prog]) calls main, which jumps
+ * into another part of [prog]: that continues main's frame as [prog] (it is
+ * not a jump back into the root [prog] frame), and its ret returns to the root.
+ */
+static const struct fake_insn anon_insns[] = {
+	CALL(0x9001, 0x1000), { 0x1001, ARCH_INSN_JUMP, 2, 0 }, RET(0x9100), END_INSNS,
+};
+static const struct fake_ev anon_evs[] = {
+	S(0x9000), S(0x9001), S(0x1000), S(0x1001), S(0x9100), S(0x9006), END_EVS,
+};
+static const struct expect_fn anon_expect[] = {
+	{ "[prog]", 0, 4, 6 }, { "main", 1, 2, 2 }, { NULL },
+};
+
 static const struct scenario {
 	const char *what;
 	const struct fake_insn *insns;
@@ -247,6 +264,7 @@ static const struct scenario {
 	  2, 0, 0 },
 	{ "kernel steps nest under the syscall", kernel_insns, kernel_evs, kernel_expect, 2, 0, 0 },
 	{ "mutual recursion", mutual_insns, mutual_evs, mutual_expect, 5, 0, 0 },
+	{ "jumps into code without symbols", anon_insns, anon_evs, anon_expect, 2, 0, 0 },
 };
 
 static void build_pingpong(void)
