@@ -73,6 +73,8 @@ int af_open(struct af_session *s, const struct post_opts *opts, bool want_arcs)
 		return EXIT_RUNTIME;
 	cf_sites_source(s->sites, &src);
 	s->cf = cf_new(&src);
+	/* block traces hold one step per run of instructions: the engine expands them */
+	cf_set_block_mode(s->cf, !strcmp(trace_info(s->trace)->mode, "block"));
 	if (want_arcs) {
 		s->arcs = arcs_new(s->cf);
 		if (!s->arcs)

@@ -36,6 +36,7 @@ struct callflow {
 	struct cf_thread **thread_hash;
 	uint32_t thread_hash_size;
 	struct cf_thread *cur;	  /* the thread of the last step */
+	bool block_mode;
 	bool in_step;		  /* cur_index: the step being placed */
 	uint64_t cur_index;
 	struct cf_stats stats;
@@ -788,20 +789,91 @@ static void on_task(struct callflow *cf, const struct trace_event *ev)
 	}
 }
 
+/* Longest run of instructions one block is expanded to (a guard against bad code). */
+#define CF_BLOCK_MAX 65536
+
+/*
+ * Place the pending block of t: its instructions from its start up to the
+ * taken branch to next_pc (have_next), or to the first instruction that
+ * always transfers.
+ */
+static void expand_block(struct callflow *cf, struct cf_thread *t, bool have_next,
+			 uint64_t next_pc)
+{
+	struct trace_event e = t->block;
+	uint64_t pc = e.pc;
+
+	if (!t->have_block)
+		return;
+	t->have_block = false;
+	t->async_pending = t->block_async;
+	t->sigreturn_pending = t->block_sigreturn;
+	for (unsigned n = 0; n < CF_BLOCK_MAX; n++) {
+		struct cf_site s;
+		uint64_t fall;
+
+		memset(&s, 0, sizeof(s));
+		cf->src.site(cf->src.ctx, cf, e.pid, pc, e.ring, &s);
+		e.pc = pc;
+		on_step(cf, &e);
+		fall = pc + s.insn.len;
+		if (!s.insn.len || (have_next && fall == next_pc))
+			return;
+		if (s.insn.cls == ARCH_INSN_COND && have_next &&
+		    (s.insn.flags & ARCH_INSN_HAS_TARGET) && s.insn.target == next_pc)
+			return;		/* taken */
+		if (s.insn.cls != ARCH_INSN_OTHER && s.insn.cls != ARCH_INSN_COND)
+			return;
+		pc = fall;
+	}
+}
+
+void cf_set_block_mode(struct callflow *cf, bool on)
+{
+	cf->block_mode = on;
+}
+
+static void on_block(struct callflow *cf, const struct trace_event *ev)
+{
+	struct cf_thread *t = thread_get(cf, ev->pid, ev->tid);
+
+	expand_block(cf, t, true, ev->pc);
+	t->block = *ev;
+	t->have_block = true;
+	t->block_async = t->next_async;
+	t->block_sigreturn = t->next_sigreturn;
+	t->next_async = t->next_sigreturn = false;
+}
+
 void cf_event(struct callflow *cf, const struct trace_event *ev)
 {
 	struct cf_thread *t;
 
 	switch (ev->kind) {
 	case TEV_STEP:
-		on_step(cf, ev);
+		if (cf->block_mode)
+			on_block(cf, ev);
+		else
+			on_step(cf, ev);
 		break;
 	case TEV_TASK:
-		if (ev->task)
-			on_task(cf, ev);
+		if (!ev->task)
+			break;
+		if (cf->block_mode && (ev->task->type == PT_TASK_EXIT ||
+				       ev->task->type == PT_TASK_EXEC)) {
+			t = thread_get(cf, ev->task->c.pid, ev->task->c.tid);
+			expand_block(cf, t, false, 0);
+		}
+		on_task(cf, ev);
 		break;
 	case TEV_ASYNC:
 		t = thread_get(cf, ev->pid, ev->tid);
+		if (cf->block_mode) {
+			/* it comes before the next block: keep it for that one */
+			t->next_sigreturn |= ev->a == PT_ASYNC_SIGRETURN;
+			t->next_async = true;
+			break;
+		}
 		if (ev->a == PT_ASYNC_SIGRETURN)
 			t->sigreturn_pending = true;
 		t->async_pending = true;
@@ -811,6 +883,7 @@ void cf_event(struct callflow *cf, const struct trace_event *ev)
 	case TEV_OFF:
 	case TEV_ON:
 		t = thread_get(cf, ev->pid, ev->tid);
+		expand_block(cf, t, false, 0);
 		if (!t->gap && t->have_last) {
 			cf->stats.gaps++;
 			emit_mark(cf, t, CF_MARK_GAP, ev->index);
@@ -824,6 +897,8 @@ void cf_event(struct callflow *cf, const struct trace_event *ev)
 
 void cf_finish(struct callflow *cf)
 {
+	for (uint32_t i = 0; i < cf->nr_threads; i++)
+		expand_block(cf, cf->threads[i], false, 0);
 	for (uint32_t i = 0; i < cf->nr_threads; i++)
 		flush_thread(cf, cf->threads[i]);
 }

@@ -120,6 +120,9 @@ struct cf_thread {
 	uint8_t ring;
 	struct cf_fnstate *fnstate;
 	uint32_t fnstate_size, fnstate_used;
+	/* block mode: the block whose extent the next block start tells */
+	struct trace_event block;
+	bool have_block, block_async, block_sigreturn, next_async, next_sigreturn;
 };
 
 /* A step, after the transition that led to it was applied. */
@@ -182,6 +185,17 @@ int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void
 
 /* Feed one trace event (any kind), in trace order. */
 void cf_event(struct callflow *cf, const struct trace_event *ev);
+
+/*
+ * Block mode (traces of mode "block"): each step record is the start of a
+ * run of instructions that ends at the first taken branch.  The engine
+ * expands it, decoding from its start: through other instructions and
+ * conditional branches not taken, to the first branch taken (to the next
+ * block's start) or, for a thread's last block, to the first instruction
+ * that always transfers.  Expanded steps carry their block's index, and a
+ * thread's block is placed when its next one arrives.
+ */
+void cf_set_block_mode(struct callflow *cf, bool on);
 
 /* End of input: every open frame ends (CF_END_FLUSH), oldest threads first. */
 void cf_finish(struct callflow *cf);

@@ -283,14 +283,15 @@ static void build_pingpong(void)
 	pingpong_evs[n].pc = 0;
 }
 
-/* Feed a scenario; returns the arcs (with its callflow) after cf_finish. */
-static struct arcs *run(const struct scenario *sc)
+/* Feed a scenario (as block starts if block); the arcs (with its callflow) after cf_finish. */
+static struct arcs *run_mode(const struct scenario *sc, bool block)
 {
 	struct cf_source src = { .site = fake_site };
 	struct callflow *cf = cf_new(&src);
 	struct arcs *a = arcs_new(cf);
 	uint64_t index = 0;
 
+	cf_set_block_mode(cf, block);
 	cur_insns = sc->insns;
 	for (const struct fake_ev *e = sc->evs; e->pc || e->async_kind; e++) {
 		struct trace_event ev = {
@@ -305,6 +306,11 @@ static struct arcs *run(const struct scenario *sc)
 	}
 	cf_finish(cf);
 	return a;
+}
+
+static struct arcs *run(const struct scenario *sc)
+{
+	return run_mode(sc, false);
 }
 
 static uint32_t fn_id(struct callflow *cf, const char *name)
@@ -395,9 +401,108 @@ static void test_arcs_of_tail_and_unmatched(void)
 	}
 }
 
+/*
+ * Block mode: the same runs recorded as block starts (a step only where the
+ * previous instruction transferred control) give the same numbers.  Each run
+ * ends in an exit system call at 0x1006 so its last block has an end.
+ */
+static const struct fake_insn block_insns[] = {
+	CALL(0x1001, 0x2000), JCC(0x2000, 0x2010), CALL(0x2002, 0x2000), RET(0x2007), RET(0x2010),
+	SYSCALL(0x1006), END_INSNS,
+};
+static const struct fake_ev block_recursion_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2002), S(0x2000), S(0x2002), S(0x2000),
+	S(0x2010), S(0x2007), S(0x2007), S(0x1006), END_EVS,
+};
+/* main calls h, whose loop branches back twice, then tail-calls g */
+static const struct fake_insn block_loop_insns[] = {
+	CALL(0x1001, 0x4000), JCC(0x4001, 0x4000), JMP(0x4003, 0x3000), RET(0x3000),
+	SYSCALL(0x1006), END_INSNS,
+};
+static const struct fake_ev block_loop_evs[] = {
+	S(0x1000), S(0x1001), S(0x4000), S(0x4001), S(0x4000), S(0x4001), S(0x4000), S(0x4001),
+	S(0x4003), S(0x3000), S(0x1006), END_EVS,
+};
+/* a signal handler entered after main's call, returning through the restorer */
+static const struct fake_ev block_signal_evs[] = {
+	S(0x1000), S(0x1001), ASYNC(PT_ASYNC_SIGNAL), S(0x5000), S(0x5001), S(0x6000), S(0x6001),
+	ASYNC(PT_ASYNC_SIGRETURN), S(0x2000), S(0x2010), S(0x1006), END_EVS,
+};
+static const struct fake_insn block_signal_insns[] = {
+	CALL(0x1001, 0x2000), RET(0x5001), SYSCALL(0x6001), JCC(0x2000, 0x2010), RET(0x2010),
+	SYSCALL(0x1006), END_INSNS,
+};
+
+/* Does the step at pc start a block, after the instruction at prev? */
+static bool block_start(struct callflow *cf, uint64_t prev, uint64_t pc)
+{
+	struct cf_site s = { 0 };
+
+	fake_site(NULL, cf, 100, prev, 0, &s);
+	return !((s.insn.cls == ARCH_INSN_OTHER || s.insn.cls == ARCH_INSN_COND) &&
+		 pc == prev + s.insn.len);
+}
+
+static void test_block_mode(void)
+{
+	static const struct {
+		const struct fake_insn *insns;
+		const struct fake_ev *evs;
+	} runs[] = {
+		{ block_insns, block_recursion_evs },
+		{ block_loop_insns, block_loop_evs },
+		{ block_signal_insns, block_signal_evs },
+	};
+
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		struct fake_ev heads[64];
+		struct scenario sc = { .what = "block", .insns = runs[r].insns,
+				       .evs = runs[r].evs };
+		struct cf_source src = { .site = fake_site };
+		struct callflow *scratch = cf_new(&src);
+		struct arcs *steps, *blocks;
+		uint64_t prev = 0;
+		size_t n = 0;
+
+		cur_insns = runs[r].insns;
+		for (const struct fake_ev *e = runs[r].evs; e->pc || e->async_kind; e++) {
+			if (e->async_kind || !prev || block_start(scratch, prev, e->pc))
+				heads[n++] = *e;
+			if (!e->async_kind)
+				prev = e->pc;
+		}
+		heads[n] = (struct fake_ev){ .pc = 0 };
+		cf_free(scratch);
+		CU_ASSERT(n < (size_t)(sizeof(heads) / sizeof(heads[0])));
+		steps = run(&sc);
+		sc.evs = heads;
+		blocks = run_mode(&sc, true);
+		CU_ASSERT_EQUAL(arcs_total(blocks), arcs_total(steps));
+		for (uint32_t f = 0; f < cf_nr_funcs(arcs_callflow(steps)); f++) {
+			const char *name = cf_func(arcs_callflow(steps), f)->name;
+			uint32_t g = fn_id(arcs_callflow(blocks), name);
+			const struct arc_fn_stats *a = arcs_fn(steps, f), *b = arcs_fn(blocks, g);
+
+			bool same = a->calls == b->calls && a->base == b->base && a->cum == b->cum;
+
+			CU_ASSERT(same);
+			if (!same)
+				fprintf(stderr, "\n  block run %zu: %s: %lu %lu %lu in blocks, "
+					"%lu %lu %lu", r, name, b->calls, b->base, b->cum, a->calls,
+					a->base, a->cum);
+		}
+		CU_ASSERT_EQUAL(arcs_check(blocks), 0);
+		cf_free(arcs_callflow(steps));
+		cf_free(arcs_callflow(blocks));
+		arcs_free(steps);
+		arcs_free(blocks);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "arcs of tail calls and unmatched returns", test_arcs_of_tail_and_unmatched },
+	{ "block-mode traces give the same numbers", test_block_mode },
 	CU_TEST_INFO_NULL,
 };
 
