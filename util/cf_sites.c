@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cf_sites.h"
 #include "log.h"
@@ -150,8 +151,11 @@ static void source_task(void *ctx, const struct trace_task_rec *rec)
 
 	sym_task_event(s->sym, rec);
 	switch (rec->type) {
-	case PT_TASK_EXEC:
 	case PT_TASK_MMAP:
+		if (!(rec->mmap.prot & PROT_EXEC))
+			break;	/* data: code already seen still means the same */
+		/* fall through */
+	case PT_TASK_EXEC:
 	case PT_TASK_MUNMAP:
 		/* the same address may now hold other code: forget every entry */
 		s->epoch++;
