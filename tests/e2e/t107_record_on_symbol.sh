@@ -5,7 +5,7 @@
 # + pt_spin there must equal every count of the --on trace.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/ptrace_lib.sh"
-need_prog pt_ontarget
+need_prog pt_ontarget pt_dlopen
 
 "$PITRACE" record -o full -- "$PROGS/pt_ontarget" >want || fail "full record: $?"
 "$PITRACE" record --on target -o on -- "$PROGS/pt_ontarget" >got || fail "--on record: $?"
@@ -26,4 +26,15 @@ expect_eq "OFF records" 2 "$("$POST" -i on dump --steps | grep -c ' OFF ')"
 	fail "--on no_such_function: exit status $?"
 grep -q "warning: --on" err || { cat err; fail "no warning for a missing --on symbol"; }
 expect_eq "steps with a missing --on symbol" 0 "$(info_field none steps)"
+
+# a library dlopen()ed after start-up: its symbol is found when it is mapped
+"$PITRACE" record -o dlfull -- "$PROGS/pt_dlopen" >want
+[ $? = 77 ] && skip "libz.so.1 not installed"
+"$PITRACE" record --on zlibVersion -o dlon -- "$PROGS/pt_dlopen" >got || fail "--on zlibVersion: $?"
+expect_same_file "pt_dlopen output" want got
+n=$(count_of dlfull zlibVersion)
+[ -n "$n" ] && [ "$n" -gt 0 ] || fail "zlibVersion not in the full trace"
+expect_eq "zlibVersion with --on" "$n" "$(count_of dlon zlibVersion)"
+expect_eq "total with --on zlibVersion" "$n" "$(total_of dlon)"
+expect_eq "ON records (3 calls)" 3 "$("$POST" -i dlon dump --steps | grep -c ' ON ')"
 echo "PASS"
