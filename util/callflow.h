@@ -7,7 +7,7 @@
  * Input is an event callback (cf_event), so the engine runs on a trace
  * directory or on synthetic events alike.  What an instruction is (its
  * class, length, target) and which function it belongs to comes from a
- * site source (struct cf_source): cf_sources.c has the one built on symbols
+ * site source (struct cf_source): cf_sites.c has the one built on symbols
  * and the arch decoder; tests give their own.  Memory grows with call depth,
  * threads and functions, never with the number of steps.
  *
