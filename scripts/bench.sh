@@ -45,3 +45,4 @@ for name in $LIST; do
 	[ "$bsteps" = "$steps" ] || echo "  ($name: the bare loop made $bsteps steps: it counts stops, not instructions)"
 done
 echo "record st/s includes start-up and writing the trace; bare st/s is the step loop alone."
+PT_BIN=$BIN PT_PROGS=$PROGS tests/vm/bench.sh	# driver: recorded vs count-only steps/s in QEMU
