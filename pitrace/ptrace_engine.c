@@ -546,9 +546,10 @@ static void detach_thread(struct engine *e, struct thread *t, int sig)
 {
 	struct proc *p = t->proc;
 
-	if (t->stepped && !t->exit_written && !sig && step_trap_queued(t->tid)) {
+	if (t->started && !t->exit_written && !sig && step_trap_queued(t->tid)) {
 		/* Let it take the trap as a signal-delivery-stop (on_stop
-		 * swallows it and detaches then); PTRACE_CONT clears TF. */
+		 * swallows it and detaches then; another interrupt stop may
+		 * come first and lands here again); PTRACE_CONT clears TF. */
 		t->draining = true;
 		t->stepped = false;
 		if (ptrace(PTRACE_CONT, t->tid, NULL, NULL) == 0) {

@@ -34,4 +34,18 @@ expect_eq "state" complete "$(info_field t state)"
 n=$(count_of t pt_spin)
 [ -n "$n" ] && [ "$n" -gt 0 ] || fail "no pt_spin steps recorded"
 "$POST" -i t dump --tasks | grep -q "MMAP.*pt_forever" || fail "no module record of pt_forever"
+
+# a process blocked in a system call the whole time: its step trap, queued
+# behind the detach-time interrupt, must not reach it (it would die of it)
+sleep 3 &
+sleeper=$!
+"$PITRACE" attach -p $sleeper -o s 2>err &
+tracer=$!
+for _ in $(seq 50); do [ -s s/header ] && [ -s s/tasks ] && break; sleep 0.1; done
+sleep 0.5
+kill -INT $tracer
+wait $tracer
+expect_eq "attach to a sleeper: exit status" 0 $?
+wait $sleeper
+expect_eq "the sleeper's exit status" 0 $?
 echo "PASS"
