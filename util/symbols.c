@@ -249,12 +249,12 @@ static void space_punch(struct sym_space *sp, uint64_t start, uint64_t end)
 	sp->last = 0;
 }
 
+/* Files have absolute paths in /proc/PID/maps; "[heap]", "anon_inode:..." do not. */
 static enum sym_kind kind_of_path(const char *path)
 {
 	if (!strcmp(path, "[vdso]"))
 		return SYM_KIND_VDSO;
-	if (!path[0] || path[0] == '[' || !strncmp(path, "//anon", 6) ||
-	    !strncmp(path, "/memfd:", 7))
+	if (path[0] != '/' || !strncmp(path, "//anon", 6) || !strncmp(path, "/memfd:", 7))
 		return SYM_KIND_ANON;
 	return SYM_KIND_FILE;
 }

@@ -901,6 +901,8 @@ static const struct {
 	{ "anonymous executable memory", "[anon]", 0x10, SYM_KIND_ANON, "[anon]", 0x600010 },
 	{ "heap", "[heap]", 0x20, SYM_KIND_ANON, "[anon]", 0x600020 },
 	{ "nameless mapping", "", 0x30, SYM_KIND_ANON, "[anon]", 0x600030 },
+	{ "anonymous inode", "anon_inode:[perf_event]", 0x30, SYM_KIND_ANON, "[anon]", 0x600030 },
+	{ "memfd (JIT code)", "/memfd:jit (deleted)", 0x30, SYM_KIND_ANON, "[anon]", 0x600030 },
 	{ "deleted file: module + file offset", "/nonexistent/libgone.so (deleted)", 0x40,
 	  SYM_KIND_FILE, "libgone.so", 0x2040 },
 	{ "nothing mapped", NULL, 0x50, SYM_KIND_UNKNOWN, "[unknown]", 0x600050 },
