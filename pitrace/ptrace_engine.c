@@ -734,14 +734,20 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 		resume(e, t);
 		return;
 	}
-	/* A syscall restarted by the kernel rewinds pc onto its syscall
-	 * instruction after our stop; it shows as a syscall ending where the
-	 * previous stop was. */
-	if (r->syscall_nr >= 0 && r->pc == t->prev_pc)
-		pc -= arch_syscall_insn_len;
+	/*
+	 * A syscall interrupted by a signal without handler (SIGSTOP, our
+	 * interrupt) is restarted by the kernel rewinding pc onto it after
+	 * our stop: it shows as a syscall ending where the previous stop
+	 * was.  The program executed it once, recorded when it was
+	 * interrupted; like an instruction re-run after a page fault, the
+	 * restart is not counted again.
+	 */
+	bool restarted = r->syscall_nr >= 0 && r->pc == t->prev_pc;
+
 	if (e->block)
 		probe_block(e, t, r->pc);
-	record_step(e, t, pc);
+	if (!restarted)
+		record_step(e, t, pc);
 	t->prev_pc = r->pc;
 	if (r->syscall_nr >= 0)
 		after_syscall(e, t, r->syscall_nr);
