@@ -32,8 +32,17 @@ for c in /pt/cases/*.sh; do
 	elif [ $rc != 0 ] && ! grep -q '^FAIL ' "$dir.out"; then
 		echo "FAIL $name: exit status $rc"
 	fi
-	if loaded && ! rmmod pitrace; then
-		echo "FAIL $name: pitrace.ko cannot be unloaded after the case"
+	# A collector may still be exiting: give the module 5 s to become free.
+	tries=0
+	while loaded && ! rmmod pitrace 2>/dev/null && [ $tries -lt 50 ]; do
+		tries=$((tries + 1))
+		sleep 0.1
+	done
+	if loaded; then
+		echo "FAIL $name: pitrace.ko cannot be unloaded 5 s after the case" \
+			"(refcnt $(cat /sys/module/pitrace/refcnt))"
+		ls -l /proc/[0-9]*/fd 2>/dev/null | grep -B20 /dev/pitrace | grep -E '^/proc|pitrace'
+		ps -o pid,stat,comm,args
 	fi
 	rm -rf "$dir"
 done

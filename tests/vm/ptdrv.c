@@ -36,6 +36,9 @@ struct tid_stat {
 	unsigned tid, pid;
 	unsigned long long steps, after_exec, counted, counted_after_exec, exit_steps;
 	int execs, signals, sigreturns, exited;
+	unsigned exec_cpu;		/* where the (last) EXEC record is ... */
+	size_t exec_off;		/* ... and the offset just after it */
+	uint64_t exec_time;
 	unsigned exit_status;
 	char exec[128];
 };
@@ -136,11 +139,22 @@ static void drain(void)
 static unsigned long long nr_records, nr_lost_marked, nr_forks, nr_execs, nr_exits, nr_on,
 	nr_off, nr_switch, bad_streams;
 
-static void decode_all(void)
+/* Whether a step at offset off of CPU c's stream, in a segment that began at
+ * seg_time, ran after thread t's exec: streams are per CPU, so a thread's
+ * steps before its exec may sit on another CPU and be decoded later. */
+static int after_exec(const struct tid_stat *t, unsigned c, size_t off, uint64_t seg_time)
+{
+	if (!t->execs)
+		return 0;
+	return c == t->exec_cpu ? off >= t->exec_off : seg_time > t->exec_time;
+}
+
+/* Pass 1 finds the EXEC records; pass 2 counts. */
+static void decode_pass(int pass)
 {
 	for (unsigned c = 0; c < nr_cpus; c++) {
 		struct cpu_ring *r = &rings[c];
-		uint64_t last_pc = 0, v;
+		uint64_t last_pc = 0, v, seg_time = 0;
 		size_t off = 0, used;
 		struct tid_stat *cur = NULL;
 		struct step_item it;
@@ -151,28 +165,50 @@ static void decode_all(void)
 			struct ctl_cursor cc;
 
 			if (st != STEP_DECODE_OK) {
-				fprintf(stderr, "ptdrv: cpu %u: bad record at %zu\n", c, off);
-				bad_streams++;
+				if (pass == 2) {
+					fprintf(stderr, "ptdrv: cpu %u: bad record at %zu\n", c, off);
+					bad_streams++;
+				}
 				break;
 			}
 			off += used;
+			cc.p = it.payload;
+			cc.end = it.payload + it.payload_len;
+			if (pass == 1) {
+				if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_EXEC) {
+					uint64_t pid, tid, old;
+					struct tid_stat *t;
+
+					ctl_get_uleb(&cc, &pid);
+					ctl_get_uleb(&cc, &tid);
+					ctl_get_uleb(&cc, &old);
+					ctl_get_u64(&cc, &v);
+					t = tid_get(tid, pid);
+					if (!t->execs || v >= t->exec_time) {
+						t->exec_cpu = c;
+						t->exec_off = off;
+						t->exec_time = v;
+					}
+					t->execs++;
+				}
+				continue;
+			}
 			nr_records++;
 			if (it.kind == STEP_ITEM_STEP) {
 				if (cur) {
 					cur->steps++;
-					if (cur->execs)
+					if (after_exec(cur, c, off, seg_time))
 						cur->after_exec++;
 				}
 				continue;
 			}
-			cc.p = it.payload;
-			cc.end = it.payload + it.payload_len;
 			switch (it.ctl_type) {
 			case PT_CTL_SWITCH: {
 				uint64_t pid, tid;
 
 				ctl_get_uleb(&cc, &pid);
 				ctl_get_uleb(&cc, &tid);
+				ctl_get_u64(&cc, &seg_time);
 				last_pc = 0;
 				cur = tid ? tid_get(tid, pid) : NULL;
 				nr_switch++;
@@ -186,7 +222,7 @@ static void decode_all(void)
 				ctl_get_uleb(&cc, &v);
 				if (cur) {
 					cur->counted += v;
-					if (cur->execs)
+					if (after_exec(cur, c, off, seg_time))
 						cur->counted_after_exec += v;
 				}
 				break;
@@ -216,9 +252,6 @@ static void decode_all(void)
 				ctl_get_uleb(&cc, &old);
 				ctl_get_u64(&cc, &v);
 				t = tid_get(tid, pid);
-				t->execs++;
-				t->after_exec = 0;
-				t->counted_after_exec = 0;
 				n = cc.end - cc.p < 127 ? cc.end - cc.p : 127;
 				memcpy(t->exec, cc.p, n);
 				t->exec[n] = 0;
@@ -261,7 +294,8 @@ static void report(void)
 {
 	unsigned long long lost = 0, lost_marked = 0;
 
-	decode_all();
+	decode_pass(1);
+	decode_pass(2);
 	for (unsigned c = 0; c < nr_cpus; c++)
 		if (rings[c].ctl) {
 			lost += rings[c].ctl->lost;
@@ -310,7 +344,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: ptdrv version | status | on | off | nobody-open\n"
 		"       ptdrv claim [-w]            claim (and wait for SIGTERM with -w)\n"
-		"       ptdrv run [opts] -- PROG ARGS   trace PROG, print what was recorded\n"
+		"       ptdrv run [opts] [-n N] -- PROG ARGS   trace PROG (N copies at once), print\n"
+		"                                       what was recorded\n"
 		"       ptdrv follow [opts] -p PID      trace PID until SIGTERM/SIGINT\n"
 		"opts: -m step|block|count  -P continuous|wrap|stop  -b BYTES  -s SUBBUF\n"
 		"      -k pid|tree|comm|all|range|min  -O (start off)  -q (no drain: let rings fill)\n");
@@ -322,8 +357,8 @@ int main(int argc, char **argv)
 	struct pitrace_config cfg = { .flags = PITRACE_CFG_START_ON };
 	struct pitrace_select sel = { 0 };
 	const char *kind = "pid", *cmd;
-	int opt, no_drain = 0, wait_flag = 0, status = 0;
-	pid_t target = 0, child;
+	int opt, no_drain = 0, wait_flag = 0, status = 0, nr_children = 1, running = 0;
+	pid_t target = 0, child, children[PITRACE_MAX_PIDS];
 	int go[2];
 	struct timespec t0, t1;
 
@@ -331,7 +366,7 @@ int main(int argc, char **argv)
 		usage();
 	cmd = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "m:P:b:s:k:p:Oqw")) != -1) {
+	while ((opt = getopt(argc, argv, "m:P:b:s:k:p:n:Oqw")) != -1) {
 		switch (opt) {
 		case 'm':
 			cfg.mode = !strcmp(optarg, "count") ? PITRACE_MODE_COUNT :
@@ -353,6 +388,11 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			target = atoi(optarg);
+			break;
+		case 'n':
+			nr_children = atoi(optarg);
+			if (nr_children < 1 || nr_children > PITRACE_MAX_PIDS)
+				usage();
 			break;
 		case 'O':
 			cfg.flags &= ~PITRACE_CFG_START_ON;
@@ -416,18 +456,23 @@ int main(int argc, char **argv)
 			usage();
 		if (pipe(go))
 			die("pipe");
-		child = fork();
-		if (child < 0)
-			die("fork");
-		if (child == 0) {
-			char c;
+		for (int i = 0; i < nr_children; i++) {
+			child = fork();
+			if (child < 0)
+				die("fork");
+			if (child == 0) {
+				char c;
 
-			close(go[1]);
-			if (read(go[0], &c, 1) != 1)
-				_exit(126);
-			execv(argv[optind], argv + optind);
-			_exit(127);
+				close(go[1]);
+				if (read(go[0], &c, 1) != 1)
+					_exit(126);
+				execv(argv[optind], argv + optind);
+				_exit(127);
+			}
+			children[i] = child;
 		}
+		running = nr_children;
+		child = children[0];
 		close(go[0]);
 	}
 	if (!strcmp(kind, "comm")) {
@@ -449,8 +494,9 @@ int main(int argc, char **argv)
 		sel.pid_lo = child;
 	} else {
 		sel.kind = PITRACE_SEL_PIDS;
-		sel.nr_pids = 1;
-		sel.pids[0] = child;
+		sel.nr_pids = !strcmp(cmd, "run") ? nr_children : 1;
+		for (unsigned i = 0; i < sel.nr_pids; i++)
+			sel.pids[i] = !strcmp(cmd, "run") ? children[i] : child;
 	}
 	if (ioctl(dev, PITRACE_IOC_SELECT, &sel)) {
 		int e = errno;
@@ -460,15 +506,24 @@ int main(int argc, char **argv)
 		die("SELECT");
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!strcmp(cmd, "run") && write(go[1], "g", 1) != 1)
-		die("write");
+	for (int i = 0; !strcmp(cmd, "run") && i < nr_children; i++)
+		if (write(go[1], "g", 1) != 1)
+			die("write");
 	for (;;) {
 		struct pollfd pfd = { .fd = dev, .events = POLLIN };
 
 		if (!strcmp(cmd, "run")) {
-			pid_t w = waitpid(child, &status, WNOHANG);
+			int st;
+			pid_t w;
 
-			if (w == child)
+			while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+				if (w == child)
+					status = st;
+				else if (st)
+					status = st;	/* report any failing child */
+				running--;
+			}
+			if (!running)
 				break;
 		}
 		if (stop_flag)

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# Step mode, selection by pid, by command name and by pid range: the
-# recorded instructions of static programs equal their counts by
-# construction (confirmed by valgrind --tool=lackey on the host): vm_loop
-# 30004, vm_syscalls 404 (each syscall's next instruction is recorded at
-# syscall exit), and the EXIT record's per-thread total agrees.
+# Step mode, selection by pid, command name, pid range, pid minimum, process
+# tree and all processes: the recorded instructions of static programs
+# equal their counts by construction (confirmed by valgrind --tool=lackey
+# on the host): vm_loop 30004, vm_syscalls 404 (each syscall's next
+# instruction is recorded at syscall exit), and the EXIT record's
+# per-thread total agrees.  The ptrace backend, run in the same guest,
+# counts the same.
 . /pt/cases/lib.inc
-for kind in pid comm range; do
+for kind in pid comm range min tree all; do
 	for spec in vm_loop:30004 vm_syscalls:404; do
 		prog=${spec%%:*} want=${spec#*:}
 		ptdrv run -k $kind -- $PT_PROGS/$prog >out.$kind.$prog 2>&1
@@ -21,4 +23,9 @@ for kind in pid comm range; do
 			"$(field "$line" exit_steps)"
 		check_eq step-$kind-$prog-lost "lost steps" 0 "$(total out.$kind.$prog lost)"
 	done
+done
+for prog in vm_loop vm_syscalls; do
+	want=$(field "$(prog_line out.pid.$prog $prog)" after_exec)
+	got=$(ptrace_steps $prog) || { echo "SKIP step-$prog-equals-ptrace: no pitrace binary"; continue; }
+	check_eq step-$prog-equals-ptrace "ptrace backend's steps (driver: $want)" "$want" "$got"
 done
