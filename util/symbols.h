@@ -24,6 +24,7 @@ struct sym_options {
 	const char *sysroot;	  /* prefix for module paths, optional */
 };
 
+/* opts may be NULL; docs/symbols.md says how names, debuginfo and lines are found. */
 struct sym_session *sym_session_new(const struct sym_options *opts);
 void sym_session_free(struct sym_session *s);
 
@@ -43,7 +44,9 @@ struct sym_loc {
 	struct sym_module *mod;	  /* NULL for ANON and UNKNOWN */
 	const char *module;	  /* short name: "libc.so.6", "[vdso]", "[anon]", "[unknown]" */
 	const char *module_path;  /* full path, or the same as module */
-	uint64_t module_offset;	  /* addr - load bias: the ELF virtual address */
+	uint64_t module_offset;	  /* addr - load bias: the ELF virtual address; the file
+				   * offset for unreadable files; addr itself for ANON,
+				   * UNKNOWN and (without vmlinux) the core kernel */
 	const char *symbol;	  /* function name, NULL when none covers addr */
 	uint64_t sym_addr;	  /* the symbol's start, as a process address */
 	uint64_t sym_offset;	  /* addr - sym_addr */
