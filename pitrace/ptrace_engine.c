@@ -726,7 +726,7 @@ static void probe_block(struct engine *e, struct thread *t, uint64_t pc_after)
 /* A step trap: the instruction at prev_pc has executed. */
 static void step_completed(struct engine *e, struct thread *t, const struct arch_stop_regs *r)
 {
-	uint64_t pc = t->prev_pc;
+	bool restarted;
 
 	if (!t->proc->recorded) {
 		/* A child we don't follow stepped over a breakpoint: run on. */
@@ -742,12 +742,11 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 	 * interrupted; like an instruction re-run after a page fault, the
 	 * restart is not counted again.
 	 */
-	bool restarted = r->syscall_nr >= 0 && r->pc == t->prev_pc;
-
+	restarted = r->syscall_nr >= 0 && r->pc == t->prev_pc;
 	if (e->block)
 		probe_block(e, t, r->pc);
 	if (!restarted)
-		record_step(e, t, pc);
+		record_step(e, t, t->prev_pc);
 	t->prev_pc = r->pc;
 	if (r->syscall_nr >= 0)
 		after_syscall(e, t, r->syscall_nr);
