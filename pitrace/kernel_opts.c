@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The --kernel options of the driver commands (record, start): kernel-mode stepping. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_opts.h"
+#include "log.h"
+#include "pitrace.h"
+
+int kernel_opt_parse(const char *arg, struct pitrace_config *cfg)
+{
+	if (arg && !strcmp(arg, "faults")) {
+		/* docs/kernel-mode.md: page-fault handling is not stepped (why). */
+		pr_err("--kernel=faults: stepping page-fault handling is not supported "
+		       "(faults are recorded as ASYNC entries with --kernel)");
+		return EXIT_USAGE;
+	}
+	if (arg && strcmp(arg, "syscalls")) {
+		pr_err("--kernel=%s: expected 'syscalls'", arg);
+		return EXIT_USAGE;
+	}
+	cfg->flags |= PITRACE_CFG_KERNEL;
+	return 0;
+}
+
+int kernel_opt_limit(const char *arg, struct pitrace_config *cfg)
+{
+	unsigned long long n;
+	char *end;
+
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (errno || *end || !n || arg[0] == '-') {
+		pr_err("--kernel-limit: '%s' is not a step count (1 or more)", arg);
+		return EXIT_USAGE;
+	}
+	cfg->kernel_step_limit = n;
+	return 0;
+}
