@@ -234,7 +234,7 @@ static struct cf_frame *top(struct cf_thread *t)
 }
 
 struct push_args {
-	uint32_t fn, caller_fn;
+	uint32_t fn, caller_fn, from_fn;
 	uint8_t kind, ring;
 	uint64_t ret_addr, alt_ret, call_site, resume_from, index, time;
 	bool resumes;
@@ -261,6 +261,7 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	memset(f, 0, sizeof(*f));
 	f->fn = a->fn;
 	f->caller_fn = a->caller_fn;
+	f->from_fn = a->from_fn;
 	f->kind = a->kind;
 	f->ring = a->ring;
 	f->ret_addr = a->ret_addr;
@@ -355,7 +356,7 @@ static void replace(struct callflow *cf, struct cf_thread *t, const struct cf_si
 {
 	struct cf_frame *f = top(t);
 	struct push_args a = {
-		.fn = site->fn, .caller_fn = f->fn, .kind = kind, .ring = f->ring,
+		.fn = site->fn, .caller_fn = f->fn, .from_fn = f->fn, .kind = kind, .ring = f->ring,
 		.ret_addr = f->ret_addr, .alt_ret = f->alt_ret, .call_site = call_site,
 		.resume_from = f->resume_from, .index = ev->index, .time = ev->time_ns,
 		.resumes = RESUMES(f),
@@ -371,7 +372,8 @@ static void push_root(struct callflow *cf, struct cf_thread *t, const struct cf_
 		      const struct trace_event *ev)
 {
 	struct push_args a = {
-		.fn = site->fn, .caller_fn = CF_NO_FN, .kind = CF_ENTRY_ROOT, .ring = ev->ring,
+		.fn = site->fn, .caller_fn = CF_NO_FN, .from_fn = CF_NO_FN, .kind = CF_ENTRY_ROOT,
+		.ring = ev->ring,
 		.index = ev->index, .time = ev->time_ns,
 	};
 
@@ -477,8 +479,13 @@ static void cross_into(struct callflow *cf, struct cf_thread *t, const struct cf
 		replace(cf, t, site, CF_ENTRY_TAIL, from_pc, ev);
 		return;
 	}
-	/* longjmp, exception landing pads: back into a frame further down */
-	k = site->anon ? -1 : find_fn_below(t, site->fn);
+	/*
+	 * longjmp, exception landing pads: back into a frame further down.  But
+	 * a jump back into the function this frame was jumped to from (a cold
+	 * part returning to its hot part) continues that activation.
+	 */
+	k = site->anon || (top(t)->kind == CF_ENTRY_JUMP && top(t)->from_fn == site->fn) ?
+		    -1 : find_fn_below(t, site->fn);
 	if (k >= 0)
 		unwind_to(cf, t, (uint32_t)k);
 	else

@@ -87,6 +87,7 @@ enum cf_entry_kind {
 struct cf_frame {
 	uint32_t fn;
 	uint32_t caller_fn;	  /* credited with the call (CF_NO_FN for roots) */
+	uint32_t from_fn;	  /* TAIL, JUMP: the function whose frame it replaced */
 	uint8_t kind;		  /* enum cf_entry_kind */
 	uint8_t ring;
 	bool resumes;		  /* ends where an interrupted frame goes on (async, kernel) */

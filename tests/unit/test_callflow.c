@@ -23,6 +23,7 @@ static const struct {
 	{ "handler", 0x5000, 0x6000 },	{ "restorer", 0x6000, 0x7000 },
 	{ "outer", 0x7000, 0x8000 },	{ "sys_write", KBASE, KBASE + 0x1000 },
 	{ "[prog]", 0x9000, 0xa000 },	/* code without symbols */
+	{ "f.cold", 0x8000, 0x9000 },
 };
 
 /* Instructions that are not one-byte "other" instructions. */
@@ -242,6 +243,22 @@ static const struct expect_fn anon_expect[] = {
 	{ "[prog]", 0, 4, 6 }, { "main", 1, 2, 2 }, { NULL },
 };
 
+/*
+ * f recurses once; the inner f jumps into its cold part and back: that is
+ * the same activation, not a longjmp back to the outer f.
+ */
+static const struct fake_insn cold_insns[] = {
+	CALL(0x1001, 0x2000), JCC(0x2000, 0x2010), CALL(0x2002, 0x2000), RET(0x2007),
+	JMP(0x2010, 0x8004), JMP(0x8005, 0x2007), END_INSNS,
+};
+static const struct fake_ev cold_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2002), S(0x2000), S(0x2010), S(0x8004), S(0x8005),
+	S(0x2007), S(0x2007), S(0x1006), END_EVS,
+};
+static const struct expect_fn cold_expect[] = {
+	{ "main", 0, 3, 11 }, { "f", 2, 6, 8 }, { "f.cold", 0, 2, 2 }, { NULL },
+};
+
 static const struct scenario {
 	const char *what;
 	const struct fake_insn *insns;
@@ -265,6 +282,7 @@ static const struct scenario {
 	{ "kernel steps nest under the syscall", kernel_insns, kernel_evs, kernel_expect, 2, 0, 0 },
 	{ "mutual recursion", mutual_insns, mutual_evs, mutual_expect, 5, 0, 0 },
 	{ "jumps into code without symbols", anon_insns, anon_evs, anon_expect, 2, 0, 0 },
+	{ "a cold part jumps back into its function", cold_insns, cold_evs, cold_expect, 3, 0, 0 },
 };
 
 static void build_pingpong(void)
