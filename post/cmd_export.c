@@ -91,7 +91,8 @@ static int export_callgrind(struct af_session *s, FILE *out)
 		n++;
 	}
 	qsort(pcs, n, sizeof(*pcs), cg_pc_cmp);
-	/* A function's file: where its most frequent line is (its only one, mostly). */
+	/* A function's file (fl=): the first of its lines' files by name, mostly its only one;
+	 * lines elsewhere (inlined code) follow an fi= line. */
 	for (size_t i = 0; i < n; i++) {
 		const char *f = fn_file[pcs[i].fn];
 
