@@ -347,8 +347,9 @@ static void usage(void)
 		"       ptdrv run [opts] [-n N] -- PROG ARGS   trace PROG (N copies at once), print\n"
 		"                                       what was recorded\n"
 		"       ptdrv follow [opts] -p PID      trace PID until SIGTERM/SIGINT\n"
+		"       ptdrv select -k KIND [-p PID]   change the running session's selection\n"
 		"opts: -m step|block|count  -P continuous|wrap|stop  -b BYTES  -s SUBBUF\n"
-		"      -k pid|tree|comm|all|range|min  -O (start off)  -q (no drain: let rings fill)\n");
+		"      -k pid|tree|comm|all|range|min|none  -O (start off)  -q (no drain: let rings fill)\n");
 	exit(2);
 }
 
@@ -445,9 +446,13 @@ int main(int argc, char **argv)
 			pause();
 		return 0;
 	}
-	if (strcmp(cmd, "run") && strcmp(cmd, "follow"))
+	if (strcmp(cmd, "run") && strcmp(cmd, "follow") && strcmp(cmd, "select"))
 		usage();
 
+	if (!strcmp(cmd, "select")) {
+		child = target;
+		goto select;	/* the session's selection, changed from outside */
+	}
 	claim(&cfg);
 	map_rings();
 	child = target;
@@ -475,7 +480,10 @@ int main(int argc, char **argv)
 		child = children[0];
 		close(go[0]);
 	}
-	if (!strcmp(kind, "comm")) {
+select:
+	if (!strcmp(kind, "none")) {
+		sel.kind = PITRACE_SEL_NONE;
+	} else if (!strcmp(kind, "comm")) {
 		const char *b = strrchr(argv[optind], '/');
 
 		sel.kind = PITRACE_SEL_COMM;
@@ -505,6 +513,8 @@ int main(int argc, char **argv)
 		errno = e;
 		die("SELECT");
 	}
+	if (!strcmp(cmd, "select"))
+		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (int i = 0; !strcmp(cmd, "run") && i < nr_children; i++)
 		if (write(go[1], "g", 1) != 1)

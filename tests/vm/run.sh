@@ -155,7 +155,7 @@ for rel in $releases; do
 			</dev/null >"$log" 2>&1
 		rc=$?
 		tr -d '\r' <"$log" >"$log.txt"
-		grep -q '^pitrace-vm: kernel' "$log.txt" && break
+		grep -q 'pitrace-vm: kernel' "$log.txt" && break	# after the console's reset codes
 		[ $attempt = 1 ] && echo "vm[$rel]: the guest died before /init; booting again:" &&
 			grep -E "$BAD_KERNEL_LOG" "$log.txt" | head -n 3
 	done
