@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pitrace status: the driver session, its selection, and per-CPU buffer fill and counts. */
 #define PR_FMT "status"
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,7 +54,7 @@ int cmd_status(int argc, char **argv, struct pitrace_opts *opts)
 	if (!st.claimed) {
 		printf("no session\n");
 		/* A collector killed without cleaning up leaves its state behind. */
-		if (ours && kill((pid_t)s.collector_pid, 0) < 0)
+		if (ours && !ds_pid_alive(s.collector_pid))
 			session_state_remove();
 		ds_close(&ds);
 		return 0;

@@ -82,7 +82,7 @@ int cmd_stop(int argc, char **argv, struct pitrace_opts *opts)
 		return EXIT_RUNTIME;
 	}
 	unlink(DS_RESULT_FILE);
-	if (kill((pid_t)s.collector_pid, SIGTERM) < 0) {
+	if (!ds_pid_alive(s.collector_pid) || kill((pid_t)s.collector_pid, SIGTERM) < 0) {
 		session_state_remove();
 		pr_err("the session's collector (pid %u) is gone; the trace in %s is incomplete",
 		       s.collector_pid, s.output);
@@ -94,7 +94,7 @@ int cmd_stop(int argc, char **argv, struct pitrace_opts *opts)
 		return EXIT_RUNTIME;
 	}
 	if (session_result_read(&status, line, sizeof(line)) < 0) {
-		pr_err("the collector (pid %u) ended without finishing the trace in %s",
+		pr_err("the session's collector (pid %u) is gone; the trace in %s is incomplete",
 		       s.collector_pid, s.output);
 		session_state_remove();
 		return EXIT_RUNTIME;

@@ -25,6 +25,7 @@
 #include "trace_writer.h"
 
 #define COLLECTOR_POLL_MS 100	/* drain at least this often even without a wake-up */
+#define COLLECTOR_SYNC_NS 1000000000ull	/* write buffered data and the header this often */
 
 struct cpu_ring {
 	uint32_t cpu;
@@ -368,6 +369,19 @@ static void drain_rings(struct collector *c)
 	}
 }
 
+/*
+ * Put what was collected so far on disk, with the header's totals: a
+ * collector killed outright leaves a trace readable up to the last sync.
+ */
+static void sync_trace(struct collector *c)
+{
+	for (uint32_t i = 0; i < c->nr_rings; i++)
+		if (tw_stream_flush(c->rings[i].stream) < 0)
+			c->error = -1;
+	if (tw_write_header(c->tw, "recording") < 0)
+		c->error = -1;
+}
+
 int collector_run(struct collector *c, int stop_fd)
 {
 	const int *pfds;
@@ -379,6 +393,8 @@ int collector_run(struct collector *c, int stop_fd)
 	 * the start, both read at the end.
 	 */
 	bool drain = c->st.config.policy == PITRACE_POLICY_CONTINUOUS;
+
+	uint64_t last_sync = tw_now_ns();
 
 	if (!fds)
 		return -1;
@@ -397,6 +413,10 @@ int collector_run(struct collector *c, int stop_fd)
 		pm_drain(c->pm);
 		if (drain)
 			drain_rings(c);
+		if (tw_now_ns() - last_sync >= COLLECTOR_SYNC_NS) {
+			sync_trace(c);
+			last_sync = tw_now_ns();
+		}
 		if (stop_fd < 0 || (n > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))))
 			break;
 	}

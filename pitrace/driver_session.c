@@ -65,6 +65,25 @@ void ds_close(struct driver_session *ds)
 	ds->fd = -1;
 }
 
+bool ds_pid_alive(uint32_t pid)
+{
+	char path[64], stat[512], *rp;
+	FILE *f;
+	bool alive = false;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	/* "pid (comm) S ...": the state follows the last parenthesis. */
+	if (fgets(stat, sizeof(stat), f)) {
+		rp = strrchr(stat, ')');
+		alive = rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+	}
+	fclose(f);
+	return alive;
+}
+
 void ds_describe_pid(uint32_t pid, char *buf, size_t size)
 {
 	char path[64], comm[64] = "";

@@ -43,6 +43,9 @@ int ds_cpu_status(struct driver_session *ds, uint32_t cpu, struct pitrace_cpu_st
 /* Tracing on or off, from any opener while a session exists. */
 int ds_set_on(struct driver_session *ds, bool on);
 
+/* Whether pid is a live process (not gone, not a zombie nobody reaped yet). */
+bool ds_pid_alive(uint32_t pid);
+
 /* "pid 123 (sleep)", or "pid 123" when its comm cannot be read. */
 void ds_describe_pid(uint32_t pid, char *buf, size_t size);
 

@@ -211,11 +211,12 @@ int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
 	ds_close(&ds);
 	collector_summary_line(&sum, co.out_dir, line, sizeof(line));
 	pr_info("%s", line);
+	if (ret < 0)
+		return EXIT_RUNTIME;
+	/* Like the ptrace backend: the command's status, 128+N for signal N. */
 	if (WIFSIGNALED(status))
-		pr_info("%s was killed by signal %d", argv[optind], WTERMSIG(status));
-	else if (WIFEXITED(status) && WEXITSTATUS(status))
-		pr_info("%s exited with status %d", argv[optind], WEXITSTATUS(status));
-	return ret < 0 ? EXIT_RUNTIME : 0;
+		return 128 + WTERMSIG(status);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_RUNTIME;
 
 err_release:
 	ioctl(ds.fd, PITRACE_IOC_RELEASE);

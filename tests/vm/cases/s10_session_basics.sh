@@ -24,7 +24,7 @@ fi
 insmod "$PT_KO" || { fail session-insmod "cannot load $PT_KO again"; exit 1; }
 
 out=$(pitrace status 2>&1)
-[ "$out" = "no session" ] && pass status-no-session || fail status-no-session "said: $out"
+[ "$out" = "no session" ] && pass sess-status-no-session || fail sess-status-no-session "said: $out"
 
 # A running program selected by pid: it blocks in read() until we write.
 mkfifo go
@@ -47,9 +47,9 @@ echo "$st"
 if echo "$st" | grep -q "^session: held by pid $collector (pitrace)" &&
 	echo "$st" | grep -q "^selection: pid $pid\$" &&
 	echo "$st" | grep -q '^tracing: on' && echo "$st" | grep -q '^cpu 0: '; then
-	pass status-session
+	pass sess-status-session
 else
-	fail status-session "unexpected status output"
+	fail sess-status-session "unexpected status output"
 fi
 
 # A second claim fails and names the holder.
@@ -72,7 +72,7 @@ else
 fi
 
 # Let the program run to its end, then stop: the trace is complete.
-echo x >&3
+printf x >&3
 wait "$pid"
 out=$(pitrace stop 2>&1)
 rc=$?
@@ -87,24 +87,45 @@ n=$(symcount bypid work)
 post -i bypid info | grep -q 'driver' && pass session-trace-backend ||
 	fail session-trace-backend "post info does not say driver"
 out=$(pitrace status 2>&1)
-[ "$out" = "no session" ] && pass status-after-stop || fail status-after-stop "said: $out"
+[ "$out" = "no session" ] && pass sess-status-after-stop || fail sess-status-after-stop "said: $out"
 err=$(pitrace stop 2>&1)
 rc=$?
-[ $rc = 1 ] && echo "$err" | grep -q 'no session to stop' && pass stop-no-session ||
-	fail stop-no-session "exit $rc, said: $err"
+[ $rc = 1 ] && echo "$err" | grep -q 'no session to stop' && pass sess-stop-no-session ||
+	fail sess-stop-no-session "exit $rc, said: $err"
 
 # on/off from the command line: only the middle run is recorded.
-pitrace start --off --comm sess_loop -o onoff >/dev/null || fail onoff-cli "start failed"
+pitrace start --off --comm sess_loop -o onoff >/dev/null || fail sess-onoff-cli "start failed"
 "$P/sess_loop" 1000 </dev/null
-pitrace on || fail onoff-cli "pitrace on failed"
+pitrace on || fail sess-onoff-cli "pitrace on failed"
 "$P/sess_loop" 3000 </dev/null
-pitrace off || fail onoff-cli "pitrace off failed"
+pitrace off || fail sess-onoff-cli "pitrace off failed"
 "$P/sess_loop" 5000 </dev/null
 pitrace stop
 n=$(symcount onoff work)
-[ "$n" = 6002 ] && pass onoff-cli || fail onoff-cli "work: $n steps, expected 6002 (one run of 3000)"
+[ "$n" = 6002 ] && pass sess-onoff-cli || fail sess-onoff-cli "work: $n steps, expected 6002 (one run of 3000)"
 err=$(pitrace on 2>&1)
 rc=$?
-[ $rc = 1 ] && echo "$err" | grep -q 'no session' && pass on-no-session ||
-	fail on-no-session "exit $rc, said: $err"
+[ $rc = 1 ] && echo "$err" | grep -q 'no session' && pass sess-on-no-session ||
+	fail sess-on-no-session "exit $rc, said: $err"
+
+# A killed collector: the driver ends the session, stop says what happened,
+# the partial trace still opens, and a new session can start.
+out=$(pitrace start --comm sess_loop -o killed 2>&1)
+collector=$(echo "$out" | sed -n 's/.*collector pid \([0-9]*\).*/\1/p')
+"$P/sess_loop" 1000 </dev/null
+kill -9 "$collector"
+sleep 1
+err=$(pitrace stop 2>&1)
+rc=$?
+if [ $rc = 1 ] && echo "$err" | grep -q "collector (pid $collector) is gone; the trace in .*/killed is incomplete"; then
+	pass sess-stop-killed-collector
+else
+	fail sess-stop-killed-collector "exit $rc, said: $err"
+fi
+out=$(pitrace status 2>&1)
+[ "$out" = "no session" ] && pass sess-status-after-kill || fail sess-status-after-kill "said: $out"
+post -i killed info | grep -q recording && pass sess-killed-trace-readable ||
+	fail sess-killed-trace-readable "post info cannot read the partial trace"
+pitrace start --comm sess_loop -o again >/dev/null && pitrace stop >/dev/null &&
+	pass sess-start-after-kill || fail sess-start-after-kill "no new session after a killed collector"
 exit 0

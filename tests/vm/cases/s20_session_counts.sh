@@ -29,38 +29,38 @@ same() {
 	fi
 }
 
-pitrace record --backend ptrace -o ref -- "$P/sess_loop" 100000 </dev/null >/dev/null 2>&1 ||
-	{ fail ptrace-reference "pitrace record --backend ptrace failed"; exit 1; }
+pitrace record --backend ptrace -o ref -- "$P/sess_loop" 20000 </dev/null >/dev/null 2>&1 ||
+	{ fail sess-ptrace-reference "pitrace record --backend ptrace failed"; exit 1; }
 n=$(symcount ref work)
-[ "$n" = 200002 ] || fail ptrace-reference "work: $n steps, expected 200002"
+[ "$n" = 40002 ] || fail sess-ptrace-reference "work: $n steps, expected 40002"
 
 # By command name: selected at its execve, so from its first instruction.
-pitrace start --comm sess_loop -o bycomm >/dev/null || fail by-comm "start failed"
-"$P/sess_loop" 100000 </dev/null
+pitrace start --comm sess_loop -o bycomm >/dev/null || fail sess-by-comm "start failed"
+"$P/sess_loop" 20000 </dev/null
 pitrace stop
-same by-comm-equals-ptrace ref bycomm
+same sess-by-comm-equals-ptrace ref bycomm
 
 # pitrace record picks the driver when it is loaded.
-pitrace record -o rec -- "$P/sess_loop" 100000 </dev/null || fail record-driver "record failed"
-post -i rec info | grep -q driver || fail record-driver "the trace's backend is not driver"
-same record-driver-equals-ptrace ref rec
-pitrace record --backend driver -o rec2 -- "$P/sess_loop" 100000 </dev/null ||
-	fail record-backend-driver "record --backend driver failed"
-same record-backend-driver-equals-ptrace ref rec2
+pitrace record -o rec -- "$P/sess_loop" 20000 </dev/null || fail sess-record-driver "record failed"
+post -i rec info | grep -q driver || fail sess-record-driver "the trace's backend is not driver"
+same sess-record-driver-equals-ptrace ref rec
+pitrace record --backend driver -o rec2 -- "$P/sess_loop" 20000 </dev/null ||
+	fail sess-record-backend-driver "record --backend driver failed"
+same sess-record-backend-driver-equals-ptrace ref rec2
 
 # By pid, while it waits in read(): the work function counts the same.
 mkfifo go
 exec 3<>go
-"$P/sess_loop" 100000 <go &
+"$P/sess_loop" 20000 <go &
 pid=$!
 sleep 1
-pitrace start -p "$pid" -o bypid >/dev/null || fail by-pid "start failed"
-echo x >&3
+pitrace start -p "$pid" -o bypid >/dev/null || fail sess-by-pid "start failed"
+printf x >&3
 wait "$pid"
 pitrace stop
 n=$(symcount bypid work)
 r=$(symcount ref work)
-[ "$n" = "$r" ] && pass by-pid-equals-ptrace || fail by-pid-equals-ptrace "work: $n steps, ptrace $r"
+[ "$n" = "$r" ] && pass sess-by-pid-equals-ptrace || fail sess-by-pid-equals-ptrace "work: $n steps, ptrace $r"
 
 # Two processes at once, different work sizes.
 mkfifo go1 go2
@@ -70,16 +70,42 @@ p1=$!
 "$P/sess_loop" 3000 <go2 &
 p2=$!
 sleep 1
-pitrace start -p "$p1,$p2" -o two >/dev/null || fail two-processes "start failed"
-echo x >&4
-echo x >&5
+pitrace start -p "$p1,$p2" -o two >/dev/null || fail sess-two-processes "start failed"
+printf x >&4
+printf x >&5
 wait "$p1" "$p2"
 pitrace stop
 n1=$(symcount two work --pid "$p1")
 n2=$(symcount two work --pid "$p2")
 if [ "$n1" = 2002 ] && [ "$n2" = 6002 ]; then
-	pass two-processes
+	pass sess-two-processes
 else
-	fail two-processes "work: pid $p1 $n1 steps (expected 2002), pid $p2 $n2 (expected 6002)"
+	fail sess-two-processes "work: pid $p1 $n1 steps (expected 2002), pid $p2 $n2 (expected 6002)"
 fi
+
+# A pid range holding one process (sess_loop reads one byte: one fifo each).
+mkfifo go3 go4
+exec 6<>go3 7<>go4
+"$P/sess_loop" 1500 <go3 &
+p1=$!
+sleep 1
+pitrace start --pid-range "$p1-$p1" -o range >/dev/null || fail sess-pid-range "start failed"
+printf x >&6
+wait "$p1"
+pitrace stop
+n=$(symcount range work)
+[ "$n" = 3002 ] && pass sess-pid-range || fail sess-pid-range "work: $n steps, expected 3002"
+
+# A tree: a waiting shell, then the child it forks after we selected it.
+sh -c "read x; \"$P/sess_loop\" 2500 </dev/null; true" <go4 &
+p2=$!
+sleep 1
+pitrace start --tree "$p2" -o tree >/dev/null || fail sess-tree "start failed"
+echo x >&7
+wait "$p2"
+pitrace stop
+n=$(symcount tree work)
+[ "$n" = 5002 ] && pass sess-tree-descendant || fail sess-tree-descendant "work: $n steps, expected 5002"
+post -i tree counts --by process | grep -q " $p2 (" && pass sess-tree-root ||
+	fail sess-tree-root "the tree's root $p2 has no steps"
 exit 0

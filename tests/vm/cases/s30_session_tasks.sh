@@ -27,8 +27,8 @@ expect() {
 }
 
 # Threads: 4 workers, spin(50000) each = 100002 steps each.
-pitrace record -o thr -- "$P/sess_threads" || fail threads "record failed"
-expect threads-total thr spin 400008
+pitrace record -o thr -- "$P/sess_threads" || fail sess-threads "record failed"
+expect sess-threads-total thr spin 400008
 ok=0 bad=""
 # Rows: count, percent, pid, then the thread as "TID (COMM)".
 for tid in $(post -i thr counts --by thread | awk '!/^#/ && $NF != "total" { print $4 }'); do
@@ -39,25 +39,30 @@ for tid in $(post -i thr counts --by thread | awk '!/^#/ && $NF != "total" { pri
 	*) bad="$bad tid $tid: $n" ;;
 	esac
 done
-[ $ok = 4 ] && [ -z "$bad" ] && pass threads-each || fail threads-each "$ok threads with 100002 spin steps;$bad"
+[ $ok = 4 ] && [ -z "$bad" ] && pass sess-threads-each || fail sess-threads-each "$ok threads with 100002 spin steps;$bad"
 
 # Fork and exec: the parent spins 6002 steps, the child execs sess_loop 1000 (work 2002).
-pitrace record -o fe -- "$P/sess_forkexec" "$P/sess_loop" 1000 || fail fork-exec "record failed"
-expect fork-parent fe parent_spin 6002
-expect exec-child fe work 2002
-post -i fe counts --by process | grep -q sess_loop && pass exec-comm ||
-	fail exec-comm "no process named sess_loop in the trace"
+pitrace record -o fe -- "$P/sess_forkexec" "$P/sess_loop" 1000 || fail sess-fork-exec "record failed"
+expect sess-fork-parent fe parent_spin 6002
+expect sess-exec-child fe work 2002
+post -i fe counts --by process | grep -q sess_loop && pass sess-exec-comm ||
+	fail sess-exec-comm "no process named sess_loop in the trace"
 
 # A signal handler runs 4002 steps, then main 6002.
-pitrace record -o sig -- "$P/sess_signal" || fail signal "record failed"
-expect signal-handler sig handler_spin 4002
-expect signal-after sig after_spin 6002
+pitrace record -o sig -- "$P/sess_signal" || fail sess-signal "record failed"
+expect sess-signal-handler sig handler_spin 4002
+expect sess-signal-after sig after_spin 6002
 
-# The same programs with the ptrace backend give the same counts.
+# pitrace exits with the command's status (sess_forkexec without arguments: 2).
+pitrace record -o status -- "$P/sess_forkexec" >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] && pass sess-record-exit-status || fail sess-record-exit-status "exit $rc, expected the command's 2"
+
+# The same sess-programs with the ptrace backend give the same sess-counts.
 for prog in sess_signal; do
 	pitrace record --backend ptrace -o "p_$prog" -- "$P/$prog" >/dev/null 2>&1 ||
 		{ fail "ptrace-$prog" "ptrace record failed"; continue; }
 done
 a=$(symcount p_sess_signal handler_spin) b=$(symcount sig handler_spin)
-[ "$a" = "$b" ] && pass signal-equals-ptrace || fail signal-equals-ptrace "handler_spin: ptrace $a, driver $b"
+[ "$a" = "$b" ] && pass sess-signal-equals-ptrace || fail sess-signal-equals-ptrace "handler_spin: ptrace $a, driver $b"
 exit 0

@@ -17,46 +17,74 @@ lost() { sed -n 's/.* steps, \([0-9]*\) lost.*/\1/p' "$1.summary"; }
 steps() { sed -n 's/.*stopped: \([0-9]*\) steps.*/\1/p' "$1.summary"; }
 
 # libpitrace: only region_spin(5000) between pitrace_on() and pitrace_off().
-pitrace start --off --comm sess_onoff -o lib >/dev/null || fail libpitrace "start failed"
-"$P/sess_onoff" || fail libpitrace "sess_onoff failed"
+pitrace start --off --comm sess_onoff -o lib >/dev/null || fail sess-libpitrace "start failed"
+"$P/sess_onoff" || fail sess-libpitrace "sess_onoff failed"
 pitrace stop
 n=$(symcount lib region_spin)
 t=$(total lib)
-[ "$n" = 10002 ] && pass libpitrace-region || fail libpitrace-region "region_spin: $n steps, expected 10002"
+[ "$n" = 10002 ] && pass sess-libpitrace-region || fail sess-libpitrace-region "region_spin: $n steps, expected 10002"
 # The rest is the way out of pitrace_on() and into pitrace_off(): a few dozen steps.
-[ -n "$t" ] && [ "$t" -ge 10002 ] && [ "$t" -lt 10500 ] && pass libpitrace-only-region ||
-	fail libpitrace-only-region "$t steps recorded in all"
+[ -n "$t" ] && [ "$t" -ge 10002 ] && [ "$t" -lt 10500 ] && pass sess-libpitrace-only-region ||
+	fail sess-libpitrace-only-region "$t steps recorded in all"
 
-# Reference: sess_loop 1000000 with room to spare (the same digits as 2000000).
-pitrace start --comm sess_loop --buffer-size 16 -o big >/dev/null || fail overflow "start failed"
+# Reference: sess_loop 1000000 with room to spare (the same sess-digits as 2000000).
+pitrace start --comm sess_loop --buffer-size 16 -o big >/dev/null || fail sess-overflow "start failed"
 "$P/sess_loop" 1000000 </dev/null
 pitrace stop >big.summary
 ref=$(total big)
-[ "$(lost big)" = 0 ] || fail overflow-reference "lost steps with a 16 MiB buffer: $(cat big.summary)"
+[ "$(lost big)" = 0 ] || fail sess-overflow-reference "lost steps with a 16 MiB buffer: $(cat big.summary)"
 
 # 4000002 steps of work through 1 MiB that nobody drains: most are lost.
-pitrace start --comm sess_loop --buffer-size 1 --stop-when-full -o ovf >/dev/null || fail overflow "start failed"
+pitrace start --comm sess_loop --buffer-size 1 --stop-when-full -o ovf >/dev/null || fail sess-overflow "start failed"
 "$P/sess_loop" 2000000 </dev/null
 pitrace stop >ovf.summary
 cat ovf.summary
 s=$(steps ovf) l=$(lost ovf)
 t=$(total ovf)
 if [ -z "$t" ]; then
-	fail overflow-readable "post counts cannot read the trace"
+	fail sess-overflow-readable "post counts cannot read the trace"
 else
-	pass overflow-readable
+	pass sess-overflow-readable
 fi
-[ -n "$l" ] && [ "$l" -gt 0 ] && pass overflow-lost || fail overflow-lost "no steps lost: $(cat ovf.summary)"
+[ -n "$l" ] && [ "$l" -gt 0 ] && pass sess-overflow-lost || fail sess-overflow-lost "no steps lost: $(cat ovf.summary)"
 want=$((ref + 1000000 * 2))
-[ -n "$s" ] && [ -n "$l" ] && [ $((s + l)) = $want ] && pass overflow-accounted ||
-	fail overflow-accounted "recorded $s + lost $l != $want executed"
-[ "$t" = "$s" ] && pass overflow-post-agrees || fail overflow-post-agrees "post counts $t, collector $s"
+[ -n "$s" ] && [ -n "$l" ] && [ $((s + l)) = $want ] && pass sess-overflow-accounted ||
+	fail sess-overflow-accounted "recorded $s + lost $l != $want executed"
+[ "$t" = "$s" ] && pass sess-overflow-post-agrees || fail sess-overflow-post-agrees "post counts $t, collector $s"
+
+# Wrap: a flight recorder keeps the newest steps: the end of the program.
+pitrace start --comm sess_loop --buffer-size 1 --wrap -o wrap >/dev/null || fail sess-wrap "start failed"
+"$P/sess_loop" 2000000 </dev/null
+pitrace stop >wrap.summary
+cat wrap.summary
+t=$(total wrap)
+w=$(symcount wrap work)
+s=$(symcount wrap _start)
+# _start's last 3 steps (mov, xor, syscall of exit) are the newest of all.
+if [ -n "$t" ] && [ "$w" -gt 0 ] && [ "$w" -lt 4000002 ] && [ "$s" -ge 3 ]; then
+	pass sess-wrap-newest
+else
+	fail sess-wrap-newest "total $t, work $w, _start $s"
+fi
 
 # Count mode: the driver's per-CPU counters, no records.
-pitrace start --mode count --comm sess_loop -o cnt >/dev/null || fail count-mode "start failed"
+pitrace start --mode count --comm sess_loop -o cnt >/dev/null || fail sess-count-mode "start failed"
 "$P/sess_loop" 1000000 </dev/null
 pitrace stop >cnt.summary
 cat cnt.summary
 c=$(sed -n 's/.*stopped: \([0-9]*\) steps counted.*/\1/p' cnt.summary)
-[ "$c" = "$ref" ] && pass count-mode || fail count-mode "counted $c, recorded $ref"
+[ "$c" = "$ref" ] && pass sess-count-mode || fail sess-count-mode "counted $c, recorded $ref"
+t=$(total cnt)
+[ "$t" = "$ref" ] && pass sess-count-mode-post || fail sess-count-mode-post "post counts $t, recorded $ref"
+
+# Throughput, for the log: the same sess-2000077 steps recorded and counted.
+for mode in step count; do
+	pitrace start --comm sess_loop --mode $mode --buffer-size 16 -o "speed-$mode" >/dev/null
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	"$P/sess_loop" 1000000 </dev/null
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	pitrace stop >/dev/null
+	echo "speed: $mode mode: $ref steps in $(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }') s," \
+		"$(echo "$t0 $t1 $ref" | awk '{ printf "%.0f", $3 / ($2 - $1) }') steps/s"
+done
 exit 0
