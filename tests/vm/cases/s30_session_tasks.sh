@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Driver traces of task events: a multithreaded program, fork and exec, a
-# signal handler; counts known by construction (tests/progs/sess_*.c) and
-# equal to the ptrace backend's.
+# signal handler; counts known by construction (tests/progs/sess_*.c).  (The
+# ptrace comparisons are s20's: ptrace needs minutes for these dynamically
+# linked programs under TCG.)
 P=$PT_PROGS
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
@@ -58,11 +59,4 @@ pitrace record -o status -- "$P/sess_forkexec" >/dev/null 2>&1
 rc=$?
 [ $rc = 2 ] && pass sess-record-exit-status || fail sess-record-exit-status "exit $rc, expected the command's 2"
 
-# The same sess-programs with the ptrace backend give the same sess-counts.
-for prog in sess_signal; do
-	pitrace record --backend ptrace -o "p_$prog" -- "$P/$prog" >/dev/null 2>&1 ||
-		{ fail "ptrace-$prog" "ptrace record failed"; continue; }
-done
-a=$(symcount p_sess_signal handler_spin) b=$(symcount sig handler_spin)
-[ "$a" = "$b" ] && pass sess-signal-equals-ptrace || fail sess-signal-equals-ptrace "handler_spin: ptrace $a, driver $b"
 exit 0

@@ -27,7 +27,7 @@ t=$(total lib)
 [ -n "$t" ] && [ "$t" -ge 10002 ] && [ "$t" -lt 10500 ] && pass sess-libpitrace-only-region ||
 	fail sess-libpitrace-only-region "$t steps recorded in all"
 
-# Reference: sess_loop 1000000 with room to spare (the same sess-digits as 2000000).
+# Reference: sess_loop 1000000 with room to spare (the same digits as 2000000).
 pitrace start --comm sess_loop --buffer-size 16 -o big >/dev/null || fail sess-overflow "start failed"
 "$P/sess_loop" 1000000 </dev/null
 pitrace stop >big.summary
@@ -77,7 +77,7 @@ c=$(sed -n 's/.*stopped: \([0-9]*\) steps counted.*/\1/p' cnt.summary)
 t=$(total cnt)
 [ "$t" = "$ref" ] && pass sess-count-mode-post || fail sess-count-mode-post "post counts $t, recorded $ref"
 
-# Throughput, for the log: the same sess-2000077 steps recorded and counted.
+# Throughput, for the log: the same 2000077 steps recorded and counted.
 for mode in step count; do
 	pitrace start --comm sess_loop --mode $mode --buffer-size 16 -o "speed-$mode" >/dev/null
 	t0=$(cut -d' ' -f1 /proc/uptime)
