@@ -16,13 +16,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: post [-i DIR] counts [--by process|thread|module|symbol|line|insn]\n"
-		   "                   [--pid PID] [--tid TID] [--module MODULE] [--top N]\n\n"
+		   "                   [--pid PID] [--tid TID] [--module MODULE] [--top N]\n"
+		   "                   [--ring user|kernel|all]\n\n"
 		   "Instruction counts, sorted by count.  One count is one executed instruction;\n"
 		   "a rep-prefixed string instruction counts once per iteration.\n\n"
 		   "  --by KEY       what a row is (default symbol)\n"
 		   "  --pid PID      only steps of process PID\n"
 		   "  --tid TID      only steps of thread TID\n"
 		   "  --module M     only steps in module M (short name or path)\n"
+		   "  --ring R       only user-mode or kernel-mode steps (default all; count-only\n"
+		   "                 traces can't be split by ring)\n"
 		   "  --top N        print the N largest rows (the total still counts all)\n");
 }
 
@@ -36,7 +39,10 @@ static void print_filters(const struct counts_options *o)
 	if (o->tid && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", tid %u", o->tid);
 	if (o->module && n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, ", module %s", o->module);
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", module %s", o->module);
+	if (o->ring && n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, ", %s steps",
+			 o->ring == COUNTS_RING_KERNEL ? "kernel" : "user");
 	if (buf[0])
 		report_comment(stdout, "only: %s", buf + 2);
 }
@@ -123,6 +129,13 @@ int cmd_counts(int argc, char **argv, struct post_opts *opts)
 			if (r < 0)
 				return EXIT_USAGE;
 			o.module = v;
+		} else if ((r = report_opt_value(argc, argv, &i, "--ring", &v))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			if (counts_parse_ring(v, &o.ring) < 0) {
+				pr_err("counts: --ring '%s' is not one of user, kernel, all", v);
+				return EXIT_USAGE;
+			}
 		} else if ((r = report_opt_value(argc, argv, &i, "--top", &v))) {
 			if (r < 0 || report_parse_top("--top", v, &top) < 0)
 				return EXIT_USAGE;

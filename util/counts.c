@@ -425,15 +425,33 @@ static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t p
 	c->total += n;
 }
 
+int counts_parse_ring(const char *s, enum counts_ring *ring)
+{
+	static const char *const names[] = { "all", "user", "kernel" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*ring = (enum counts_ring)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 void counts_event(struct counts *c, const struct trace_event *ev)
 {
 	switch (ev->kind) {
 	case TEV_STEP:
 		c->seen++;
+		if (c->o.ring && ev->ring != (c->o.ring == COUNTS_RING_KERNEL))
+			break;
 		count_steps(c, ev->pid, ev->tid, ev->pc, true, 1);
 		break;
 	case TEV_COUNT:
 		c->seen += ev->a;
+		/* count-only records don't say which ring: only in an unfiltered count */
+		if (c->o.ring)
+			break;
 		count_steps(c, ev->pid, ev->tid, 0, false, ev->a);
 		break;
 	case TEV_LOST:

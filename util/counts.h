@@ -36,11 +36,21 @@ enum counts_by {
 int counts_parse_by(const char *s, enum counts_by *by);
 const char *counts_by_name(enum counts_by by);
 
+/* Which privilege ring's steps to count (kernel-mode traces have both). */
+enum counts_ring {
+	COUNTS_RING_ALL = 0,
+	COUNTS_RING_USER,
+	COUNTS_RING_KERNEL,
+};
+/* "all", "user", "kernel" <-> enum; counts_parse_ring returns -1 for others. */
+int counts_parse_ring(const char *s, enum counts_ring *ring);
+
 struct counts_options {
 	enum counts_by by;
 	uint32_t pid;		  /* count only this process (0: all) */
 	uint32_t tid;		  /* count only this thread (0: all) */
 	const char *module;	  /* count only this module, by short name or path (NULL: all) */
+	enum counts_ring ring;	  /* count only steps of this ring (COUNTS_RING_ALL: all) */
 };
 
 /*

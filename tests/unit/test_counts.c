@@ -278,10 +278,67 @@ static void test_parse_by(void)
 	}
 }
 
+/* --ring: user steps, kernel steps, or all; count-only records only in the unfiltered total. */
+static void test_ring_filter(void)
+{
+	static const struct {
+		const char *ring;
+		uint64_t total, main_count, helper_count;
+	} rows[] = {
+		{ "all", 3 + 2 + 5, 3, 2 },
+		{ "user", 3, 3, 0 },
+		{ "kernel", 2, 0, 2 },
+		{ "both", 0, 0, 0 },	/* not a ring: refused */
+	};
+	struct counts_resolver res = { .resolve = fake_resolve };
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct counts_options o = { .by = COUNTS_BY_SYMBOL };
+		struct trace_event ev = { .kind = TEV_STEP, .pid = 10, .tid = 10 };
+		const struct counts_row *crows;
+		uint64_t main_count = 0, helper_count = 0;
+		struct counts *c;
+		size_t n;
+
+		if (counts_parse_ring(rows[i].ring, &o.ring) < 0) {
+			CU_ASSERT_EQUAL(rows[i].total, 0);
+			continue;
+		}
+		c = counts_new(&o, &res);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		for (int k = 0; k < 3; k++) {	/* user: main */
+			ev.pc = 0x1000 + 4 * k;
+			ev.ring = 0;
+			counts_event(c, &ev);
+		}
+		for (int k = 0; k < 2; k++) {	/* kernel: helper (the fake map has no kernel) */
+			ev.pc = 0x1100 + 4 * k;
+			ev.ring = 1;
+			counts_event(c, &ev);
+		}
+		ev.kind = TEV_COUNT;
+		ev.a = 5;
+		counts_event(c, &ev);
+		n = counts_result(c, &crows);
+		for (size_t r = 0; r < n; r++) {
+			if (!strcmp(crows[r].cols[1], "main"))
+				main_count = crows[r].count;
+			else if (!strcmp(crows[r].cols[1], "helper"))
+				helper_count = crows[r].count;
+		}
+		CU_ASSERT_EQUAL(counts_total(c), rows[i].total);
+		CU_ASSERT_EQUAL(counts_seen(c), 10);
+		CU_ASSERT_EQUAL(main_count, rows[i].main_count);
+		CU_ASSERT_EQUAL(helper_count, rows[i].helper_count);
+		counts_free(c);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "reports by every key match their tables", test_tables },
 	{ "each address is resolved once", test_resolution_cached },
 	{ "--by values", test_parse_by },
+	{ "--ring user, kernel, all", test_ring_filter },
 	CU_TEST_INFO_NULL,
 };
 
