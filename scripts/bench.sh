@@ -5,12 +5,13 @@
 # bare_step.c) over the same programs in the same run, pinned the same way,
 # and the trace's bytes per step, plain and zstd-compressed.
 # Environment: PT_BIN (default bin), PT_PROGS (default build/progs),
-# BENCH_PROGS (programs in PT_PROGS to run, default "pt_hello pt_threads").
+# BENCH_PROGS (single-threaded programs in PT_PROGS, default "pt_loops pt_hello":
+# the bare loop steps one thread).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BIN=${PT_BIN:-bin}
 PROGS=${PT_PROGS:-build/progs}
-LIST=${BENCH_PROGS:-pt_hello pt_threads}
+LIST=${BENCH_PROGS:-pt_loops pt_hello}
 TMP=$(mktemp -d /tmp/pitrace-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
