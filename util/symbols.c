@@ -19,7 +19,7 @@
 
 /*
  * Exited processes keep their address space until this many more have
- * exited: no step follows an exit, so this only bounds memory for traces of
+ * exited (and nothing about them was recorded since): no step follows an exit, so this only bounds memory for traces of
  * many short-lived processes (shell scripts) while tolerating records that
  * arrive slightly out of order.
  */
@@ -42,7 +42,9 @@ struct sym_range {
 struct sym_space {
 	uint32_t pid;
 	bool used;
-	bool exited;		  /* its leader's EXIT was seen, no FORK since */
+	bool exited;		  /* every thread exited, nothing happened since */
+	bool leader_gone;	  /* the leader's EXIT was seen (pthread_exit in main) */
+	int threads;		  /* other threads alive, as FORK/EXIT records tell */
 	struct sym_range *r;	  /* sorted by start, not overlapping */
 	size_t n, cap;
 	size_t last;		  /* index of the last range hit */
@@ -286,12 +288,22 @@ static void space_map(struct sym_session *s, struct sym_space *sp, const struct 
 	sp->n++;
 }
 
-/* Remember an exit; free the space of the process that exited EXITED_KEEP exits ago. */
-static void space_exited(struct sym_session *s, uint32_t pid)
+/*
+ * A thread of pid exited.  The process is gone when its leader and every
+ * thread created since have; then the space of the process that exited
+ * EXITED_KEEP exits ago is freed.
+ */
+static void space_thread_exit(struct sym_session *s, uint32_t pid, uint32_t tid)
 {
 	struct sym_space *sp = space_find(s, pid);
 
 	if (!sp || sp->exited)
+		return;
+	if (tid == pid)
+		sp->leader_gone = true;
+	else
+		sp->threads--;
+	if (!sp->leader_gone || sp->threads > 0)
 		return;
 	sp->exited = true;
 	if (s->nr_exited == EXITED_KEEP) {
@@ -316,8 +328,10 @@ void sym_task_event(struct sym_session *s, const struct trace_task_rec *rec)
 	switch (rec->type) {
 	case PT_TASK_MMAP:
 		sp = space_get(s, rec->c.pid);
-		if (sp)
+		if (sp) {
+			sp->exited = false;	/* alive after all (records out of order) */
 			space_map(s, sp, rec);
+		}
 		break;
 	case PT_TASK_MUNMAP:
 		sp = space_find(s, rec->c.pid);
@@ -326,8 +340,12 @@ void sym_task_event(struct sym_session *s, const struct trace_task_rec *rec)
 		break;
 	case PT_TASK_FORK:
 		/* A thread shares its process's space, found by pid already. */
-		if ((rec->fork.flags & PT_FORK_THREAD) || rec->c.pid == rec->fork.ppid)
+		if ((rec->fork.flags & PT_FORK_THREAD) || rec->c.pid == rec->fork.ppid) {
+			sp = space_get(s, rec->c.pid);
+			if (sp)
+				sp->threads++;
 			break;
+		}
 		sp = space_get(s, rec->c.pid);
 		if (!sp)
 			break;
@@ -336,23 +354,25 @@ void sym_task_event(struct sym_session *s, const struct trace_task_rec *rec)
 		sp = space_find(s, rec->c.pid);
 		sp->n = 0;
 		sp->last = 0;
-		sp->exited = false;
+		sp->exited = sp->leader_gone = false;
+		sp->threads = 0;
 		if (parent && parent->n && space_reserve(sp, parent->n)) {
 			memcpy(sp->r, parent->r, parent->n * sizeof(*sp->r));
 			sp->n = parent->n;
 		}
 		break;
 	case PT_TASK_EXEC:
+		/* Whichever thread called execve is the only one left, as the leader. */
 		sp = space_find(s, rec->c.pid);
 		if (sp) {
 			sp->n = 0;
 			sp->last = 0;
+			sp->exited = sp->leader_gone = false;
+			sp->threads = 0;
 		}
 		break;
 	case PT_TASK_EXIT:
-		/* The process ends with its leader (tid == pid) for us. */
-		if (rec->c.tid == rec->c.pid)
-			space_exited(s, rec->c.pid);
+		space_thread_exit(s, rec->c.pid, rec->c.tid);
 		break;
 	default:
 		break;

@@ -793,41 +793,71 @@ static void test_address_space_model(void)
 	sym_session_free(s);
 }
 
+/* EXIT records of n processes from pid first on, each with a mapping. */
+static void exit_processes(struct sym_session *s, uint32_t first, uint32_t n)
+{
+	struct trace_task_rec ex = { .type = PT_TASK_EXIT };
+
+	for (uint32_t pid = first; pid < first + n; pid++) {
+		rec_mmap(s, pid, 0x10000, 0x1000, 0, PROT_READ | PROT_EXEC, "/nonexistent/lib.so");
+		ex.c.pid = ex.c.tid = pid;
+		sym_task_event(s, &ex);
+	}
+}
+
+static enum sym_kind kind_at(struct sym_session *s, uint32_t pid)
+{
+	struct sym_loc loc;
+
+	sym_resolve(s, pid, 0x10010, 0, &loc);
+	return loc.kind;
+}
+
 /*
  * An exited process keeps its space for a while (records of other tasks may
  * still be ordered before steps nobody takes), and is freed once 1024 more
  * processes have exited: the memory of a trace of many short processes
- * stays bounded.  A thread's exit frees nothing.
+ * stays bounded.  A process has exited when its leader and every thread
+ * FORK records created have; a thread's exit alone frees nothing.
  */
 static void test_exited_processes(void)
 {
 	struct sym_session *s = session(NULL);
 	struct trace_task_rec ex = { .type = PT_TASK_EXIT };
-	struct sym_loc loc;
-	const char *lib = "/nonexistent/libexit.so";
+	struct trace_task_rec th = { .type = PT_TASK_FORK };
 
-	rec_mmap(s, 500, 0x10000, 0x1000, 0, PROT_READ | PROT_EXEC, lib);
+	/* 500: a thread without a FORK record exits, then the leader */
+	rec_mmap(s, 500, 0x10000, 0x1000, 0, PROT_READ | PROT_EXEC, "/nonexistent/lib.so");
 	ex.c.pid = 500;
-	ex.c.tid = 501;			/* a thread of 500 */
+	ex.c.tid = 501;
 	sym_task_event(s, &ex);
-	ex.c.tid = 500;			/* the process */
+	ex.c.tid = 500;
 	sym_task_event(s, &ex);
-	sym_resolve(s, 500, 0x10010, 0, &loc);
-	CU_ASSERT_EQUAL(loc.kind, SYM_KIND_FILE);
-	for (uint32_t pid = 1000; pid < 1000 + 1023; pid++) {
-		rec_mmap(s, pid, 0x10000, 0x1000, 0, PROT_READ | PROT_EXEC, lib);
-		ex.c.pid = ex.c.tid = pid;
-		sym_task_event(s, &ex);
-	}
-	sym_resolve(s, 500, 0x10010, 0, &loc);
-	CU_ASSERT_EQUAL(loc.kind, SYM_KIND_FILE);	/* 1023 exits later: kept */
-	rec_mmap(s, 2023, 0x10000, 0x1000, 0, PROT_READ | PROT_EXEC, lib);
-	ex.c.pid = ex.c.tid = 2023;
+	CU_ASSERT_EQUAL(kind_at(s, 500), SYM_KIND_FILE);
+	/* 600: the leader exits (pthread_exit) while thread 601 runs on */
+	rec_mmap(s, 600, 0x10000, 0x1000, 0, PROT_READ | PROT_EXEC, "/nonexistent/lib.so");
+	th.c.pid = 600;
+	th.c.tid = 601;
+	th.fork.ppid = 600;
+	th.fork.ptid = 600;
+	th.fork.flags = PT_FORK_THREAD;
+	sym_task_event(s, &th);
+	ex.c.pid = ex.c.tid = 600;
 	sym_task_event(s, &ex);
-	sym_resolve(s, 500, 0x10010, 0, &loc);
-	CU_ASSERT_EQUAL(loc.kind, SYM_KIND_UNKNOWN);	/* 1024 exits later: freed */
-	sym_resolve(s, 2023, 0x10010, 0, &loc);
-	CU_ASSERT_EQUAL(loc.kind, SYM_KIND_FILE);
+
+	exit_processes(s, 1000, 1023);
+	CU_ASSERT_EQUAL(kind_at(s, 500), SYM_KIND_FILE);	/* 1023 exits later: kept */
+	exit_processes(s, 2023, 1);
+	CU_ASSERT_EQUAL(kind_at(s, 500), SYM_KIND_UNKNOWN);	/* 1024 exits later: freed */
+	CU_ASSERT_EQUAL(kind_at(s, 2023), SYM_KIND_FILE);
+	CU_ASSERT_EQUAL(kind_at(s, 600), SYM_KIND_FILE);	/* 601 still runs */
+
+	ex.c.tid = 601;
+	sym_task_event(s, &ex);
+	exit_processes(s, 3000, 1023);
+	CU_ASSERT_EQUAL(kind_at(s, 600), SYM_KIND_FILE);
+	exit_processes(s, 4023, 1);
+	CU_ASSERT_EQUAL(kind_at(s, 600), SYM_KIND_UNKNOWN);
 	sym_session_free(s);
 }
 
