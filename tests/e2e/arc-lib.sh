@@ -65,8 +65,9 @@ arc_stat() {
 	"$POST" -i "$1" arc --check | head -1 | tr ' ' '\n' | sed -n "/^$2\$/{n;p}"
 }
 
-# arc_oracle PROG FUNCTION...: trace PROG (LD_BIND_NOW) and compare self
-# instructions and calls of FUNCTIONs with valgrind's callgrind (arc-oracle.py).
+# arc_oracle PROG FUNCTION...: compare self instructions and calls of FUNCTIONs
+# in the trace "oracle" (recorded with LD_BIND_NOW=1) with valgrind's callgrind
+# (arc-oracle.py); callgrind_annotate must read post's export cleanly.
 arc_oracle() {
 	local prog=$1
 	shift
@@ -76,6 +77,8 @@ arc_oracle() {
 		--callgrind-out-file="$TMP/vg.out" "$prog" >/dev/null 2>"$TMP/vg.err" ||
 		{ cat "$TMP/vg.err"; fail "valgrind $prog"; }
 	"$POST" -i oracle export --format callgrind -o "$TMP/post.cg" || fail "post export"
+	callgrind_annotate "$TMP/post.cg" >/dev/null 2>"$TMP/ann.err" && [ ! -s "$TMP/ann.err" ] ||
+		{ cat "$TMP/ann.err"; fail "callgrind_annotate on post's export"; }
 	python3 "$ROOT/tests/e2e/arc-oracle.py" "$TMP/vg.out" "$TMP/post.cg" "$@" ||
 		fail "post and callgrind differ"
 }
