@@ -349,7 +349,8 @@ static void usage(void)
 		"       ptdrv follow [opts] -p PID      trace PID until SIGTERM/SIGINT\n"
 		"       ptdrv select -k KIND [-p PID]   change the running session's selection\n"
 		"opts: -m step|block|count  -P continuous|wrap|stop  -b BYTES  -s SUBBUF\n"
-		"      -k pid|tree|comm|all|range|min|none  -O (start off)  -q (no drain: let rings fill)\n");
+		"      -k pid|tree|comm|all|range|min|none  -O (start off)  -q (no drain: let rings fill)\n"
+		"      -D MS (sleep MS before each drain: a slow collector)\n");
 	exit(2);
 }
 
@@ -359,6 +360,7 @@ int main(int argc, char **argv)
 	struct pitrace_select sel = { 0 };
 	const char *kind = "pid", *cmd;
 	int opt, no_drain = 0, wait_flag = 0, status = 0, nr_children = 1, running = 0;
+	int drain_delay_ms = 0;
 	pid_t target = 0, child, children[PITRACE_MAX_PIDS];
 	int go[2];
 	struct timespec t0, t1;
@@ -367,7 +369,7 @@ int main(int argc, char **argv)
 		usage();
 	cmd = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "m:P:b:s:k:p:n:Oqw")) != -1) {
+	while ((opt = getopt(argc, argv, "m:P:b:s:k:p:n:D:Oqw")) != -1) {
 		switch (opt) {
 		case 'm':
 			cfg.mode = !strcmp(optarg, "count") ? PITRACE_MODE_COUNT :
@@ -394,6 +396,9 @@ int main(int argc, char **argv)
 			nr_children = atoi(optarg);
 			if (nr_children < 1 || nr_children > PITRACE_MAX_PIDS)
 				usage();
+			break;
+		case 'D':
+			drain_delay_ms = atoi(optarg);
 			break;
 		case 'O':
 			cfg.flags &= ~PITRACE_CFG_START_ON;
@@ -539,6 +544,8 @@ select:
 		if (stop_flag)
 			break;
 		poll(&pfd, 1, 100);
+		if (drain_delay_ms)	/* a collector too slow to keep up */
+			usleep(drain_delay_ms * 1000);
 		if (!no_drain)
 			drain();
 	}

@@ -4,7 +4,7 @@
 . /pt/cases/lib.inc
 ptdrv claim -w >holder.out 2>&1 &
 holder=$!
-sleep 1
+until ptdrv status | grep -q claimed=1; do sleep 0.1; done
 out=$(ptdrv claim 2>&1)
 check_eq exclusive-ebusy "second claim" "EBUSY owner=$holder" "$out"
 kill $holder

@@ -6,12 +6,11 @@
 . /pt/cases/lib.inc
 $PT_PROGS/vm_spin &
 spin=$!
-sleep 3 &
+sleep 600 &
 sleeper=$!
 ptdrv follow -k pid -p $spin >follow.out 2>&1 &
 coll=$!
-sleep 1
-steps=$(ptdrv status | tr ' ' '\n' | sed -n 's/^steps=//p')
+steps=$(wait_steps 0)
 [ "${steps:-0}" -gt 0 ] && echo "PASS teardown-tracing" || echo "FAIL teardown-tracing: steps=$steps"
 if rmmod pitrace 2>/dev/null; then
 	echo "FAIL teardown-rmmod-busy: rmmod succeeded with a session open"
@@ -25,6 +24,7 @@ kill -9 $coll
 wait $coll 2>/dev/null
 ptdrv follow -k pid -p $sleeper >follow2.out 2>&1 &
 coll=$!
+until ptdrv status | grep -q claimed=1; do sleep 0.1; done
 sleep 0.5
 kill -9 $coll
 wait $coll 2>/dev/null
@@ -39,5 +39,8 @@ if kill -0 $spin 2>/dev/null; then echo "PASS teardown-task-alive"; else echo "F
 kill $spin
 wait $spin
 check_eq teardown-spin-status "vm_spin exit status (143: our SIGTERM, 133: SIGTRAP)" 143 $?
+kill -0 $sleeper 2>/dev/null && echo "PASS teardown-sleeper-alive" ||
+	echo "FAIL teardown-sleeper-alive: the sleeping task died"
+kill $sleeper
 wait $sleeper
-check_eq teardown-sleeper-status "sleep exit status" 0 $?
+check_eq teardown-sleeper-status "sleep exit status (143: our SIGTERM, 133: SIGTRAP)" 143 $?

@@ -8,11 +8,11 @@ $PT_PROGS/vm_spin &
 spin=$!
 ptdrv follow -O -k pid -p $spin >out 2>&1 &
 coll=$!
+until ptdrv status | grep -q claimed=1; do sleep 0.1; done
 sleep 1
 check_eq onoff-starts-off "steps while off" 0 "$(steps)"
 ptdrv on
-sleep 1
-s=$(steps)
+s=$(wait_steps 0)
 [ "${s:-0}" -gt 0 ] && echo "PASS onoff-on" || echo "FAIL onoff-on: steps=$s"
 ptdrv off
 sleep 0.5

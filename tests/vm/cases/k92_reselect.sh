@@ -8,8 +8,7 @@ $PT_PROGS/vm_spin &
 spin=$!
 ptdrv follow -k pid -p $spin >out 2>&1 &
 coll=$!
-sleep 1
-s0=$(status steps)
+s0=$(wait_steps 0)
 [ "${s0:-0}" -gt 0 ] && echo "PASS reselect-tracing" || echo "FAIL reselect-tracing: steps=$s0"
 ptdrv select -k none
 sleep 0.5
@@ -18,8 +17,7 @@ sleep 1
 check_eq reselect-none-stops "steps after selecting nothing" "$s1" "$(status steps)"
 check_eq reselect-none-disarmed "traced tasks" 0 "$(status traced)"
 ptdrv select -k pid -p $spin
-sleep 1
-s2=$(status steps)
+s2=$(wait_steps $s1)
 [ "${s2:-0}" -gt "$s1" ] && echo "PASS reselect-resumes" ||
 	echo "FAIL reselect-resumes: steps $s1 -> $s2"
 check_eq reselect-armed "traced tasks" 1 "$(status traced)"
