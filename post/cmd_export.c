@@ -23,10 +23,12 @@ static void usage(FILE *f)
 		   "  folded      one line per call stack with its self instructions\n"
 		   "              (\"_start;main;f 1234\", for flame-graph tools)\n"
 		   "  chrome      Chrome/Perfetto JSON trace events: a B/E pair per call per\n"
-		   "              thread; timestamps count instructions (1 step = 1 us)\n"
+		   "              thread, timestamps from the trace's clock (--clock time,\n"
+		   "              the default) or one microsecond a step (--clock steps)\n"
 		   "Options:\n"
 		   "  -i DIR           trace directory (default pitrace.data)\n"
 		   "  -o FILE          output file ('-' for standard output)\n"
+		   "  --clock C        chrome: time (default) or steps\n"
 		   "%s", af_filter_help);
 }
 
@@ -242,10 +244,61 @@ struct chrome {
 	struct af_session *s;
 	FILE *out;
 	bool first;
+	bool steps_clock;	  /* ts = step index; else the trace's time */
+	int slot;		  /* our cf_thread.user[] slot */
+	struct chrome_thread *threads; /* all of them, to free */
 };
 
+/*
+ * A thread's clock: the trace gives times now and then (TIME, SWITCH
+ * records); steps between get 1 ns each, and a thread's timestamps never go
+ * backwards, so its B/E events stay in order.
+ */
+struct chrome_thread {
+	uint64_t time_ns, time_index;
+	double last_us;
+	struct chrome_thread *next;
+};
+
+static struct chrome_thread *chrome_thread(struct chrome *c, struct cf_thread *t)
+{
+	struct chrome_thread *ct = t->user[c->slot];
+
+	if (!ct) {
+		ct = calloc(1, sizeof(*ct));
+		if (!ct) {
+			pr_err("out of memory writing Chrome events");
+			exit(EXIT_RUNTIME);
+		}
+		ct->next = c->threads;
+		c->threads = ct;
+		t->user[c->slot] = ct;
+	}
+	return ct;
+}
+
+/* The timestamp (us) of the step with this index; time_ns is its time if known (else 0). */
+static double chrome_ts(struct chrome *c, struct cf_thread *t, uint64_t index, uint64_t time_ns)
+{
+	struct chrome_thread *ct;
+	double us;
+
+	if (c->steps_clock)
+		return (double)index;
+	ct = chrome_thread(c, t);
+	if (time_ns && time_ns != ct->time_ns) {
+		ct->time_ns = time_ns;
+		ct->time_index = index;
+	}
+	us = (double)ct->time_ns / 1000.0 + (double)(index - ct->time_index) / 1000.0;
+	if (us < ct->last_us)
+		us = ct->last_us;
+	ct->last_us = us;
+	return us;
+}
+
 static void chrome_event(struct chrome *c, const struct cf_thread *t, uint32_t fn, char ph,
-			 uint64_t ts, const char *cat)
+			 double ts, const char *cat)
 {
 	const char *name = cf_func(c->s->cf, fn)->name;
 
@@ -260,7 +313,7 @@ static void chrome_event(struct chrome *c, const struct cf_thread *t, uint32_t f
 		else
 			fputc(*p, c->out);
 	}
-	fprintf(c->out, "\",\"cat\":\"%s\",\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"ts\":%" PRIu64 "}",
+	fprintf(c->out, "\",\"cat\":\"%s\",\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f}",
 		cat, ph, t->pid, t->tid, ts);
 }
 
@@ -271,14 +324,15 @@ static void chrome_push(void *ctx, struct cf_thread *t, const struct cf_frame *p
 
 	(void)parent;
 	if (af_fn_selected(c->s, f->fn))
-		chrome_event(c, t, f->fn, 'B', f->entry_index, cf_entry_kind_name(f->kind));
+		chrome_event(c, t, f->fn, 'B', chrome_ts(c, t, f->entry_index, f->entry_time),
+			     cf_entry_kind_name(f->kind));
 }
 
 static void chrome_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
 {
 	struct chrome *c = ctx;
 	const struct cf_frame *old = &t->frames[1];
-	uint64_t ts = t->last_index + 1;
+	double ts = chrome_ts(c, t, t->last_index + 1, 0);
 
 	/* The caller appears below an open frame: close it, open the caller, reopen it. */
 	if (af_fn_selected(c->s, old->fn))
@@ -297,11 +351,21 @@ static void chrome_pop(void *ctx, struct cf_thread *t, const struct cf_frame *pa
 	(void)parent;
 	(void)how;
 	if (af_fn_selected(c->s, f->fn))
-		chrome_event(c, t, f->fn, 'E', cost->end_index, cf_entry_kind_name(f->kind));
+		chrome_event(c, t, f->fn, 'E', chrome_ts(c, t, cost->end_index, 0),
+			     cf_entry_kind_name(f->kind));
+}
+
+/* Every step may bring a newer time. */
+static void chrome_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
+{
+	struct chrome *c = ctx;
+
+	if (!c->steps_clock && st->time_ns)
+		chrome_ts(c, t, st->index, st->time_ns);
 }
 
 static const struct cf_consumer_ops chrome_ops = {
-	.push = chrome_push, .adopt = chrome_adopt, .pop = chrome_pop,
+	.push = chrome_push, .adopt = chrome_adopt, .pop = chrome_pop, .step = chrome_step,
 };
 
 int cmd_export(int argc, char **argv, struct post_opts *opts)
@@ -309,7 +373,7 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 	struct af_session s = { 0 };
 	struct chrome chrome = { .s = &s, .first = true };
 	enum export_format fmt = EXPORT_CALLGRIND;
-	const char *format = NULL, *path = NULL;
+	const char *format = NULL, *path = NULL, *clock = "time";
 	FILE *out = NULL;
 	int ret;
 
@@ -323,6 +387,15 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
+		}
+		if ((r = report_opt_value(argc, argv, &i, "--clock", &clock))) {
+			if (r < 0)
+				return EXIT_USAGE;
+			if (strcmp(clock, "time") && strcmp(clock, "steps")) {
+				pr_err("export: --clock '%s' is not one of time, steps", clock);
+				return EXIT_USAGE;
+			}
+			continue;
 		}
 		if ((r = report_opt_value(argc, argv, &i, "--format", &format))) {
 			if (r < 0)
@@ -362,8 +435,9 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 		goto out;
 	}
 	chrome.out = out;
+	chrome.steps_clock = !strcmp(clock, "steps");
 	if (fmt == EXPORT_CHROME) {
-		cf_add_consumer(s.cf, &chrome_ops, &chrome);
+		chrome.slot = cf_add_consumer(s.cf, &chrome_ops, &chrome);
 		fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
 	}
 	ret = af_run(&s);
@@ -383,5 +457,11 @@ out:
 		ret = EXIT_RUNTIME;
 	}
 	af_close(&s);
+	while (chrome.threads) {
+		struct chrome_thread *next = chrome.threads->next;
+
+		free(chrome.threads);
+		chrome.threads = next;
+	}
 	return ret;
 }

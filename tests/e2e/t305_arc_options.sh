@@ -29,6 +29,7 @@ run_expect_status "--top 0" 2 "$POST" -i trace profile --top 0
 run_expect_status "--tid not a number" 2 "$POST" -i trace arc --tid abc
 run_expect_status "export without -o" 2 "$POST" -i trace export --format folded
 run_expect_status "export bad format" 2 "$POST" -i trace export --format xml -o x
+run_expect_status "export bad clock" 2 "$POST" -i trace export --format chrome --clock x -o x
 run_expect_status "export to a missing dir" 1 "$POST" -i trace export --format folded -o /nonexistent/x
 run_expect_status "missing trace" 1 "$POST" -i /nonexistent arc
 "$POST" -i trace arc --bogus 2>err.txt
