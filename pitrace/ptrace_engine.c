@@ -89,6 +89,7 @@ struct thread {
 	int pending_sig;	  /* signal to deliver at the next resume */
 	int injected_sig;	  /* signal delivered at the last resume */
 	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */
+	unsigned sig_depth;	  /* signal handlers entered and not yet returned */
 	uint64_t region_end_sp;	  /* --on: in a region until sp reaches this; 0 none */
 	char comm[17];
 	struct thread *next;
@@ -747,6 +748,17 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 		probe_block(e, t, r->pc);
 	if (!restarted)
 		record_step(e, t, t->prev_pc);
+	/* A syscall that doesn't go on at the next instruction is a handler's
+	 * rt_sigreturn (execve stops elsewhere): say so before the step it
+	 * returns to.  Its orig_rax is already -1 here, so look at the code. */
+	if (t->sig_depth && r->syscall_nr < 0 && r->pc != t->prev_pc + arch_syscall_insn_len &&
+	    next_is_syscall(t->proc, t->prev_pc)) {
+		struct tw_stream *s = stream_of(e, t);
+
+		if (s)
+			tw_async(s, PT_ASYNC_SIGRETURN, 0);
+		t->sig_depth--;
+	}
 	t->prev_pc = r->pc;
 	if (r->syscall_nr >= 0)
 		after_syscall(e, t, r->syscall_nr);
@@ -810,6 +822,7 @@ static void on_trap(struct engine *e, struct thread *t)
 
 		if (s)
 			tw_async(s, PT_ASYNC_SIGNAL, (uint64_t)injected);
+		t->sig_depth++;
 		t->prev_pc = r.pc;
 		resume(e, t);
 		return;
@@ -905,6 +918,7 @@ static void on_exec(struct engine *e, struct thread *t)
 		plant_on_symbols(e, p);
 	if (t->region_end_sp)
 		end_region(e, t);
+	t->sig_depth = 0;
 	t->stepping = !e->on_mode;
 	/* We are inside execve: a step resumed from here is reported at its
 	 * syscall exit, before any instruction of the new image ran. */
