@@ -5,7 +5,7 @@
 # + pt_spin there must equal every count of the --on trace.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/ptrace_lib.sh"
-need_prog pt_ontarget pt_dlopen
+need_prog pt_ontarget pt_dlopen pt_forkspin
 
 "$PITRACE" record -o full -- "$PROGS/pt_ontarget" >want || fail "full record: $?"
 "$PITRACE" record --on target -o on -- "$PROGS/pt_ontarget" >got || fail "--on record: $?"
@@ -26,6 +26,18 @@ expect_eq "OFF records" 2 "$("$POST" -i on dump --steps | grep -c ' OFF ')"
 	fail "--on no_such_function: exit status $?"
 grep -q "warning: --on" err || { cat err; fail "no warning for a missing --on symbol"; }
 expect_eq "steps with a missing --on symbol" 0 "$(info_field none steps)"
+
+# a forked child inherits the breakpoint bytes: without --follow-fork they
+# are removed from its copy (it must not die of SIGTRAP), with it the
+# child's activation is recorded too (pt_spin(1000): 2002 instructions each)
+out=$("$PITRACE" record --on pt_spin -o fork1 -- "$PROGS/pt_forkspin") || fail "fork --on: $?"
+expect_eq "child status without --follow-fork" "child exited 7" "$out"
+expect_eq "pt_spin without --follow-fork" 2002 "$(total_of fork1)"
+out=$("$PITRACE" record --on pt_spin --follow-fork -o fork2 -- "$PROGS/pt_forkspin") ||
+	fail "fork --on --follow-fork: $?"
+expect_eq "child status with --follow-fork" "child exited 7" "$out"
+expect_eq "pt_spin with --follow-fork" 4004 "$(count_of fork2 pt_spin)"
+expect_eq "processes with --follow-fork" 2 "$("$POST" -i fork2 counts --by process | grep -vc '^#\|total$')"
 
 # a library dlopen()ed after start-up: its symbol is found when it is mapped
 "$PITRACE" record -o dlfull -- "$PROGS/pt_dlopen" >want
