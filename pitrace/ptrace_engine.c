@@ -408,7 +408,8 @@ static void plant_bp(struct engine *e, struct proc *p, uint64_t addr, const char
 
 	if (find_bp(p, addr))
 		return;
-	if (pread(p->memfd, b.orig, arch_breakpoint_len, (off_t)addr) != (ssize_t)arch_breakpoint_len ||
+	if (pread(p->memfd, b.orig, arch_breakpoint_len, (off_t)addr) !=
+		    (ssize_t)arch_breakpoint_len ||
 	    poke(p, addr, arch_breakpoint_insn, arch_breakpoint_len) < 0) {
 		pr_warn("--on %s: cannot plant a breakpoint at %#llx in %d: %s", sym,
 			(unsigned long long)addr, p->pid, strerror(errno));

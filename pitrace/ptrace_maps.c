@@ -284,7 +284,8 @@ uint64_t ptm_runtime_addr(const struct ptm_maps *m, const char *path, uint64_t v
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ptm_map *x = &m->v[i];
 
-		if (!strcmp(x->path, path) && off >= x->pgoff && off < x->pgoff + (x->end - x->start))
+		if (!strcmp(x->path, path) && off >= x->pgoff &&
+		    off < x->pgoff + (x->end - x->start))
 			return x->start + (off - x->pgoff);
 	}
 	return 0;

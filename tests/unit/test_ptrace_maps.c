@@ -76,7 +76,8 @@ static void test_runtime_addr(void)
 	exe[n] = '\0';
 	CU_ASSERT_EQUAL_FATAL(ptm_read(getpid(), &m), 0);
 	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++) {
-		const char *path = functions[i].module ? mapping_path(&m, functions[i].module) : exe;
+		const char *path = functions[i].module ? mapping_path(&m, functions[i].module)
+						       : exe;
 		uint64_t vaddr = 0;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(path);
