@@ -14,9 +14,9 @@ for _ in $(seq 50); do [ -s "$TMP/ctr" ] && break; sleep 0.1; done
 "$PITRACE" attach -p $victim -o t 2>err &
 tracer=$!
 # wait until it has recorded something (the header's totals move at the end
-# only, so watch the stream file grow)
-for _ in $(seq 100); do
-	[ "$(stat -c %s t/steps.t$victim 2>/dev/null || echo 0)" -gt 100000 ] && break
+# only; the stream file grows a 64 KiB buffer at a time)
+for _ in $(seq 600); do
+	[ "$(stat -c %s t/steps.t$victim 2>/dev/null || echo 0)" -gt 32 ] && break
 	sleep 0.1
 done
 kill -INT $tracer

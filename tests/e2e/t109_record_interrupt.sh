@@ -9,7 +9,8 @@ need_prog pt_forever
 
 "$PITRACE" record -o t -- "$PROGS/pt_forever" "$TMP/ctr" &
 tracer=$!
-for _ in $(seq 100); do [ -s "$TMP/ctr" ] && break; sleep 0.1; done
+# pt_forever writes ctr after its first pt_spin: steps of it are in the trace
+for _ in $(seq 600); do [ -s "$TMP/ctr" ] && break; sleep 0.1; done
 victim=$(pgrep -P $tracer pt_forever)
 [ -n "$victim" ] || fail "pt_forever did not start"
 kill -TERM $tracer
