@@ -12,7 +12,8 @@ const char af_filter_help[] =
 	"  --pid PID        only this process's threads\n"
 	"  --tid TID        only this thread\n"
 	"  --module NAME    only functions of this module (short name or path)\n"
-	"  --symbol NAME    only this function\n";
+	"  --symbol NAME    only this function\n"
+	"  --ring RING      only user or kernel functions (user, kernel, all: default)\n";
 
 int af_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *v)
 {
@@ -50,6 +51,17 @@ int af_common_option(int argc, char **argv, int *i, struct post_opts *opts,
 	if ((r = report_opt_value(argc, argv, i, "--symbol", &v))) {
 		f->symbol = v;
 		return r;
+	}
+	if ((r = report_opt_value(argc, argv, i, "--ring", &v))) {
+		if (r < 0)
+			return r;
+		if (!strcmp(v, "all") || !strcmp(v, "user") || !strcmp(v, "kernel")) {
+			f->ring = !strcmp(v, "all") ? AF_RING_ALL :
+				  !strcmp(v, "user") ? AF_RING_USER : AF_RING_KERNEL;
+			return r;
+		}
+		pr_err("--ring '%s' is not one of user, kernel, all", v);
+		return -1;
 	}
 	return 0;
 }
@@ -156,8 +168,10 @@ bool af_fn_selected(const struct af_session *s, uint32_t fn)
 	const struct cf_func *f;
 
 	if (fn == CF_NO_FN)
-		return !s->filter.module && !s->filter.symbol;
+		return !s->filter.module && !s->filter.symbol && !s->filter.ring;
 	f = cf_func(s->cf, fn);
+	if (s->filter.ring && f->ring != (s->filter.ring == AF_RING_KERNEL))
+		return false;
 	if (s->filter.module && !module_matches(f, s->filter.module))
 		return false;
 	if (s->filter.symbol && strcmp(f->name, s->filter.symbol))

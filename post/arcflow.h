@@ -23,7 +23,10 @@
 struct af_filter {
 	uint32_t pid, tid;	  /* 0: all */
 	const char *module, *symbol;
+	uint8_t ring;		  /* AF_RING_*: functions of one ring only */
 };
+
+enum { AF_RING_ALL = 0, AF_RING_USER, AF_RING_KERNEL };
 
 struct af_session {
 	struct trace *trace;

@@ -104,6 +104,12 @@ static void func_hash_grow(struct callflow *cf)
 	}
 }
 
+void cf_func_set_ring(struct callflow *cf, uint32_t fn, uint8_t ring)
+{
+	if (fn < cf->nr_funcs)
+		cf->funcs[fn].ring = ring;
+}
+
 uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *module_path,
 			const char *name, uint64_t addr)
 {
@@ -128,6 +134,7 @@ uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *mod
 	f->module = strdup(module);
 	f->module_path = strdup(module_path ? module_path : module);
 	f->addr = addr;
+	f->ring = 0;
 	if (!f->name || !f->module || !f->module_path) {
 		pr_err("out of memory interning function names");
 		exit(EXIT_RUNTIME);
@@ -138,7 +145,7 @@ uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *mod
 
 const struct cf_func *cf_func(const struct callflow *cf, uint32_t fn)
 {
-	static const struct cf_func none = { "(root)", "", "", 0 };
+	static const struct cf_func none = { "(root)", "", "", 0, 0 };
 
 	return fn < cf->nr_funcs ? &cf->funcs[fn] : &none;
 }

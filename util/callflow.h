@@ -50,6 +50,7 @@ struct cf_func {
 	const char *module;	  /* short module name */
 	const char *module_path;  /* full path of the module */
 	uint64_t addr;		  /* first address seen of it (its start when known) */
+	uint8_t ring;		  /* 0 user, 1 kernel (the ring its steps ran in) */
 };
 
 /* What the engine needs to know about the instruction at one address. */
@@ -202,6 +203,8 @@ void cf_set_block_mode(struct callflow *cf, bool on);
 void cf_finish(struct callflow *cf);
 
 /* The function table (ids are dense from 0). */
+/* Record the ring fn's code runs in (site resolvers call it after cf_func_intern). */
+void cf_func_set_ring(struct callflow *cf, uint32_t fn, uint8_t ring);
 uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *module_path,
 			const char *name, uint64_t addr);
 const struct cf_func *cf_func(const struct callflow *cf, uint32_t fn);

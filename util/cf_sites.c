@@ -133,6 +133,7 @@ static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32
 		e->info.site.fn = cf_func_intern(cf, loc.module, loc.module_path, name, 0);
 		e->info.site.anon = true;
 	}
+	cf_func_set_ring(cf, e->info.site.fn, ring);
 	e->info.nr_bytes = (uint8_t)sym_read_code(s->sym, pid, pc, e->info.bytes,
 						  sizeof(e->info.bytes));
 	arch_decode(s->dec, e->info.bytes, e->info.nr_bytes, pc, &e->info.site.insn);
