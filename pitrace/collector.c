@@ -435,7 +435,7 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 	/* Stop stepping, close the sub-buffers being filled, read what is left. */
 	if (ioctl(c->ds->fd, PITRACE_IOC_OFF) < 0)
 		pr_warn("cannot switch tracing off: %s", strerror(errno));
-	if (c->st.config.mode != PITRACE_MODE_COUNT && ioctl(c->ds->fd, PITRACE_IOC_FLUSH) < 0)
+	if (ioctl(c->ds->fd, PITRACE_IOC_FLUSH) < 0)
 		pr_warn("cannot flush the ring buffers: %s; the last steps may be missing",
 			strerror(errno));
 	pm_drain(c->pm);

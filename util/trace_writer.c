@@ -215,6 +215,7 @@ struct trace_writer *tw_open(const char *dir, const struct tw_options *opts)
 	setvbuf(tw->tasks, NULL, _IOFBF, 1 << 16);
 	fill_file_header(&h, PT_KIND_TASKS, 0, 0, 0);
 	fwrite(&h, sizeof(h), 1, tw->tasks);
+	fflush(tw->tasks);	/* a recorder killed before any task record leaves a valid file */
 	return tw;
 }
 

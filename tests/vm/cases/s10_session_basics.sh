@@ -113,6 +113,7 @@ rc=$?
 out=$(pitrace start --comm sess_loop -o killed 2>&1)
 collector=$(echo "$out" | sed -n 's/.*collector pid \([0-9]*\).*/\1/p')
 "$P/sess_loop" 1000 </dev/null
+sleep 2	# the collector writes what it has every second
 kill -9 "$collector"
 sleep 1
 err=$(pitrace stop 2>&1)
