@@ -493,6 +493,8 @@ int kernel_session_start(struct pt_session *s)
 	if (err)
 		goto err_detach;
 	WRITE_ONCE(kstep_used, true);
+	if (ops_registered)
+		return 0;
 	for (i = 0; arch_kstep_syscall_globs[i]; i++) {
 		strscpy(glob, arch_kstep_syscall_globs[i], sizeof(glob));
 		err = ftrace_set_filter(&kstep_ops, glob, strlen(glob), i == 0);
@@ -516,16 +518,23 @@ err_detach:
 
 void kernel_session_stop(struct pt_session *s)
 {
-	if (ops_registered) {
-		unregister_ftrace_function(&kstep_ops);
-		ops_registered = false;
-	}
-	/* Tasks still stepping end at their next trap (recording is off). */
+	/*
+	 * The ftrace callback stays registered until unload: unregistering
+	 * patches every syscall function's entry (int3, then nop) while
+	 * traced tasks may still be stepping through them, and a stepped CPU
+	 * was seen (6.12, TCG) executing the int3 after the patch completed.
+	 * At unload no task can be stepping the kernel (they pin the module).
+	 * Tasks still stepping end at their next trap (recording is off).
+	 */
 	kstep_detach(false);
 }
 
 void kernel_module_exit(void)
 {
+	if (ops_registered) {
+		unregister_ftrace_function(&kstep_ops);
+		ops_registered = false;
+	}
 	if (permanent_attached) {
 		kstep_detach(true);
 		permanent_attached = false;

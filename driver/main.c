@@ -38,8 +38,10 @@ static int config_check(struct pitrace_config *c)
 {
 	if (c->mode > PITRACE_MODE_COUNT || c->policy > PITRACE_POLICY_STOP)
 		return -EINVAL;
-	if (c->flags & ~PITRACE_CFG_START_ON)
-		return -EOPNOTSUPP;	/* PITRACE_CFG_KERNEL: not yet */
+	if (c->flags & ~(PITRACE_CFG_START_ON | PITRACE_CFG_KERNEL))
+		return -EINVAL;
+	if (!c->kernel_step_limit)
+		c->kernel_step_limit = PT_KERNEL_STEP_LIMIT_DEFAULT;
 	if (!c->subbuf_size)
 		c->subbuf_size = PT_DEFAULT_SUBBUF;
 	if (!c->buffer_size)
@@ -105,8 +107,13 @@ static int session_claim(struct file *f, void __user *arg)
 	err = probes_register_session();
 	if (err)
 		goto err_unpublish;
+	err = kernel_session_start(s);
+	if (err)
+		goto err_probes;
 	return 0;
 
+err_probes:
+	probes_unregister_session();
 err_unpublish:
 	RCU_INIT_POINTER(pt_cur, NULL);
 	synchronize_rcu();
@@ -130,6 +137,7 @@ static void session_end(struct pt_session *s)
 	 */
 	while (task_count_busy() && time_before(jiffies, deadline))
 		wait_event_timeout(pt_disarm_wait, task_count_busy() == 0, msecs_to_jiffies(10));
+	kernel_session_stop(s);
 	probes_unregister_session();
 	RCU_INIT_POINTER(pt_cur, NULL);
 	synchronize_rcu();
@@ -398,6 +406,7 @@ static void __exit pitrace_exit(void)
 	/* No session (the device is closed) and no pending task work (they pin us). */
 	WARN_ON_ONCE(task_count_armed());
 	arch_trap_unregister();
+	kernel_module_exit();
 	probes_unregister_permanent();
 }
 

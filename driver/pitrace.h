@@ -17,6 +17,8 @@
 #include <pitrace/abi.h>
 #include <pitrace/format.h>
 
+#include "kernel.h"
+
 /* One CPU's ring buffer and its writer state. */
 struct pt_ring {
 	void *area;			/* vmalloc_user: control area + data */
@@ -32,6 +34,7 @@ struct pt_ring {
 	bool open;			/* it has its SWITCH header */
 	bool stopped;			/* stop policy: full, recording over */
 	u64 last_pc;			/* delta base of the stream */
+	u8 ring;			/* ring of the stream's steps (last RING record) */
 	pid_t cur_pid, cur_tid;		/* task of the stream (last SWITCH) */
 	u64 lost, lost_marked;
 	u64 steps, bytes_written;
@@ -51,6 +54,7 @@ struct pt_task {
 	u64 sig_skip;			/* bit per depth: resume pc already recorded */
 	struct callback_head work;
 	struct callback_head kick;	/* teardown: wakes the task so a queued work runs */
+	struct pt_kstate k;		/* kernel-mode stepping (kernel.c) */
 };
 
 enum {
@@ -91,6 +95,8 @@ void ring_destroy(struct pt_ring *r);
 struct pt_ring *ring_begin(struct pt_session *s, unsigned long *irqflags);
 void ring_end(struct pt_ring *r, unsigned long irqflags);
 void ring_step(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc);
+/* A step in ring (0 user, 1 kernel); ring_step() is ring 0. */
+void ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc, u8 ring);
 void ring_lost_step(struct pt_ring *r);
 void ring_switch(struct pt_session *s, struct pt_ring *r, pid_t pid, pid_t tid);
 void ring_ctl(struct pt_session *s, struct pt_ring *r, unsigned int type, const u8 *payload,

@@ -177,6 +177,9 @@ static void put_switch(struct pt_ring *r, pid_t pid, pid_t tid)
 	r->cur_pid = pid;
 	r->cur_tid = tid;
 	r->last_pc = 0;
+	/* Restate a kernel ring: a reader may start at this sub-buffer (wrap, loss). */
+	if (r->ring)
+		put_ctl(r, PT_CTL_RING, &r->ring, 1);
 }
 
 static void put_lost(struct pt_ring *r)
@@ -244,6 +247,11 @@ void ring_switch(struct pt_session *s, struct pt_ring *r, pid_t pid, pid_t tid)
 
 void ring_step(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc)
 {
+	ring_step_ring(s, r, t, pc, 0);
+}
+
+void ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc, u8 ring)
+{
 	u8 *out;
 	s64 delta;
 	u64 z;
@@ -251,9 +259,14 @@ void ring_step(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 p
 	r->steps++;
 	if (r->cur_tid != t->tid || !r->open)
 		ring_switch(s, r, t->pid, t->tid);
-	if (!ring_reserve(s, r, 11)) {
+	/* room for the longest step (11 bytes), after a RING record (3) if the ring changes */
+	if (!ring_reserve(s, r, r->ring != ring ? 14 : 11)) {
 		ring_lost_step(r);
 		return;
+	}
+	if (r->ring != ring) {
+		r->ring = ring;
+		put_ctl(r, PT_CTL_RING, &ring, 1);
 	}
 	out = subbuf_base(r, r->subbuf) + r->pos;
 	delta = (s64)(pc - r->last_pc);

@@ -80,6 +80,7 @@ struct pt_task *task_insert(struct task_struct *t)
 	slot->unreported = 0;
 	slot->sig_depth = 0;
 	slot->sig_skip = 0;
+	memset(&slot->k, 0, sizeof(slot->k));
 	smp_wmb();	/* fields before the tid that makes the slot findable */
 	WRITE_ONCE(slot->tid, t->pid);
 	pt_table_live++;

@@ -32,8 +32,15 @@ static int pt_die_notify(struct notifier_block *nb, unsigned long val, void *dat
 	if (val != DIE_DEBUG)
 		return NOTIFY_DONE;
 	dr6 = (unsigned long *)args->err;
-	if (!(*dr6 & DR_STEP) || !user_mode(args->regs))
+	if (!(*dr6 & DR_STEP))
 		return NOTIFY_DONE;
+	if (!user_mode(args->regs)) {
+		/* Kernel-mode stepping (driver/kernel.c); no virtual DR6 there. */
+		if (!pitrace_kernel_step_trap(args->regs))
+			return NOTIFY_DONE;
+		*dr6 &= ~DR_STEP;
+		return (*dr6 & DR_TRAP_BITS) ? NOTIFY_DONE : NOTIFY_STOP;
+	}
 	if (!pitrace_step_trap(args->regs))
 		return NOTIFY_DONE;
 	*dr6 &= ~DR_STEP;
