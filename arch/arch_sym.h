@@ -30,4 +30,12 @@ size_t arch_sym_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, si
 /* Required.  True when addr lies in the kernel's part of the address space. */
 bool arch_sym_is_kernel_addr(uint64_t addr);
 
+/*
+ * Required.  Preference of a kernel symbol name among the aliases at one
+ * address (higher wins): the native system call entry (what the syscall
+ * table calls) over its compat and inner names, which the kernel defines
+ * at the same address for argument-less system calls.
+ */
+int arch_sym_kernel_alias_rank(const char *name);
+
 #endif /* PT_ARCH_SYM_H */

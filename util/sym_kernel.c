@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "arch_sym.h"
 #include "log.h"
 #include "sym_elf.h"
 #include "sym_kernel.h"
@@ -109,7 +110,20 @@ static int leading_underscores(const char *s)
 	return n;
 }
 
-/* Same alias rule as ELF modules: global (upper case type) first. */
+/* Section bounds (__indirect_thunk_start, __softirqentry_text_end) name no function. */
+static bool is_section_marker(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "__", 2) &&
+	       ((n > 6 && !strcmp(name + n - 6, "_start")) || (n > 4 && !strcmp(name + n - 4, "_end")));
+}
+
+/*
+ * Same alias rule as ELF modules: global (upper case type) first; then
+ * a function's name over a section marker at its address, and the arch's
+ * preferred system call names (arch_sym_kernel_alias_rank).
+ */
 static int kentry_cmp(const void *pa, const void *pb)
 {
 	const struct sym_kentry *a = pa, *b = pb;
@@ -119,6 +133,12 @@ static int kentry_cmp(const void *pa, const void *pb)
 		return a->addr < b->addr ? -1 : 1;
 	/* size holds the global flag until sizes are computed */
 	d = (int)b->size - (int)a->size;
+	if (d)
+		return d;
+	d = (int)is_section_marker(a->name) - (int)is_section_marker(b->name);
+	if (d)
+		return d;
+	d = arch_sym_kernel_alias_rank(b->name) - arch_sym_kernel_alias_rank(a->name);
 	if (d)
 		return d;
 	d = leading_underscores(a->name) - leading_underscores(b->name);

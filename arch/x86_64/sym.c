@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* x86_64 facts for the symbol resolver: PLT entry decoding and the kernel half. */
+#include <string.h>
+
 #include <capstone/capstone.h>
 
 #include "arch_sym.h"
@@ -73,6 +75,16 @@ size_t arch_sym_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, si
 		cs_free(insn, 1);
 	cs_close(&handle);
 	return n;
+}
+
+int arch_sym_kernel_alias_rank(const char *name)
+{
+	/* SYSCALL_DEFINE0(getpid): __x64_sys_getpid = __ia32_sys_getpid = __do_sys_getpid */
+	if (!strncmp(name, "__x64_sys_", 10))
+		return 1;
+	if (!strncmp(name, "__ia32_", 7) || !strncmp(name, "__x32_", 6))
+		return -1;
+	return 0;
 }
 
 /* Canonical high half: user space never reaches it. */

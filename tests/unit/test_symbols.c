@@ -965,11 +965,16 @@ static void test_special_mappings(void)
 static const char kallsyms[] =
 	"ffffffff81000000 T _stext\n"
 	"ffffffff81000000 T _text\n"
+	"ffffffff81000040 T __ia32_sys_getpid\n"
+	"ffffffff81000040 t __do_sys_getpid\n"
+	"ffffffff81000040 T __x64_sys_getpid\n"
 	"ffffffff81000100 t local_helper\n"
 	"ffffffff81000200 T do_work\n"
 	"ffffffff81000200 t __do_work_alias\n"
 	"ffffffff81000300 D some_data\n"
 	"ffffffff81000400 W weak_fn\n"
+	"ffffffff81000480 T __indirect_thunk_start\n"
+	"ffffffff81000480 T __x86_indirect_thunk_rax\n"
 	"ffffffff81000500 T _etext\n"
 	"ffffffffc0001000 t mod_init\t[mymod]\n"
 	"ffffffffc0001080 T mod_entry\t[mymod]\n"
@@ -993,6 +998,11 @@ static const struct {
 	/* data symbols are not functions: do_work runs on to the next function */
 	{ 0xffffffff81000310, SYM_KIND_KERNEL, "[kernel]", "do_work", 0x110, 0xffffffff81000310 },
 	{ 0xffffffff81000401, SYM_KIND_KERNEL, "[kernel]", "weak_fn", 1, 0xffffffff81000401 },
+	/* aliases: the native syscall entry name; a function over a section marker */
+	{ 0xffffffff81000044, SYM_KIND_KERNEL, "[kernel]", "__x64_sys_getpid", 4,
+	  0xffffffff81000044 },
+	{ 0xffffffff81000482, SYM_KIND_KERNEL, "[kernel]", "__x86_indirect_thunk_rax", 2,
+	  0xffffffff81000482 },
 	{ 0xffffffffc0001084, SYM_KIND_KERNEL, "mymod", "mod_entry", 4, 0x84 },
 	{ 0xffffffffc0004fff, SYM_KIND_KERNEL, "mymod", "mod_entry", 0x3f7f, 0x3fff },
 	/* between modules (mymod ends at c0005000): kernel, but no function */
