@@ -83,7 +83,7 @@ t=$(total cnt)
 for mode in step count; do
 	pitrace start --comm sess_loop --mode $mode --buffer-size 16 -o "speed-$mode" >/dev/null
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	"$P/sess_loop" 300000 </dev/null
+	"$P/sess_loop" 1000000 </dev/null
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	pitrace stop >/dev/null
 	echo "speed: $mode mode: $ref steps in $(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }') s," \
