@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernel_opts.h"
 #include "collector.h"
 #include "driver_session.h"
 #include "log.h"
@@ -45,6 +46,7 @@ static void usage(FILE *f)
 		"  --wrap             flight recorder: keep the newest steps, read at stop\n"
 		"  --stop-when-full   stop recording when a buffer fills (loss counted)\n"
 		"  --off              start with tracing switched off ('pitrace on', pitrace_on())\n"
+		KERNEL_OPTS_HELP
 		"  -z, --compress     zstd-compress the step streams\n"
 		"  -o, --output DIR   trace directory (default pitrace.data)\n");
 }
@@ -53,7 +55,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct start_opts *o)
 {
 	enum { OPT_ALL = 256, OPT_RANGE, OPT_MIN, OPT_COMM, OPT_TREE, OPT_MODE, OPT_BUF,
-	       OPT_WRAP, OPT_STOP_FULL, OPT_OFF };
+	       OPT_WRAP, OPT_STOP_FULL, OPT_OFF, OPT_KERNEL, OPT_KERNEL_LIMIT };
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "pid", required_argument, NULL, 'p' },
@@ -66,6 +68,7 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		{ "wrap", no_argument, NULL, OPT_WRAP },
 		{ "stop-when-full", no_argument, NULL, OPT_STOP_FULL },
 		{ "off", no_argument, NULL, OPT_OFF },
+		KERNEL_LONGOPTS(OPT_KERNEL, OPT_KERNEL_LIMIT),
 		{ "compress", no_argument, NULL, 'z' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -117,6 +120,14 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 			break;
 		case OPT_OFF:
 			o->cfg.flags &= ~PITRACE_CFG_START_ON;
+			break;
+		case OPT_KERNEL:
+			if (kernel_opt_parse(optarg, &o->cfg))
+				return EXIT_USAGE;
+			break;
+		case OPT_KERNEL_LIMIT:
+			if (kernel_opt_limit(optarg, &o->cfg))
+				return EXIT_USAGE;
 			break;
 		case 'z':
 			o->copts.compress = true;

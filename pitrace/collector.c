@@ -209,6 +209,8 @@ struct collector *collector_start(struct driver_session *ds, const struct collec
 		goto err_unmap;
 	if (c->st.config.mode == PITRACE_MODE_COUNT)
 		two.features |= PT_FEAT_COUNT_ONLY;	/* COUNT records, no steps */
+	if (c->st.config.flags & PITRACE_CFG_KERNEL)
+		two.features |= PT_FEAT_KERNEL;	/* kernel-ring steps (docs/kernel-mode.md) */
 	c->tw = tw_open(opts->out_dir, &two);
 	if (!c->tw)
 		goto err_unmap;

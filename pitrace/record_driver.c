@@ -23,6 +23,7 @@
 
 #include "collector.h"
 #include "driver_session.h"
+#include "kernel_opts.h"
 #include "log.h"
 #include "pitrace.h"
 #include "record_driver.h"
@@ -71,6 +72,7 @@ static void usage(FILE *f)
 		"Trace CMD and its descendants with the driver.\n"
 		"  --mode MODE        step (default), block or count\n"
 		"  --buffer-size MB   ring buffer per CPU (default: the driver's)\n"
+		KERNEL_OPTS_HELP
 		"  -z, --compress     zstd-compress the step streams\n"
 		"  -o, --output DIR   trace directory (default pitrace.data)\n");
 }
@@ -114,10 +116,11 @@ static pid_t spawn_stopped(char **argv)
 
 int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
 {
-	enum { OPT_MODE = 256, OPT_BUF };
+	enum { OPT_MODE = 256, OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "buffer-size", required_argument, NULL, OPT_BUF },
+		KERNEL_LONGOPTS(OPT_KERNEL, OPT_KERNEL_LIMIT),
 		{ "compress", no_argument, NULL, 'z' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -155,6 +158,14 @@ int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
 				return EXIT_USAGE;
 			}
 			cfg.buffer_size = mb << 20;
+			break;
+		case OPT_KERNEL:
+			if (kernel_opt_parse(optarg, &cfg))
+				return EXIT_USAGE;
+			break;
+		case OPT_KERNEL_LIMIT:
+			if (kernel_opt_limit(optarg, &cfg))
+				return EXIT_USAGE;
 			break;
 		case 'z':
 			co.compress = true;

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Driver benchmark: in one QEMU boot per kernel (default: every installed
 # kernel with headers; PT_VM_KERNELS picks), recorded steps/s next to
-# count-only steps/s.  Figures, not pass/fail; TCG timings are noisy.
+# count-only steps/s (bench/b00_steps.sh), and user-mode recording next to
+# kernel-mode (--kernel) recording (bench/b10_kernel_steps.sh).  Figures,
+# not pass/fail; TCG timings are noisy.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PT_VM_CASES_DIR=$ROOT/tests/vm/bench "$ROOT/tests/vm/run.sh" "$@" |
 	sed -n 's/^\(vm\[[^]]*\]\): INFO bench: /driver \1: /p; /FAIL/p'
