@@ -39,7 +39,7 @@ static int config_check(struct pitrace_config *c)
 	if (c->mode > PITRACE_MODE_COUNT || c->policy > PITRACE_POLICY_STOP)
 		return -EINVAL;
 	if (c->flags & ~(PITRACE_CFG_START_ON | PITRACE_CFG_KERNEL))
-		return -EINVAL;
+		return -EOPNOTSUPP;
 	if (!c->kernel_step_limit)
 		c->kernel_step_limit = PT_KERNEL_STEP_LIMIT_DEFAULT;
 	if (!c->subbuf_size)

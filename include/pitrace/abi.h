@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define PITRACE_ABI_MAJOR 1
-#define PITRACE_ABI_MINOR 1
+#define PITRACE_ABI_MINOR 2
 
 #define PITRACE_DEVICE "/dev/pitrace"
 #define PITRACE_IOC_MAGIC 0xB7
