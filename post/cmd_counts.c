@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arcflow.h"
 #include "counts.h"
 #include "log.h"
 #include "post.h"
@@ -56,6 +57,7 @@ static void print_report(struct counts *c, const struct counts_options *o, struc
 	size_t nr_cols = counts_columns(o->by, &names);
 	size_t n = counts_result(c, &crows);
 	uint64_t recorded = trace_info(t)->totals.steps;
+	bool block = !strcmp(trace_info(t)->mode, "block");
 	struct report_table table = {
 		.col_names = names, .nr_cols = nr_cols, .count_name = "count",
 		.total = counts_total(c), .top = top,
@@ -76,16 +78,57 @@ static void print_report(struct counts *c, const struct counts_options *o, struc
 		       counts_by_name(o->by));
 	report_trace_header(stdout, t);
 	print_filters(o);
+	if (block)
+		report_comment(stdout, "block mode: %" PRIu64 " block records expanded into %" PRIu64
+			       " instructions", recorded, counts_seen(c));
 	report_comment(stdout, "steps: %" PRIu64 " read, %" PRIu64 " counted", counts_seen(c),
 		       counts_total(c));
 	if (counts_lost(c))
 		report_comment(stdout, "lost: %" PRIu64 " steps the recorder could not keep "
 			       "(in no row)", counts_lost(c));
-	if (recorded != counts_seen(c))
+	if (!block && recorded != counts_seen(c))
 		report_comment(stdout, "note: the header says %" PRIu64 " steps were recorded",
 			       recorded);
 	report_print_table(stdout, &table, rows, n);
 	free(rows);
+}
+
+/*
+ * Block-mode traces hold one record per run of instructions ending at a
+ * taken branch.  The call-flow engine expands each run into its
+ * instructions; counting then sees every instruction, as in step mode.
+ */
+static void block_expanded_step(void *ctx, struct cf_thread *th, const struct cf_step *s)
+{
+	struct trace_event ev = {
+		.kind = TEV_STEP, .pid = th->pid, .tid = th->tid, .cpu = UINT32_MAX,
+		.ring = s->ring, .pc = s->pc, .index = s->index, .time_ns = s->time_ns,
+	};
+
+	counts_event(ctx, &ev);
+}
+
+static void block_other_event(void *ctx, const struct trace_event *ev)
+{
+	if (ev->kind != TEV_STEP)
+		counts_event(ctx, ev);
+}
+
+static int count_block_trace(struct counts *c, const struct post_opts *opts)
+{
+	static const struct cf_consumer_ops ops = { .step = block_expanded_step };
+	struct af_session s = { 0 };
+	int r = af_open(&s, opts, false);
+
+	if (!r && cf_add_consumer(s.cf, &ops, c) < 0)
+		r = EXIT_RUNTIME;
+	if (!r) {
+		s.on_event = block_other_event;
+		s.event_ctx = c;
+		r = af_run(&s);
+	}
+	af_close(&s);
+	return r ? -1 : 0;
 }
 
 int cmd_counts(int argc, char **argv, struct post_opts *opts)
@@ -160,7 +203,10 @@ int cmd_counts(int argc, char **argv, struct post_opts *opts)
 	}
 	counts_sym_resolver(&res, &arg);
 	c = counts_new(&o, &res);
-	if (!c || counts_run(c, t) < 0)
+	if (!c)
+		goto out;
+	if (!strcmp(trace_info(t)->mode, "block") ? count_block_trace(c, opts) < 0
+						  : counts_run(c, t) < 0)
 		goto out;
 	print_report(c, &o, t, top);
 	if (fflush(stdout) != 0 || ferror(stdout))

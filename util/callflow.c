@@ -809,7 +809,7 @@ static void on_task(struct callflow *cf, const struct trace_event *ev)
 /*
  * Place the pending block of t: its instructions from its start up to the
  * taken branch to next_pc (have_next), or to the first instruction that
- * always transfers.
+ * always transfers (calls, returns, jumps, system calls).
  */
 static void expand_block(struct callflow *cf, struct cf_thread *t, bool have_next,
 			 uint64_t next_pc)
@@ -831,7 +831,10 @@ static void expand_block(struct callflow *cf, struct cf_thread *t, bool have_nex
 		e.pc = pc;
 		on_step(cf, &e);
 		fall = pc + s.insn.len;
-		if (!s.insn.len || (have_next && fall == next_pc))
+		/* Falling through onto the next block's start does not end a
+		 * block: only a taken branch (or a transfer) does, so a loop
+		 * entered by fall-through runs on to its back edge. */
+		if (!s.insn.len)
 			return;
 		if (s.insn.cls == ARCH_INSN_COND && have_next &&
 		    (s.insn.flags & ARCH_INSN_HAS_TARGET) && s.insn.target == next_pc)

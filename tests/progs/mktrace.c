@@ -7,7 +7,7 @@
  *
  *   mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]
  *               [--pcs ADDR*N,...] [--mmap PATH:START:LEN:PGOFF] [--pid P]
- *               [--lost N] [--min-reader V]
+ *               [--lost N] [--min-reader V] [--mode step|block]
  *
  * Threads P, P+1, ... take turns, R steps a run, until N steps in all; a
  * thread's k-th step is at 0x400000 + (k mod L) * 4 (the thread's first
@@ -29,7 +29,7 @@ static void usage(void)
 	fprintf(stderr, "usage: mktrace DIR [--steps N] [--threads T] [--run R] [--loop L]\n"
 			"               [--zstd] [--pcs ADDR*N,...] [--pid P]\n"
 			"               [--mmap PATH:START:LEN:PGOFF]\n"
-			"               [--lost N] [--min-reader V]\n");
+			"               [--lost N] [--min-reader V] [--mode step|block]\n");
 	exit(2);
 }
 
@@ -52,6 +52,7 @@ int main(int argc, char **argv)
 	uint64_t pcs[MAX_PCS], reps[MAX_PCS];
 	size_t nr_pcs = 0;
 	char *mmap_arg = NULL;
+	const char *mode = "step";
 	const char *dir;
 	struct trace_writer *tw;
 	struct tw_stream *st[MAX_THREADS];
@@ -87,6 +88,8 @@ int main(int argc, char **argv)
 			lost = num(v);
 		else if (!strcmp(a, "--min-reader"))
 			min_reader = num(v);
+		else if (!strcmp(a, "--mode"))
+			mode = v;
 		else if (!strcmp(a, "--mmap"))
 			mmap_arg = strdup(v);
 		else if (!strcmp(a, "--pcs")) {
@@ -115,7 +118,7 @@ int main(int argc, char **argv)
 	t0.monotonic_ns = tw_now_ns();
 	tw_set_attr_str(tw, PT_ATTR_ARCH, "x86_64");
 	tw_set_attr_str(tw, PT_ATTR_BACKEND, "ptrace");
-	tw_set_attr_str(tw, PT_ATTR_MODE, "step");
+	tw_set_attr_str(tw, PT_ATTR_MODE, mode);
 	tw_set_attr_str(tw, PT_ATTR_KERNEL_RELEASE, "synthetic");
 	tw_set_attr(tw, PT_ATTR_CMDLINE, cmdline, sizeof(cmdline));
 	tw_set_attr(tw, PT_ATTR_START_TIME, &t0, sizeof(t0));
