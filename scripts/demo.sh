@@ -4,23 +4,18 @@
 set -eu
 cd "$(dirname "$0")/.."
 out=${DEMO_DIR:-/tmp/pitrace-demo.data}
-echo "== pitrace record -o $out -- build/progs/demo"
-bin/pitrace record -o "$out" -- build/progs/demo
+run() {
+	echo
+	echo "== $*"
+	"$@"
+}
+run bin/pitrace record -o "$out" -- build/progs/demo
+run bin/post -i "$out" info
+run bin/post -i "$out" counts --by module
+run bin/post -i "$out" counts --by symbol --top 15
+run bin/post -i "$out" profile --top 10
+run bin/post -i "$out" arc --symbol fib
+run bin/post -i "$out" tree --prune 2
+run bin/post -i "$out" export --format callgrind -o "$out/callgrind.out"
 echo
-echo "== post -i $out info"
-bin/post -i "$out" info
-echo
-echo "== post -i $out counts --by module"
-bin/post -i "$out" counts --by module
-echo
-echo "== post -i $out counts --by symbol --top 15"
-bin/post -i "$out" counts --by symbol --top 15
-for report in "profile --top 10" "arc --symbol fib" "tree --prune 2"; do
-	cmd=${report%% *}
-	if bin/post --help | grep -q "^  $cmd "; then
-		echo
-		echo "== post -i $out $report"
-		# shellcheck disable=SC2086
-		bin/post -i "$out" $report
-	fi
-done
+echo "The trace is in $out; $out/callgrind.out opens in KCachegrind or callgrind_annotate."
