@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <pitrace/abi.h>
 
 #include "log.h"
 #include "pitrace.h"
@@ -27,7 +30,7 @@ static void usage(FILE *f)
 		"is not found, 126 when it cannot be executed.\n");
 }
 
-enum { OPT_MODE = 256, OPT_FOLLOW, OPT_ON, OPT_NO_PIN };
+enum { OPT_MODE = 256, OPT_FOLLOW, OPT_ON, OPT_NO_PIN, OPT_KERNEL, OPT_KERNEL_LIMIT };
 
 int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 {
@@ -38,6 +41,9 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 		{ "on", required_argument, NULL, OPT_ON },
 		{ "compress", no_argument, NULL, 'z' },
 		{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+		/* driver-only options, recognised to say why they can't apply */
+		{ "kernel", optional_argument, NULL, OPT_KERNEL },
+		{ "kernel-limit", required_argument, NULL, OPT_KERNEL_LIMIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -80,6 +86,14 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 		case OPT_NO_PIN:
 			o.pin = false;
 			break;
+		case OPT_KERNEL:
+		case OPT_KERNEL_LIMIT:
+			pr_err("record: --%s needs the driver backend (the ptrace backend sees user "
+			       "mode only)%s", ch == OPT_KERNEL ? "kernel" : "kernel-limit",
+			       access(PITRACE_DEVICE, F_OK) ?
+			       "; " PITRACE_DEVICE " not found: the driver is not loaded" : "");
+			free(o.on_syms);
+			return EXIT_USAGE;
 		case 'h':
 			usage(stdout);
 			free(o.on_syms);

@@ -27,6 +27,8 @@ done <<TABLE
 2|'abc' is not a list of process ids|attach -p abc
 2|unexpected argument 'extra'|attach -p 1 extra
 1|no process 999999999|attach -p 999999999
+2|--kernel needs the driver backend \\(the ptrace backend sees user mode only\\)|record --kernel -- true
+2|--kernel-limit needs the driver backend|record --backend ptrace --kernel-limit 5 -- true
 TABLE
 
 # --help: usage on stdout, status 0
