@@ -32,6 +32,27 @@ int af_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *v)
 	return 0;
 }
 
+int af_window_option(const char *cmd, int argc, char **argv, int *i, uint64_t *from,
+		      uint64_t *to)
+{
+	const char *v;
+	int r;
+
+	if ((r = report_opt_value(argc, argv, i, "--from", &v)))
+		return r < 0 || af_parse_u64(cmd, "--from", v, from) < 0 ? -1 : 1;
+	if ((r = report_opt_value(argc, argv, i, "--to", &v)))
+		return r < 0 || af_parse_u64(cmd, "--to", v, to) < 0 ? -1 : 1;
+	return 0;
+}
+
+int af_window_check(const char *cmd, uint64_t from, uint64_t to)
+{
+	if (from <= to)
+		return 0;
+	pr_err("%s: --from %" PRIu64 " is after --to %" PRIu64, cmd, from, to);
+	return -1;
+}
+
 int af_common_option(int argc, char **argv, int *i, struct post_opts *opts,
 		     struct af_filter *f)
 {

@@ -51,6 +51,13 @@ int af_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *v)
 int af_common_option(int argc, char **argv, int *i, struct post_opts *opts,
 		     struct af_filter *f);
 
+/* --from N / --to M, a window of step indexes: af_common_option's return
+ * convention (1 taken, 0 not this option, -1 usage error printed). */
+int af_window_option(const char *cmd, int argc, char **argv, int *i, uint64_t *from,
+		      uint64_t *to);
+/* 0 if from <= to, else -1 with a usage message. */
+int af_window_check(const char *cmd, uint64_t from, uint64_t to);
+
 /* Help text for the filters, for each command's usage. */
 extern const char af_filter_help[];
 

@@ -181,7 +181,6 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
-		const char *v;
 		int r = af_common_option(argc, argv, &i, opts, &s.filter);
 
 		if (r < 0)
@@ -196,23 +195,16 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 			fl.condensed = true;
 			continue;
 		}
-		if ((r = report_opt_value(argc, argv, &i, "--from", &v))) {
-			if (r < 0 || af_parse_u64("flow", "--from", v, &fl.from) < 0)
-				return EXIT_USAGE;
-			continue;
-		}
-		if ((r = report_opt_value(argc, argv, &i, "--to", &v))) {
-			if (r < 0 || af_parse_u64("flow", "--to", v, &fl.to) < 0)
+		if ((r = af_window_option("flow", argc, argv, &i, &fl.from, &fl.to))) {
+			if (r < 0)
 				return EXIT_USAGE;
 			continue;
 		}
 		pr_err("flow: unknown option '%s' (see 'post flow --help')", argv[i]);
 		return EXIT_USAGE;
 	}
-	if (fl.from > fl.to) {
-		pr_err("flow: --from %" PRIu64 " is after --to %" PRIu64, fl.from, fl.to);
+	if (af_window_check("flow", fl.from, fl.to) < 0)
 		return EXIT_USAGE;
-	}
 	ret = af_open(&s, opts, false);
 	if (!ret) {
 		cf_add_consumer(s.cf, &flow_ops, &fl);

@@ -59,7 +59,6 @@ int cmd_steps(int argc, char **argv, struct post_opts *opts)
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
-		const char *v;
 		int r = af_common_option(argc, argv, &i, opts, &s.filter);
 
 		if (r < 0)
@@ -70,23 +69,16 @@ int cmd_steps(int argc, char **argv, struct post_opts *opts)
 			usage(stdout);
 			return 0;
 		}
-		if ((r = report_opt_value(argc, argv, &i, "--from", &v))) {
-			if (r < 0 || af_parse_u64("steps", "--from", v, &p.from) < 0)
-				return EXIT_USAGE;
-			continue;
-		}
-		if ((r = report_opt_value(argc, argv, &i, "--to", &v))) {
-			if (r < 0 || af_parse_u64("steps", "--to", v, &p.to) < 0)
+		if ((r = af_window_option("steps", argc, argv, &i, &p.from, &p.to))) {
+			if (r < 0)
 				return EXIT_USAGE;
 			continue;
 		}
 		pr_err("steps: unknown option '%s' (see 'post steps --help')", argv[i]);
 		return EXIT_USAGE;
 	}
-	if (p.from > p.to) {
-		pr_err("steps: --from %" PRIu64 " is after --to %" PRIu64, p.from, p.to);
+	if (af_window_check("steps", p.from, p.to) < 0)
 		return EXIT_USAGE;
-	}
 	ret = af_open(&s, opts, false);
 	if (!ret) {
 		cf_add_consumer(s.cf, &steps_ops, &p);
