@@ -54,18 +54,11 @@ static int parse_pids(const char *arg, pid_t **pids, size_t *nr)
 	return 0;
 }
 
-enum { OPT_MODE = 256, OPT_FOLLOW, OPT_ON, OPT_NO_PIN };
-
 int cmd_attach(int argc, char **argv, struct pitrace_opts *opts)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "follow-fork", no_argument, NULL, OPT_FOLLOW },
-		{ "on", required_argument, NULL, OPT_ON },
-		{ "compress", no_argument, NULL, 'z' },
-		{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+		PTRACE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -81,33 +74,16 @@ int cmd_attach(int argc, char **argv, struct pitrace_opts *opts)
 	optind = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "p:o:zh", longopts, NULL)) != -1) {
+		int r = ptrace_opt_apply(&o, ch, optarg);
+
+		if (r < 0)
+			goto out;
+		if (r)
+			continue;
 		switch (ch) {
 		case 'p':
 			if (parse_pids(optarg, &pids, &nr_pids) < 0)
 				goto out;
-			break;
-		case 'o':
-			o.out_dir = optarg;
-			break;
-		case OPT_MODE:
-			if (!strcmp(optarg, "block")) {
-				o.block = true;
-			} else if (strcmp(optarg, "step")) {
-				pr_err("--mode: '%s' is not one of step, block", optarg);
-				goto out;
-			}
-			break;
-		case OPT_FOLLOW:
-			o.follow_fork = true;
-			break;
-		case OPT_ON:
-			o.on_syms[o.nr_on_syms++] = optarg;
-			break;
-		case 'z':
-			o.compress = true;
-			break;
-		case OPT_NO_PIN:
-			o.pin = false;
 			break;
 		case 'h':
 			usage(stdout);

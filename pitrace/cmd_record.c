@@ -30,17 +30,12 @@ static void usage(FILE *f)
 		"is not found, 126 when it cannot be executed.\n");
 }
 
-enum { OPT_MODE = 256, OPT_FOLLOW, OPT_ON, OPT_NO_PIN, OPT_KERNEL, OPT_KERNEL_LIMIT };
+enum { OPT_KERNEL = PTRACE_OPT_NEXT, OPT_KERNEL_LIMIT };
 
 int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "follow-fork", no_argument, NULL, OPT_FOLLOW },
-		{ "on", required_argument, NULL, OPT_ON },
-		{ "compress", no_argument, NULL, 'z' },
-		{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+		PTRACE_LONGOPTS,
 		/* driver-only options, recognised to say why they can't apply */
 		{ "kernel", optional_argument, NULL, OPT_KERNEL },
 		{ "kernel-limit", required_argument, NULL, OPT_KERNEL_LIMIT },
@@ -61,31 +56,15 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 	optind = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+o:zh", longopts, NULL)) != -1) {
+		int r = ptrace_opt_apply(&o, ch, optarg);
+
+		if (r < 0) {
+			free(o.on_syms);
+			return EXIT_USAGE;
+		}
+		if (r)
+			continue;
 		switch (ch) {
-		case 'o':
-			o.out_dir = optarg;
-			break;
-		case OPT_MODE:
-			if (!strcmp(optarg, "block")) {
-				o.block = true;
-			} else if (strcmp(optarg, "step")) {
-				pr_err("--mode: '%s' is not one of step, block", optarg);
-				free(o.on_syms);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_FOLLOW:
-			o.follow_fork = true;
-			break;
-		case OPT_ON:
-			o.on_syms[o.nr_on_syms++] = optarg;
-			break;
-		case 'z':
-			o.compress = true;
-			break;
-		case OPT_NO_PIN:
-			o.pin = false;
-			break;
 		case OPT_KERNEL:
 		case OPT_KERNEL_LIMIT:
 			pr_err("record: --%s needs the driver backend (the ptrace backend sees user "
