@@ -265,7 +265,7 @@ bool pitrace_kernel_step_trap(struct pt_regs *regs)
 	struct pt_task *pt;
 	struct pt_session *s;
 	struct pt_ring *r;
-	unsigned long ip = instruction_pointer(regs), sp = arch_kstep_sp(regs), irqflags;
+	unsigned long ip = instruction_pointer(regs), sp = arch_kstep_sp(regs);
 	unsigned int reason;
 
 	if (!READ_ONCE(kstep_used))
@@ -315,11 +315,11 @@ bool pitrace_kernel_step_trap(struct pt_regs *regs)
 		s->rings[smp_processor_id()]->steps++;
 		return true;
 	}
-	r = ring_begin(s, &irqflags);
+	r = ring_begin_irqs_off(s);
 	if (!r)
 		return true;
 	ring_step_ring(s, r, pt, ip, 1);
-	ring_end(r, irqflags);
+	ring_end_irqs_off(r);
 	return true;
 }
 

@@ -94,6 +94,9 @@ void ring_destroy(struct pt_ring *r);
 /* Writer: pt_ring_begin() disables interrupts; NULL when nesting (record lost). */
 struct pt_ring *ring_begin(struct pt_session *s, unsigned long *irqflags);
 void ring_end(struct pt_ring *r, unsigned long irqflags);
+/* The same for callers that already run with interrupts off (the trap). */
+struct pt_ring *ring_begin_irqs_off(struct pt_session *s);
+void ring_end_irqs_off(struct pt_ring *r);
 void ring_step(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc);
 /* A step in ring (0 user, 1 kernel); ring_step() is ring 0. */
 void ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc, u8 ring);

@@ -35,7 +35,6 @@ bool pitrace_step_trap(struct pt_regs *regs)
 	struct pt_task *pt = task_lookup(current->pid);
 	struct pt_session *s;
 	struct pt_ring *r;
-	unsigned long irqflags;
 
 	if (!pt || !test_bit(PT_TASK_ARMED, &pt->flags))
 		return false;
@@ -58,7 +57,7 @@ bool pitrace_step_trap(struct pt_regs *regs)
 		s->rings[smp_processor_id()]->steps += n;
 		return true;
 	}
-	r = ring_begin(s, &irqflags);
+	r = ring_begin_irqs_off(s);
 	if (!r)
 		return true;
 	if (pt->pending_pc) {
@@ -68,7 +67,7 @@ bool pitrace_step_trap(struct pt_regs *regs)
 	}
 	pt->steps++;
 	ring_step(s, r, pt, instruction_pointer(regs));
-	ring_end(r, irqflags);
+	ring_end_irqs_off(r);
 	return true;
 }
 

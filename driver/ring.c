@@ -127,6 +127,31 @@ void ring_end(struct pt_ring *r, unsigned long irqflags)
 	local_irq_restore(irqflags);
 }
 
+/*
+ * The trap's writer: the #DB handler calls the die chain with interrupts
+ * still off (before exc_debug_user() enables them; exc_debug_kernel() never
+ * does), so saving and restoring the flags -- a popf, which also ends a
+ * translation block under emulation -- would be pure cost on every step.
+ */
+struct pt_ring *ring_begin_irqs_off(struct pt_session *s)
+{
+	struct pt_ring *r;
+
+	lockdep_assert_irqs_disabled();
+	r = s->rings[smp_processor_id()];
+	if (local_inc_return(&r->nesting) != 1) {
+		r->lost++;
+		local_dec(&r->nesting);
+		return NULL;
+	}
+	return r;
+}
+
+void ring_end_irqs_off(struct pt_ring *r)
+{
+	local_dec(&r->nesting);
+}
+
 static u8 *subbuf_base(struct pt_ring *r, u64 n)
 {
 	return r->data + (size_t)(n % r->nr_subbufs) * r->subbuf_size;
