@@ -22,6 +22,7 @@
 #include "driver_session.h"
 #include "log.h"
 #include "perf_maps.h"
+#include "symbols.h"
 #include "trace_writer.h"
 
 #define COLLECTOR_POLL_MS 100	/* drain at least this often even without a wake-up */
@@ -95,6 +96,40 @@ static int map_rings(struct collector *c)
 	return 0;
 }
 
+/*
+ * The running kernel's build-id, so post can find its vmlinux with debug
+ * info by build-id (docs/symbols.md).  /sys/kernel/notes is the kernel's
+ * own .notes section; without it (no sysfs) the trace only has the release.
+ */
+static void write_kernel_build_id(struct collector *c)
+{
+	uint8_t notes[4096], id[PT_BUILD_ID_MAX];
+	char hex[2 * PT_BUILD_ID_MAX + 1];
+	size_t len, n;
+	ssize_t got;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		pr_dbg("no /sys/kernel/notes (%s): no kernel build-id in the trace",
+		       strerror(errno));
+		return;
+	}
+	for (len = 0; len < sizeof(notes); len += (size_t)got) {
+		got = read(fd, notes + len, sizeof(notes) - len);
+		if (got <= 0)
+			break;
+	}
+	close(fd);
+	n = sym_notes_build_id(notes, len, id, sizeof(id));
+	if (!n) {
+		pr_dbg("/sys/kernel/notes has no GNU build-id");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	tw_set_attr_str(c->tw, PT_ATTR_KERNEL_BUILD_ID, hex);
+}
+
 static void write_header_attrs(struct collector *c)
 {
 	struct pt_attr_time t = { .realtime_ns = tw_realtime_ns(), .monotonic_ns = tw_now_ns() };
@@ -106,6 +141,7 @@ static void write_header_attrs(struct collector *c)
 		tw_set_attr_str(c->tw, PT_ATTR_KERNEL_RELEASE, u.release);
 		tw_set_attr_str(c->tw, PT_ATTR_HOSTNAME, u.nodename);
 	}
+	write_kernel_build_id(c);
 	tw_set_attr_str(c->tw, PT_ATTR_BACKEND, "driver");
 	tw_set_attr_str(c->tw, PT_ATTR_MODE, mode_name(c->st.config.mode));
 	tw_set_attr(c->tw, PT_ATTR_START_TIME, &t, sizeof(t));

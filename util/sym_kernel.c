@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel symbols from kallsyms/modules snapshots, plus vmlinux DWARF when it matches. */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "arch_sym.h"
 #include "log.h"
 #include "sym_elf.h"
 #include "sym_kernel.h"
+#include "symbols.h"
+#include "trace_reader.h"
+
+/* Where Debian's *-dbg packages install, as for user-space debuginfo (sym_elf.c). */
+#define SYM_DEFAULT_DEBUG_DIR "/usr/lib/debug"
 
 /* One instance: entries of the core kernel point at it (compared by address). */
 static const char KERNEL_NAME[] = "[kernel]";
@@ -227,44 +232,211 @@ static bool parse_kallsyms(struct sym_kernel *k)
 	return true;
 }
 
-/* A vmlinux is trusted when three kallsyms functions sit at one offset from its symbols. */
-static void load_vmlinux(struct sym_kernel *k, const char *path, const char *debug_dir)
-{
-	struct sym_module *m;
-	int checked = 0;
-	bool have = false;
-	uint64_t kaslr = 0;
+/* What the trace's header says about the traced kernel ("" when it does not). */
+struct kernel_id {
+	char release[256];
+	uint8_t build_id[PT_BUILD_ID_MAX];
+	size_t build_id_len;
+};
 
-	if (access(path, R_OK))
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static size_t parse_build_id(const char *hex, size_t len, uint8_t *out)
+{
+	size_t n = 0;
+
+	for (; len >= 2 && n < PT_BUILD_ID_MAX; hex += 2, len -= 2) {
+		int hi = hex_digit(hex[0]), lo = hex_digit(hex[1]);
+
+		if (hi < 0 || lo < 0)
+			break;
+		out[n++] = (uint8_t)(hi << 4 | lo);
+	}
+	return len && *hex ? 0 : n;	/* anything left over: malformed, not trusted */
+}
+
+/*
+ * KERNEL_RELEASE and KERNEL_BUILD_ID from dir/header.  Read here rather than
+ * passed in, so every user of a symbol session gets them from trace_dir.  A
+ * directory without a header (kallsyms alone, as unit tests make) has none.
+ */
+static void read_kernel_id(const char *dir, struct kernel_id *id)
+{
+	const struct pt_rec_header *rh;
+	struct pt_file_header h;
+	char path[PATH_MAX];
+	uint8_t *data;
+	size_t len, off = sizeof(h);
+
+	memset(id, 0, sizeof(*id));
+	snprintf(path, sizeof(path), "%s/%s", dir, PT_FILE_HEADER);
+	if (access(path, R_OK) || trace_load_file(path, PT_KIND_HEADER, &h, &data, &len) < 0)
 		return;
-	m = sym_module_open(path, KERNEL_NAME, NULL, 0, debug_dir);
-	if (!m)
-		return;
-	for (size_t i = 0; i < k->nr_syms && checked < 3; i += k->nr_syms / 7 + 1) {
+	while (trace_next_record(data, len, &off, &rh) == 1) {
+		const char *p = (const char *)(rh + 1);
+		size_t plen = strnlen(p, rh->size - sizeof(*rh));
+
+		if (rh->type == PT_ATTR_KERNEL_RELEASE && plen < sizeof(id->release)) {
+			memcpy(id->release, p, plen);
+			id->release[plen] = 0;
+		} else if (rh->type == PT_ATTR_KERNEL_BUILD_ID) {
+			id->build_id_len = parse_build_id(p, plen, id->build_id);
+		}
+	}
+	free(data);
+}
+
+static void hex_string(const uint8_t *b, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	out[2 * n] = 0;
+}
+
+#define SLIDE_SAMPLES 64	/* kallsyms functions looked up in a candidate vmlinux */
+#define SLIDE_AGREE 3		/* at least this many must sit at the majority offset */
+
+/*
+ * The KASLR slide of vmlinux m against kallsyms: the offset most sampled
+ * kallsyms functions sit at from m's symbol of the same name.  Local names
+ * repeat across files (a static "cleanup" in many), so one lookup may find
+ * another function: the majority decides, and it must be a real majority
+ * of at least SLIDE_AGREE.  Returns false (with *agree, *found) otherwise.
+ */
+static bool find_slide(const struct sym_kernel *k, const struct sym_module *m, uint64_t *slide,
+		       int *agree, int *found)
+{
+	uint64_t off[SLIDE_SAMPLES];
+	size_t core = 0, step;
+	int n = 0, best = 0;
+
+	for (size_t i = 0; i < k->nr_syms; i++)
+		core += k->syms[i].module == KERNEL_NAME;
+	step = core / SLIDE_SAMPLES + 1;
+	for (size_t i = 0, seen = 0; i < k->nr_syms && n < SLIDE_SAMPLES; i++) {
 		const struct sym_entry *e;
 
-		if (k->syms[i].module != KERNEL_NAME)
+		if (k->syms[i].module != KERNEL_NAME || seen++ % step)
 			continue;
 		e = sym_module_find_name(m, k->syms[i].name);
-		if (!e)
-			continue;
-		if (!have)
-			kaslr = k->syms[i].addr - e->addr, have = true;
-		else if (k->syms[i].addr - e->addr != kaslr)
-			break;
-		checked++;
+		if (e)
+			off[n++] = k->syms[i].addr - e->addr;
 	}
-	if (checked < 3) {
-		pr_warn("%s does not match the trace's kallsyms; no kernel source lines", path);
+	for (int i = 0; i < n; i++) {
+		int c = 0;
+
+		for (int j = 0; j < n; j++)
+			c += off[j] == off[i];
+		if (c > best) {
+			best = c;
+			*slide = off[i];
+		}
+	}
+	*agree = best;
+	*found = n;
+	return best >= SLIDE_AGREE && 2 * best > n;
+}
+
+/*
+ * Use path as the traced kernel's vmlinux if it is that kernel: the same
+ * build-id when both the trace and the file have one, and kallsyms functions
+ * at one KASLR slide from its symbols (which also gives the slide).  quiet:
+ * a candidate found by searching, whose absence is no news; a file that is
+ * there but is another kernel is always worth one warning, saying why.
+ */
+static bool try_vmlinux(struct sym_kernel *k, const char *path, const struct kernel_id *id,
+			const char *debug_dir, bool quiet)
+{
+	static const char consequence[] = "kernel functions from kallsyms, no kernel source lines";
+	uint8_t bid[PT_BUILD_ID_MAX];
+	char have[2 * PT_BUILD_ID_MAX + 1], want[2 * PT_BUILD_ID_MAX + 1];
+	struct sym_module *m;
+	size_t bid_len;
+	uint64_t slide = 0;
+	int agree, found;
+
+	if (access(path, R_OK)) {
+		if (!quiet)
+			pr_warn("vmlinux %s: %s; %s", path, strerror(errno), consequence);
+		return false;
+	}
+	bid_len = sym_file_build_id(path, bid, sizeof(bid));
+	if (id->build_id_len && bid_len &&
+	    (bid_len != id->build_id_len || memcmp(bid, id->build_id, bid_len))) {
+		hex_string(bid, bid_len, have);
+		hex_string(id->build_id, id->build_id_len, want);
+		pr_warn("vmlinux %s is another kernel (build-id %s, the traced kernel's is %s); %s",
+			path, have, want, consequence);
+		return false;
+	}
+	m = sym_module_open(path, KERNEL_NAME, NULL, 0, debug_dir);
+	if (!m)
+		return false;
+	if (!m->usable || !m->nr_syms) {
+		pr_warn("vmlinux %s: not an ELF file with symbols; %s", path, consequence);
 		sym_module_free(m);
-		return;
+		return false;
 	}
+	if (!find_slide(k, m, &slide, &agree, &found)) {
+		pr_warn("vmlinux %s does not match the trace's kallsyms (%d of %d sampled functions "
+			"at one offset); %s", path, agree, found, consequence);
+		sym_module_free(m);
+		return false;
+	}
+	pr_dbg("kernel lines from %s (%s, KASLR slide %#" PRIx64 ")", path,
+	       id->build_id_len && bid_len ? "build-id matches" : "symbols match", slide);
 	k->vmlinux = m;
-	k->kaslr = kaslr;
+	k->kaslr = slide;
+	return true;
+}
+
+/*
+ * Without --vmlinux: by the recorded build-id in each debug directory, then
+ * DEBUG_DIR/boot/vmlinux-RELEASE with the traced kernel's release (Debian's
+ * linux-image-*-dbg layout), the given debug directory before the default.
+ */
+static void find_vmlinux(struct sym_kernel *k, const struct kernel_id *id, const char *debug_dir)
+{
+	const char *dirs[2] = { debug_dir, NULL };
+	char path[PATH_MAX], hex[2 * PT_BUILD_ID_MAX + 1];
+	size_t nr_dirs = 1;
+
+	if (!debug_dir)
+		dirs[0] = SYM_DEFAULT_DEBUG_DIR;
+	else if (strcmp(debug_dir, SYM_DEFAULT_DEBUG_DIR))
+		dirs[nr_dirs++] = SYM_DEFAULT_DEBUG_DIR;
+	if (id->build_id_len) {
+		hex_string(id->build_id, id->build_id_len, hex);
+		for (size_t i = 0; i < nr_dirs; i++) {
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dirs[i], hex,
+				 hex + 2);
+			if (try_vmlinux(k, path, id, debug_dir, true))
+				return;
+		}
+	}
+	if (!id->release[0])
+		return;
+	for (size_t i = 0; i < nr_dirs; i++) {
+		snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", dirs[i], id->release);
+		if (try_vmlinux(k, path, id, debug_dir, true))
+			return;
+	}
+	pr_dbg("no vmlinux for kernel %s%s%s: no kernel source lines", id->release,
+	       id->build_id_len ? " build-id " : "", id->build_id_len ? hex : "");
 }
 
 struct sym_kernel *sym_kernel_load(const char *dir, const char *vmlinux, const char *debug_dir)
 {
+	struct kernel_id id;
 	struct sym_kernel *k;
 	char path[PATH_MAX];
 
@@ -287,17 +459,11 @@ struct sym_kernel *sym_kernel_load(const char *dir, const char *vmlinux, const c
 		sym_kernel_free(k);
 		return NULL;
 	}
-	if (vmlinux) {
-		load_vmlinux(k, vmlinux, debug_dir);
-	} else {
-		struct utsname u;
-
-		if (!uname(&u)) {
-			snprintf(path, sizeof(path), "%s/boot/vmlinux-%s",
-				 debug_dir ? debug_dir : "/usr/lib/debug", u.release);
-			load_vmlinux(k, path, debug_dir);
-		}
-	}
+	read_kernel_id(dir, &id);
+	if (vmlinux)
+		try_vmlinux(k, vmlinux, &id, debug_dir, false);
+	else
+		find_vmlinux(k, &id, debug_dir);
 	return k;
 }
 

@@ -22,9 +22,13 @@ struct sym_kentry {
 };
 
 /*
- * Load dir/kallsyms (and dir/modules when present).  vmlinux: explicit
- * image, else /usr/lib/debug/boot/vmlinux-`uname -r` if it exists; used
- * only when its symbols match kallsyms at one KASLR offset.  NULL when
+ * Load dir/kallsyms (and dir/modules when present).  vmlinux: an explicit
+ * image with DWARF; without one, it is looked for by the traced kernel's
+ * build-id and release from dir/header (DEBUG_DIR/.build-id/xx/yyyy.debug,
+ * then DEBUG_DIR/boot/vmlinux-RELEASE, debug_dir before /usr/lib/debug).
+ * A vmlinux is used only when it is the traced kernel: the same build-id
+ * when both are known, and kallsyms functions at one KASLR slide from its
+ * symbols; an explicit one that is not gets a warning saying why.  NULL when
  * there is no usable kallsyms (missing, or addresses hidden as zeros).
  */
 struct sym_kernel *sym_kernel_load(const char *dir, const char *vmlinux, const char *debug_dir);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Symbol sessions: per-process address spaces from task records, resolved through ELF modules. */
+#include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -622,4 +623,37 @@ size_t sym_file_build_id(const char *path, uint8_t *buf, size_t size)
 		elf_end(elf);
 	close(fd);
 	return len;
+}
+
+/*
+ * A bare note area has no ELF header to hand to libelf's note reader
+ * (gelf_getnote needs a section of an open Elf), so walk it: each note is an
+ * Elf64_Nhdr (three u32, the same in both ELF classes), the name padded to
+ * 4 bytes, the descriptor padded to 4 bytes.
+ */
+size_t sym_notes_build_id(const void *notes, size_t len, uint8_t *buf, size_t size)
+{
+	const uint8_t *p = notes;
+	size_t off = 0;
+
+	while (len - off >= sizeof(Elf64_Nhdr)) {
+		Elf64_Nhdr nh;
+		size_t name_len, desc_len;
+
+		memcpy(&nh, p + off, sizeof(nh));
+		off += sizeof(nh);
+		name_len = ((size_t)nh.n_namesz + 3) & ~(size_t)3;
+		desc_len = ((size_t)nh.n_descsz + 3) & ~(size_t)3;
+		if (name_len > len - off || desc_len > len - off - name_len)
+			return 0;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == sizeof(ELF_NOTE_GNU) &&
+		    !memcmp(p + off, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU)) && nh.n_descsz) {
+			size_t n = nh.n_descsz < size ? nh.n_descsz : size;
+
+			memcpy(buf, p + off + name_len, n);
+			return n;
+		}
+		off += name_len + desc_len;
+	}
+	return 0;
 }

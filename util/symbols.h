@@ -80,4 +80,11 @@ int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint
 /* The build-id of an ELF file; returns its length, 0 if none. */
 size_t sym_file_build_id(const char *path, uint8_t *buf, size_t size);
 
+/*
+ * The GNU build-id in a bare sequence of ELF notes (4-byte aligned, as
+ * /sys/kernel/notes holds the running kernel's); its length, 0 if none or
+ * the notes are malformed.  The recorder stores the kernel's in the trace.
+ */
+size_t sym_notes_build_id(const void *notes, size_t len, uint8_t *buf, size_t size);
+
 #endif /* PT_SYMBOLS_H */

@@ -96,6 +96,7 @@ enum pt_attr_type {
 	PT_ATTR_HOSTNAME = 11,	  /* string */
 	PT_ATTR_ON_SYMBOL = 12,	  /* string: one --on SYMBOL (repeated) */
 	PT_ATTR_NOTE = 13,	  /* string: a remark for the reader, e.g. degraded mode */
+	PT_ATTR_KERNEL_BUILD_ID = 14, /* string: the running kernel's GNU build-id, hex (driver) */
 };
 
 struct pt_attr_time {
