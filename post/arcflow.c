@@ -96,6 +96,8 @@ int af_open(struct af_session *s, const struct post_opts *opts, bool want_arcs)
 	if (!s->trace)
 		return EXIT_RUNTIME;
 	so.trace_dir = trace_dir(s->trace);
+	so.vmlinux = opts->vmlinux;
+	so.debug_dir = opts->debug_dir;
 	s->sym = sym_session_new(&so);
 	if (!s->sym) {
 		pr_err("cannot set up symbol resolution for %s", trace_dir(s->trace));

@@ -195,6 +195,8 @@ int cmd_counts(int argc, char **argv, struct post_opts *opts)
 	if (!t)
 		return EXIT_RUNTIME;
 	so.trace_dir = trace_dir(t);
+	so.vmlinux = opts->vmlinux;
+	so.debug_dir = opts->debug_dir;
 	arg.trace = t;
 	arg.sym = sym_session_new(&so);
 	if (!arg.sym) {

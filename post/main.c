@@ -27,8 +27,11 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: post [-v] [-i DIR] [--force] COMMAND [OPTIONS]\n\n"
-		   "Reports from a pitrace trace directory (default pitrace.data).\n\n"
+	fprintf(f, "usage: post [-v] [-i DIR] [--force] [--vmlinux FILE] [--debug-dir DIR] "
+		   "COMMAND [OPTIONS]\n\n"
+		   "Reports from a pitrace trace directory (default pitrace.data).\n"
+		   "--vmlinux: the traced kernel with debug info (default: found by build-id\n"
+		   "under --debug-dir, default /usr/lib/debug).\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
@@ -57,6 +60,25 @@ int post_common_option(int argc, char **argv, int *i, struct post_opts *opts)
 	}
 	if (!strcmp(a, "--force")) {
 		opts->force = 1;
+		return 1;
+	}
+	/* Symbol sources (docs/symbols.md): every report that resolves addresses. */
+	if (!strcmp(a, "--vmlinux") || !strcmp(a, "--debug-dir")) {
+		const char **slot = !strcmp(a, "--vmlinux") ? &opts->vmlinux : &opts->debug_dir;
+
+		if (*i + 1 >= argc) {
+			pr_err("option '%s' needs a path", a);
+			return -1;
+		}
+		*slot = argv[++*i];
+		return 1;
+	}
+	if (!strncmp(a, "--vmlinux=", 10)) {
+		opts->vmlinux = a + 10;
+		return 1;
+	}
+	if (!strncmp(a, "--debug-dir=", 12)) {
+		opts->debug_dir = a + 12;
 		return 1;
 	}
 	return 0;

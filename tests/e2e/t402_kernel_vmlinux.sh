@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Kernel source lines from a vmlinux with DWARF.  A stand-in kernel (a small
+# C file with -g, linked static at the kernel's address, with a build-id)
+# and a synthetic driver trace (tests/progs/mkktrace) whose kallsyms
+# snapshot has the stand-in's functions moved by a KASLR slide and whose
+# kernel-ring steps run through them.  Every line post shows must be
+# addr2line's on the stand-in at address - slide; the vmlinux is found by
+# --vmlinux, by the recorded build-id under --debug-dir and by the traced
+# release; another kernel's image gets one warning and kallsyms names.
+. "$(dirname "$0")/lib.sh"
+[ -x "$PROGS/mkktrace" ] || skip "mkktrace not built (make progs)"
+for tool in addr2line objdump nm readelf; do
+	command -v $tool >/dev/null || skip "$tool not installed (binutils)"
+done
+
+# Leaf functions of straight-line code: executing each body in address
+# order is what a CPU does, so the step sequence is a real one.
+cat >kern.c <<'EOF'
+int kf_scale(int x)
+{
+	int y = x * 3;
+
+	y += 7;
+	return y;
+}
+
+int kf_mix(int a, int b)
+{
+	int c = a ^ b;
+
+	c <<= 2;
+	return c - a;
+}
+
+long kf_wide(long v)
+{
+	long w = v >> 4;
+
+	return w + v;
+}
+
+void _start(void)
+{
+	for (;;)
+		;
+}
+EOF
+kcc() {	# kcc OUT FLAGS...: kern.c as a kernel image is linked
+	local out=$1
+	shift
+	gcc -g -ffreestanding -fno-pic -mcmodel=kernel -nostdlib -static -no-pie \
+		-Wl,-Ttext-segment=0xffffffff81000000 -Wl,--build-id "$@" -o "$out" kern.c ||
+		fail "cannot build the stand-in kernel $out"
+}
+kcc kern -O0
+kcc other -O1	# another build of the same source: other code, other build-id
+build_id() { readelf -n "$1" | sed -n 's/^ *Build ID: *//p'; }
+bid=$(build_id kern)
+[ ${#bid} -ge 8 ] || fail "the stand-in has no build-id"
+[ "$(build_id other)" != "$bid" ] || fail "both stand-ins have build-id $bid"
+
+slide=$((0x2a00000))
+# kallsyms as /proc shows it: "addr type name", addresses moved by the slide.
+nm kern | awk '$2 ~ /^[tTwW]$/ { print $1, $2, $3 }' | while read -r a t n; do
+	printf '%016x %s %s\n' $((0x$a + slide)) "$t" "$n"
+done >kallsyms
+[ "$(grep -c ' kf_' kallsyms)" = 3 ] || fail "kallsyms: $(cat kallsyms)"
+# The steps: every instruction of the three functions once, in address order.
+objdump -d --no-show-raw-insn kern |
+	awk '/^[0-9a-f]+ <.*>:$/ { fn = substr($2, 2, length($2) - 3) }
+	     /^ *[0-9a-f]+:\t/ && fn ~ /^kf_/ { sub(":", "", $1); print $1 }' >insns
+nsteps=$(wc -l <insns)
+[ "$nsteps" -ge 20 ] || fail "only $nsteps instructions in the stand-in's functions"
+pcs=$(while read -r a; do printf '0x%x,' $((0x$a + slide)); done <insns)
+"$PROGS/mkktrace" t --kallsyms kallsyms --pcs "${pcs%,}" --release 9.9-pt-test \
+	--build-id "$bid" || fail "mkktrace"
+"$PROGS/mkktrace" t-nobid --kallsyms kallsyms --pcs "${pcs%,}" --release 9.9-pt-test ||
+	fail "mkktrace without build-id"
+
+# The oracle: addr2line at the unslid address, one "file:line" per step.
+addr2line -e kern $(sed 's/^/0x/' insns) >oracle
+[ "$(grep -c ':[0-9][0-9]*$' oracle)" = "$nsteps" ] || fail "addr2line: $(cat oracle)"
+
+# post steps: "index tid address symbol+offset file:line ...": file's basename.
+steps_src() {	# steps_src OUT: "address symbol source" per step
+	awk '$1 ~ /^[0-9]+$/ { print $3, $4, $5 }' "$1"
+}
+expect_steps_lines() {	# expect_steps_lines WHAT OUT
+	local i=0 addr sym src want
+	[ "$(steps_src "$2" | wc -l)" = "$nsteps" ] || fail "$1: $(cat "$2")"
+	while read -r addr sym src; do
+		i=$((i + 1))
+		want=$(sed -n "${i}p" oracle)
+		[ "$src" = "kern.c:${want##*:}" ] ||
+			fail "$1: step $i at $addr ($sym) shows $src, addr2line says $want"
+		[ "$((0x$addr - slide))" = "$((0x$(sed -n "${i}p" insns)))" ] ||
+			fail "$1: step $i at $addr, expected 0x$(sed -n "${i}p" insns) + slide"
+	done < <(steps_src "$2")
+}
+
+"$POST" -i t --vmlinux kern steps >steps.out 2>err || fail "steps --vmlinux: exit $?: $(cat err)"
+[ ! -s err ] || fail "steps --vmlinux: unexpected stderr: $(cat err)"
+expect_steps_lines "steps --vmlinux" steps.out
+grep -q 'kf_mix+0x' steps.out || fail "steps: no kf_mix names: $(cat steps.out)"
+
+# counts --by line: the count of every file:line is the number of steps
+# addr2line puts on it.
+sort oracle | uniq -c | awk '{ print $2, $1 }' | sort >want.lines
+"$POST" -i t counts --by line --vmlinux=kern >out || fail "counts --by line: exit $?"
+awk '$3 == "[kernel]" { print $4, $1 }' out | sort >got.lines
+expect_same_file "counts --by line --vmlinux" want.lines got.lines
+
+# callgrind export: fn blocks' own line costs (the line after calls= is a
+# call's inclusive cost) summed per line, the same table.
+"$POST" -i t export --format callgrind -o cg.out --vmlinux kern || fail "export: exit $?"
+awk '/^fl=/ { fl = substr($0, 4) } /^calls=/ { skip = 1; next }
+     /^[0-9]+ [0-9]+$/ { if (!skip) n[fl ":" $1] += $2; skip = 0 }
+     END { for (k in n) print k, n[k] }' cg.out | sort >got.cg
+expect_same_file "export --format callgrind fl=/line costs" want.lines got.cg
+
+# Found without --vmlinux: by the recorded build-id under --debug-dir ...
+mkdir -p dbg/.build-id/${bid:0:2}
+ln -s "$TMP/kern" "dbg/.build-id/${bid:0:2}/${bid:2}.debug"
+"$POST" -i t --debug-dir dbg steps >by-bid.out 2>err || fail "steps --debug-dir: exit $?"
+[ ! -s err ] || fail "steps --debug-dir: unexpected stderr: $(cat err)"
+expect_same_file "steps found by build-id" steps.out by-bid.out
+# ... and by the traced kernel's release (not the host's) when none is recorded.
+mkdir -p dbg2/boot
+cp kern dbg2/boot/vmlinux-9.9-pt-test
+"$POST" -i t-nobid --debug-dir=dbg2 steps >by-rel.out 2>err || fail "steps by release: exit $?"
+[ ! -s err ] || fail "steps by release: unexpected stderr: $(cat err)"
+sed 1d steps.out >a
+sed 1d by-rel.out >b
+expect_same_file "steps found by release" a b
+# Nothing to be found: kallsyms names, no lines, and no warning.
+"$POST" -i t-nobid steps >none.out 2>err || fail "steps without vmlinux: exit $?"
+[ ! -s err ] || fail "steps without vmlinux: unexpected stderr: $(cat err)"
+[ "$(steps_src none.out | awk '$3 == "??"' | wc -l)" = "$nsteps" ] ||
+	fail "steps without vmlinux shows lines: $(cat none.out)"
+
+# Another kernel's image: one warning saying why, kallsyms names, no lines.
+expect_refused() {	# expect_refused WHAT TRACE VMLINUX WARNING-REGEX
+	"$POST" -i "$2" --vmlinux "$3" steps >refused.out 2>err || fail "$1: exit $?"
+	[ "$(wc -l <err)" = 1 ] && grep -Eq "$4" err || fail "$1: expected one warning /$4/, got: $(cat err)"
+	[ "$(steps_src refused.out | awk '$3 == "??"' | wc -l)" = "$nsteps" ] ||
+		fail "$1: lines from a refused vmlinux: $(cat refused.out)"
+	diff <(steps_src steps.out | cut -d' ' -f1,2) <(steps_src refused.out | cut -d' ' -f1,2) >/dev/null ||
+		fail "$1: kallsyms names differ from the matching vmlinux's"
+}
+expect_refused "other build-id" t other \
+	"^post: warning: vmlinux other is another kernel \\(build-id $(build_id other), the traced kernel's is $bid\\); kernel functions from kallsyms, no kernel source lines$"
+expect_refused "symbols at no common offset" t-nobid other \
+	"^post: warning: vmlinux other does not match the trace's kallsyms \\([0-9]+ of [0-9]+ sampled functions at one offset\\); kernel functions from kallsyms"
+expect_refused "missing file" t no-such-vmlinux \
+	"^post: warning: vmlinux no-such-vmlinux: No such file or directory; kernel functions from kallsyms"
+
+run_expect_status "--vmlinux without a path" 2 "$POST" -i t steps --vmlinux 2>err
+grep -q "^post: error: option '--vmlinux' needs a path$" err || fail "usage error: $(cat err)"
+echo PASS
