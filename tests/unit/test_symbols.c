@@ -1252,6 +1252,68 @@ static void test_resolve_cost(void)
 	sym_session_free(s);
 }
 
+/*
+ * The kernel's build-id from a bare note area (/sys/kernel/notes): notes
+ * built here field by field, padded as the ELF spec says.
+ */
+struct note_spec {
+	const char *name;	  /* NULL: no note */
+	uint32_t type;
+	uint32_t desc_len;
+};
+
+static size_t put_note(uint8_t *buf, const struct note_spec *n, uint8_t fill)
+{
+	uint32_t hdr[3] = { (uint32_t)strlen(n->name) + 1, n->desc_len, n->type };
+	size_t off = sizeof(hdr);
+
+	memcpy(buf, hdr, sizeof(hdr));
+	memcpy(buf + off, n->name, hdr[0]);
+	off += (hdr[0] + 3) & ~3u;
+	for (uint32_t i = 0; i < n->desc_len; i++)
+		buf[off + i] = (uint8_t)(fill + i);
+	return off + ((n->desc_len + 3) & ~3u);
+}
+
+static const struct {
+	const char *what;
+	struct note_spec notes[3];
+	int cut;		  /* bytes cut off the end */
+	size_t want;		  /* build-id length found; its bytes are 0x40 + i */
+} notes_cases[] = {
+	{ "one GNU build-id note", { { "GNU", 3, 20 } }, 0, 20 },
+	{ "after Xen and Linux notes", { { "Xen", 6, 4 }, { "Linux", 0x100, 30 }, { "GNU", 3, 20 } },
+	  0, 20 },
+	{ "a short build-id, padded", { { "GNU", 3, 6 } }, 0, 6 },
+	{ "another GNU note type", { { "GNU", 1, 16 } }, 0, 0 },
+	{ "type 3 of another owner", { { "Linux", 3, 20 } }, 0, 0 },
+	{ "descriptor cut short", { { "GNU", 3, 20 } }, 4, 0 },
+	{ "header only", { { "GNU", 3, 20 } }, 24, 0 },
+	{ "no notes", { { NULL } }, 0, 0 },
+};
+
+static void test_notes_build_id(void)
+{
+	for (size_t c = 0; c < sizeof(notes_cases) / sizeof(notes_cases[0]); c++) {
+		uint8_t buf[512], id[PT_BUILD_ID_MAX];
+		size_t len = 0, got;
+
+		for (int i = 0; i < 3 && notes_cases[c].notes[i].name; i++) {
+			const struct note_spec *n = &notes_cases[c].notes[i];
+
+			len += put_note(buf + len, n, n->type == 3 ? 0x40 : 0x10);
+		}
+		len -= (size_t)notes_cases[c].cut;
+		got = sym_notes_build_id(buf, len, id, sizeof(id));
+		if (got != notes_cases[c].want)
+			fprintf(stderr, "\n%s: %zu bytes, expected %zu\n", notes_cases[c].what, got,
+				notes_cases[c].want);
+		CU_ASSERT_EQUAL(got, notes_cases[c].want);
+		for (size_t i = 0; i < got; i++)
+			CU_ASSERT_EQUAL(id[i], 0x40 + i);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "names, offsets and lines at a load bias", test_resolve_table },
 	{ "lines agree with addr2line", test_lines_match_addr2line },
@@ -1266,6 +1328,7 @@ static CU_TestInfo tests[] = {
 	{ "kernel lines from a matching vmlinux", test_kernel_vmlinux },
 	{ "sym_lookup_in_file", test_lookup_in_file },
 	{ "sym_file_build_id", test_file_build_id },
+	{ "sym_notes_build_id", test_notes_build_id },
 	{ "sym_read_code", test_read_code },
 	{ "resolve cost", test_resolve_cost },
 	CU_TEST_INFO_NULL,
