@@ -75,6 +75,7 @@ for rel in $releases; do
 			{ rm -f "$out.tmp"; echo "deps: $deb has no vmlinux-$rel" >&2; exit 1; }
 		mv "$out.tmp" "$out"
 		rm -f "$deb"
+		rmdir "$CACHE/download" 2>/dev/null || true
 	fi
 	link_build_id "$rel"
 	echo "deps: $out ($(du -m "$out" | cut -f1) MB) in $(($(date +%s) - start)) s"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Install every Debian package pitrace's build, demo and tests need.
+# Install every Debian package pitrace's build, demo and tests need, then
+# cache the test kernels' vmlinux with debug info (scripts/debug-vmlinux.sh).
 # Idempotent: installs only what is missing, non-interactively.
 set -eu
 
@@ -14,7 +15,8 @@ for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+# Then the test kernels' vmlinux with debug info (kernel source lines, tests/vm kk50).
+[ -z "$missing" ] && exec "$(dirname "$0")/debug-vmlinux.sh"
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: missing packages:$missing (run 'make deps' as root)" >&2
 	exit 1
@@ -24,3 +26,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+exec "$(dirname "$0")/debug-vmlinux.sh"
