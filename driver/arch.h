@@ -41,4 +41,24 @@ bool arch_task_stepped_by_other(struct task_struct *t);
 /* True when the system call that regs is returning from was a sigreturn. */
 bool arch_syscall_is_sigreturn(const struct pt_regs *regs);
 
+/*
+ * Interrupts and exceptions taken by traced tasks (ASYNC records of kinds
+ * INTERRUPT and EXCEPTION): the architecture's tracepoints that tell them,
+ * each probe calling pitrace_async_entry() (driver/pitrace.h).  Attached
+ * for a session's life; a tracepoint the running kernel lacks is skipped.
+ * NMIs must never be among them (a probe can't take the ring's writer
+ * lock-out from NMI context).  NULL-terminated.
+ */
+struct arch_async_probe {
+	const char *name;
+	void *func;
+};
+extern const struct arch_async_probe arch_async_probes[];
+
+/*
+ * From a hard interrupt's probe: the register frame it interrupted, or
+ * NULL when that can't be found.
+ */
+struct pt_regs *arch_interrupt_regs(void);
+
 #endif /* PITRACE_DRIVER_ARCH_H */

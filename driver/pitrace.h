@@ -86,6 +86,14 @@ extern wait_queue_head_t pt_disarm_wait;
 
 /* arch code calls this for each user-mode single-step trap (driver/arch.h) */
 bool pitrace_step_trap(struct pt_regs *regs);
+/*
+ * arch code calls this when the current task takes an interrupt or exception
+ * (driver/arch.h): kind PT_ASYNC_*, number its vector, regs the frame it
+ * interrupted (NULL: a hard interrupt's, found by arch_interrupt_regs() if
+ * the task is recorded), address and error code of a fault (else 0).
+ */
+void pitrace_async_entry(unsigned int kind, u64 number, struct pt_regs *regs, u64 address,
+			 u64 error);
 
 /* ring.c */
 struct pt_ring *ring_create(unsigned int cpu, u64 buffer_size, u32 subbuf_size,

@@ -2,7 +2,8 @@
 /*
  * Event handlers: the single-step trap (called by the arch code) and the
  * tracepoint probes that keep TF right across a task's life -- syscall
- * exit, signal delivery, fork, exec, exit -- and record context switches.
+ * exit, signal delivery, fork, exec, exit -- and record context switches,
+ * interrupts and exceptions.
  * Tracepoints are not exported symbols: they are found by name with
  * for_each_kernel_tracepoint().  Probes and the trap run with preemption
  * (the trap: interrupts) off, which is the RCU-sched read side pt_cur needs.
@@ -10,6 +11,8 @@
 #define pr_fmt(fmt) "pitrace: " fmt
 
 #include <linux/binfmts.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/ptrace.h>
 #include <linux/sched/task_stack.h>
 #include <linux/signal.h>
@@ -184,6 +187,76 @@ static void probe_signal_deliver(void *data, int sig, struct kernel_siginfo *inf
 	task_queue_work(pt, current, false);
 }
 
+/*
+ * Interrupts and exceptions (ASYNC kinds INTERRUPT, EXCEPTION, IRQ): the
+ * gates clear TF, so the handlers are never stepped and the task's step
+ * sequence is the same as without them: these records only say where the
+ * time went.  Hard-irq context or the page-fault handler (interrupts off
+ * there too, but the ring saves and restores them anyway).  Count mode
+ * writes nothing.
+ */
+static struct pt_task *async_task(struct pt_session **sp)
+{
+	struct pt_task *pt;
+	struct pt_session *s;
+
+	if (!current->pid)
+		return NULL;	/* idle: never ours (and tid 0 marks free slots) */
+	pt = task_lookup(current->pid);
+	if (!pt || !test_bit(PT_TASK_ARMED, &pt->flags))
+		return NULL;
+	s = session();
+	if (!recording(s, pt) || s->config.mode == PITRACE_MODE_COUNT)
+		return NULL;
+	*sp = s;
+	return pt;
+}
+
+static void async_emit(struct pt_session *s, struct pt_task *pt, unsigned int kind, u64 number,
+		       struct pt_regs *regs, u64 address, u64 error)
+{
+	struct pt_payload p = { .len = 0 };
+
+	if (!regs)
+		regs = arch_interrupt_regs();
+	payload_uleb(&p, kind);
+	payload_uleb(&p, number);
+	payload_uleb(&p, regs ? !user_mode(regs) : PT_ASYNC_RING_UNKNOWN);
+	payload_u64(&p, regs ? instruction_pointer(regs) : 0);
+	payload_u64(&p, address);
+	payload_uleb(&p, error);
+	emit(s, pt, PT_CTL_ASYNC, &p);
+}
+
+void pitrace_async_entry(unsigned int kind, u64 number, struct pt_regs *regs, u64 address,
+			 u64 error)
+{
+	struct pt_session *s;
+	struct pt_task *pt = async_task(&s);
+
+	if (pt)
+		async_emit(s, pt, kind, number, regs, address, error);
+}
+
+/* Device interrupts: the Linux irq number (the vector is not known here). */
+static void probe_irq_handler_entry(void *data, int irq, struct irqaction *action)
+{
+	struct pt_session *s;
+	struct pt_task *pt = async_task(&s);
+	struct irq_data *d;
+
+	if (!pt)
+		return;
+	/*
+	 * Handlers sharing the line run one after the other: one record, at
+	 * the first (irq_to_desc() is not exported; irq_get_irq_data() is).
+	 */
+	d = irq_get_irq_data(irq);
+	if (d && READ_ONCE(irq_data_to_desc(d)->action) != action)
+		return;
+	async_emit(s, pt, PT_ASYNC_IRQ, (u32)irq, NULL, 0, 0);
+}
+
 static void probe_sched_process_fork(void *data, struct task_struct *parent,
 				     struct task_struct *child)
 {
@@ -304,6 +377,8 @@ struct pt_probe {
 	const char *name;
 	void *func;
 	bool permanent;		/* attached while the module is loaded, not per session */
+	bool optional;		/* missing from a kernel: that kernel records less, nothing breaks */
+	bool said_missing;
 	struct tracepoint *tp;
 	bool attached;
 };
@@ -320,15 +395,31 @@ static struct pt_probe pt_probes[] = {
 	{ "sched_switch", probe_sched_switch, false },
 	{ "sys_exit", probe_sys_exit, false },
 	{ "signal_deliver", probe_signal_deliver, false },
+	{ "irq_handler_entry", probe_irq_handler_entry, false, true },
 };
+
+/* The architecture's interrupt and exception probes (driver/arch.h), per session. */
+#define PT_MAX_ARCH_PROBES 32
+static struct pt_probe pt_arch_probes[PT_MAX_ARCH_PROBES];
+static unsigned int nr_arch_probes;
+
+/* Probe i of both tables; NULL past the end. */
+static struct pt_probe *probe_at(unsigned int i)
+{
+	if (i < ARRAY_SIZE(pt_probes))
+		return &pt_probes[i];
+	i -= ARRAY_SIZE(pt_probes);
+	return i < nr_arch_probes ? &pt_arch_probes[i] : NULL;
+}
 
 static void probes_find(struct tracepoint *tp, void *priv)
 {
+	struct pt_probe *pr;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(pt_probes); i++)
-		if (!strcmp(tp->name, pt_probes[i].name))
-			pt_probes[i].tp = tp;
+	for (i = 0; (pr = probe_at(i)); i++)
+		if (!strcmp(tp->name, pr->name))
+			pr->tp = tp;
 }
 
 static int probes_attach(bool permanent)
@@ -337,11 +428,25 @@ static int probes_attach(bool permanent)
 	unsigned int i;
 	int err;
 
+	if (!nr_arch_probes) {
+		for (i = 0; arch_async_probes[i].name && i < PT_MAX_ARCH_PROBES; i++)
+			pt_arch_probes[i] = (struct pt_probe){
+				.name = arch_async_probes[i].name,
+				.func = arch_async_probes[i].func,
+				.optional = true,
+			};
+		nr_arch_probes = i;
+	}
 	for_each_kernel_tracepoint(probes_find, NULL);
-	for (i = 0; i < ARRAY_SIZE(pt_probes); i++) {
-		pr = &pt_probes[i];
+	for (i = 0; (pr = probe_at(i)); i++) {
 		if (pr->permanent != permanent)
 			continue;
+		if (!pr->tp && pr->optional) {
+			if (!pr->said_missing)
+				pr_info("tracepoint %s not in this kernel: not recorded\n", pr->name);
+			pr->said_missing = true;
+			continue;
+		}
 		if (!pr->tp) {
 			pr_err("tracepoint %s not found\n", pr->name);
 			return -ENOENT;
@@ -358,13 +463,14 @@ static int probes_attach(bool permanent)
 
 static void probes_detach(bool permanent)
 {
+	struct pt_probe *pr;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(pt_probes); i++) {
-		if (pt_probes[i].permanent != permanent || !pt_probes[i].attached)
+	for (i = 0; (pr = probe_at(i)); i++) {
+		if (pr->permanent != permanent || !pr->attached)
 			continue;
-		tracepoint_probe_unregister(pt_probes[i].tp, pt_probes[i].func, NULL);
-		pt_probes[i].attached = false;
+		tracepoint_probe_unregister(pr->tp, pr->func, NULL);
+		pr->attached = false;
 	}
 	tracepoint_synchronize_unregister();
 }

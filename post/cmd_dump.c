@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arch_vectors.h"
 #include "log.h"
 #include "post.h"
 #include "stepcodec.h"
@@ -186,6 +187,32 @@ static int dump_tasks_file(const char *path)
 	return 0;
 }
 
+/* An ASYNC record: kind and number named, then the v3 detail when there is one. */
+static void print_async(const struct step_item *it)
+{
+	static const char *const rings[] = { "user", "kernel", "unknown" };
+	struct trace_async as;
+	const char *name = NULL;
+	char why[128];
+
+	if (trace_async_decode(it->payload, it->payload_len, &as) < 0) {
+		printf("malformed (%zu bytes of payload)", it->payload_len);
+		return;
+	}
+	if (as.kind == PT_ASYNC_INTERRUPT)
+		name = arch_interrupt_name(as.number);
+	else if (as.kind == PT_ASYNC_EXCEPTION)
+		name = arch_exception_name(as.number);
+	printf("kind %" PRIu64 " number %" PRIu64 " (%s%s%s)", as.kind, as.number,
+	       trace_async_kind_name(as.kind), name ? ": " : "", name ? name : "");
+	if (!as.detail)
+		return;
+	printf(" ring %u (%s) pc 0x%" PRIx64 " address 0x%" PRIx64 " error 0x%" PRIx64, as.ring,
+	       rings[as.ring], as.pc, as.address, as.error);
+	if (as.kind == PT_ASYNC_EXCEPTION && arch_exception_is_page_fault(as.number))
+		printf(" (%s)", arch_page_fault_describe(as.error, why, sizeof(why)));
+}
+
 static void print_ctl(const struct step_item *it)
 {
 	struct ctl_cursor c = { it->payload, it->payload + it->payload_len };
@@ -222,9 +249,7 @@ static void print_ctl(const struct step_item *it)
 		printf("ring %u (%s)", ring, ring ? "kernel" : "user");
 		break;
 	case PT_CTL_ASYNC:
-		ctl_get_uleb(&c, &a);
-		ctl_get_uleb(&c, &b);
-		printf("kind %" PRIu64 " number %" PRIu64, a, b);
+		print_async(it);
 		break;
 	case PT_CTL_GAP:
 		ctl_get_uleb(&c, &a);

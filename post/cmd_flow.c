@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * post flow: the chronological call flow, one line per call and return,
- * indented by depth, with thread switches, asynchronous entries and
- * unmatched returns marked; --condensed gives one line per call.
+ * indented by depth, with thread switches, asynchronous entries,
+ * interrupts, exceptions and unmatched returns marked; --condensed gives
+ * one line per call.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arcflow.h"
+#include "arch_vectors.h"
 #include "log.h"
 
 struct flow {
 	struct af_session *s;
 	bool condensed;
+	bool no_interrupts;	  /* --no-interrupts: no '~' lines */
 	uint64_t from, to;	  /* window of step indexes, inclusive */
 	uint64_t lines;
 	uint32_t last_tid;	  /* thread of the last line printed, 0 none */
@@ -25,12 +28,14 @@ static void usage(FILE *f)
 		   "The call flow in the order it happened: '>' a call (or other entry), '<' its\n"
 		   "end with the instructions it took (incl) and its own (self), '!' an\n"
 		   "asynchronous entry, '?' a return to a caller from before the trace, '=' a\n"
-		   "thread switch, '-' steps missing.  Options:\n"
+		   "thread switch, '-' steps missing, '~' an interrupt or exception the thread\n"
+		   "took (the flow goes on unchanged).  Options:\n"
 		   "  -i DIR           trace directory (default pitrace.data)\n"
 		   "  --from N         start at step index N\n"
 		   "  --to M           stop after step index M\n"
 		   "  --condensed      one line per call: first and last step, instructions\n"
 		   "                   (printed when the call ends)\n"
+		   "  --no-interrupts  no '~' lines\n"
 		   "%s"
 		   "With --module/--symbol, only lines of such functions.\n", af_filter_help);
 }
@@ -170,8 +175,48 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 	}
 }
 
+/* '~' an interrupt or exception, at the depth of the code it interrupted. */
+static void on_interrupt(void *ctx, struct cf_thread *t, const struct cf_interrupt *in)
+{
+	struct flow *fl = ctx;
+	const struct trace_async *as = in->async;
+	const char *name;
+	char why[128];
+
+	if (fl->condensed || fl->no_interrupts || !in_window(fl, in->index))
+		return;
+	if ((fl->s->filter.symbol || fl->s->filter.module) &&
+	    (in->fn == CF_NO_FN || !af_fn_selected(fl->s, in->fn)))
+		return;
+	line_head(fl, in->index, t, t->depth);
+	switch (as->kind) {
+	case PT_ASYNC_EXCEPTION:
+		if (arch_exception_is_page_fault(as->number) && as->detail) {
+			printf("~ page fault at 0x%" PRIx64 " (%s)", as->address,
+			       arch_page_fault_describe(as->error, why, sizeof(why)));
+			break;
+		}
+		name = arch_exception_name(as->number);
+		printf("~ exception %" PRIu64 "%s%s%s", as->number, name ? " (" : "",
+		       name ? name : "", name ? ")" : "");
+		break;
+	case PT_ASYNC_INTERRUPT:
+		name = arch_interrupt_name(as->number);
+		printf("~ interrupt vector %" PRIu64 "%s%s%s", as->number, name ? " (" : "",
+		       name ? name : "", name ? ")" : "");
+		break;
+	default:
+		printf("~ irq %" PRIu64, as->number);
+		break;
+	}
+	if (in->fn != CF_NO_FN)
+		printf(" in %s", fn_name(fl, in->fn));
+	putchar('\n');
+}
+
 static const struct cf_consumer_ops flow_ops = {
 	.push = on_push, .adopt = on_adopt, .pop = on_pop, .mark = on_mark,
+	.interrupt = on_interrupt,
 };
 
 int cmd_flow(int argc, char **argv, struct post_opts *opts)
@@ -193,6 +238,10 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 		}
 		if (!strcmp(argv[i], "--condensed")) {
 			fl.condensed = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--no-interrupts")) {
+			fl.no_interrupts = true;
 			continue;
 		}
 		if ((r = af_window_option("flow", argc, argv, &i, &fl.from, &fl.to))) {

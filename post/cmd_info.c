@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "arch_vectors.h"
 #include "log.h"
 #include "post.h"
 #include "stepcodec.h"
@@ -15,7 +16,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: post [-i DIR] info\n\n"
 		   "The trace's header (format, features, command, times, state, notes),\n"
-		   "its totals, and each step stream's steps, size and bytes per step.\n"
+		   "its totals, each step stream's steps, size and bytes per step, and the\n"
+		   "interrupts, exceptions and signals the traced threads took.\n"
 		   "Every stream is read through: a damaged one is described (and info\n"
 		   "exits 1 unless --force).\n");
 }
@@ -60,12 +62,62 @@ static void print_str(const char *what, const char *s)
 	printf("%-12s %s\n", what, s[0] ? s : "-");
 }
 
+/* ASYNC records of every stream, by kind (and interrupts by vector). */
+struct async_counts {
+	uint64_t kind[PT_ASYNC_IRQ + 2];  /* the last: kinds newer than this post */
+	uint64_t vector[256];		  /* interrupts */
+	uint64_t faults[3];		  /* page faults by ring: user, kernel, unknown */
+};
+
+static void count_async(struct async_counts *ac, const struct step_item *it)
+{
+	struct trace_async as;
+
+	if (trace_async_decode(it->payload, it->payload_len, &as) < 0)
+		return;
+	ac->kind[as.kind <= PT_ASYNC_IRQ ? as.kind : PT_ASYNC_IRQ + 1]++;
+	if (as.kind == PT_ASYNC_INTERRUPT && as.number < 256)
+		ac->vector[as.number]++;
+	if (as.kind == PT_ASYNC_EXCEPTION && arch_exception_is_page_fault(as.number))
+		ac->faults[as.detail ? as.ring : PT_ASYNC_RING_UNKNOWN]++;
+}
+
+static void print_async(const struct async_counts *ac)
+{
+	uint64_t faults = ac->faults[0] + ac->faults[1] + ac->faults[2];
+	const char *sep = " ";
+
+	printf("%-12s interrupts %" PRIu64 ", irqs %" PRIu64 ", exceptions %" PRIu64
+	       ", signals %" PRIu64 ", sigreturns %" PRIu64, "async:",
+	       ac->kind[PT_ASYNC_INTERRUPT], ac->kind[PT_ASYNC_IRQ], ac->kind[PT_ASYNC_EXCEPTION],
+	       ac->kind[PT_ASYNC_SIGNAL], ac->kind[PT_ASYNC_SIGRETURN]);
+	if (ac->kind[PT_ASYNC_IRQ + 1])
+		printf(", newer kinds %" PRIu64, ac->kind[PT_ASYNC_IRQ + 1]);
+	putchar('\n');
+	if (ac->kind[PT_ASYNC_INTERRUPT]) {
+		printf("%-12s", "interrupts:");
+		for (unsigned v = 0; v < 256; v++) {
+			const char *name = arch_interrupt_name(v);
+
+			if (!ac->vector[v])
+				continue;
+			printf("%svector %u%s%s%s %" PRIu64, sep, v, name ? " (" : "", name ? name : "",
+			       name ? ")" : "", ac->vector[v]);
+			sep = ", ";
+		}
+		putchar('\n');
+	}
+	if (faults)
+		printf("%-12s %" PRIu64 " (user %" PRIu64 ", kernel %" PRIu64 ", unknown %" PRIu64
+		       ")\n", "page faults:", faults, ac->faults[0], ac->faults[1], ac->faults[2]);
+}
+
 /*
  * Read one stream through: its steps (up to the damage, if any), and what
  * the damage is in damage[] ("" when none).  False if it cannot be read.
  */
 static bool stream_steps(const struct trace_stream_info *si, uint64_t *steps, bool *zstd,
-			 char *damage, size_t size)
+			 char *damage, size_t size, struct async_counts *ac)
 {
 	struct stream_reader *r = stream_reader_open(si->path);
 	struct step_item it;
@@ -79,8 +131,11 @@ static bool stream_steps(const struct trace_stream_info *si, uint64_t *steps, bo
 	/* damage is part of the description here: count up to it, say what it is */
 	stream_reader_set_force(r, true);
 	stream_reader_set_quiet(r, true);
-	while (stream_reader_next(r, &it, NULL) == 1)
+	while (stream_reader_next(r, &it, NULL) == 1) {
 		*steps += it.kind == STEP_ITEM_STEP;
+		if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_ASYNC)
+			count_async(ac, &it);
+	}
 	if (stream_reader_damage(r))
 		snprintf(damage, size, "%s", stream_reader_damage(r));
 	stream_reader_close(r);
@@ -89,6 +144,7 @@ static bool stream_steps(const struct trace_stream_info *si, uint64_t *steps, bo
 
 int cmd_info(int argc, char **argv, struct post_opts *opts)
 {
+	static struct async_counts ac;
 	const struct trace_info *in;
 	struct trace *t;
 	uint64_t all_steps = 0, all_bytes = 0;
@@ -153,7 +209,7 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 		const struct trace_stream_info *si = trace_stream(t, i);
 		uint64_t steps;
 		char damage[256];
-		bool zstd, good = stream_steps(si, &steps, &zstd, damage, sizeof(damage));
+		bool zstd, good = stream_steps(si, &steps, &zstd, damage, sizeof(damage), &ac);
 
 		printf("  %-14s %12" PRIu64 " steps %12" PRIu64 " bytes", si->name, steps,
 		       si->file_size);
@@ -175,6 +231,7 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 			printf(" %6.2f bytes/step", (double)all_bytes / (double)all_steps);
 		putchar('\n');
 	}
+	print_async(&ac);
 	if (ok && !damaged && all_steps != in->totals.steps)
 		printf("%-12s the streams hold %" PRIu64 " steps, the header says %" PRIu64 "\n",
 		       "warning:", all_steps, in->totals.steps);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch_vectors.h"
 #include "callflow.h"
 #include "log.h"
 
@@ -862,6 +863,54 @@ static void on_block(struct callflow *cf, const struct trace_event *ev)
 	t->next_async = t->next_sigreturn = false;
 }
 
+/*
+ * An interrupt or exception: the gate that took it is invisible to the
+ * step sequence (the interrupted instruction was reported once, before
+ * it ran or faulted), so nothing changes but the statistics.
+ */
+static void on_interrupt(struct callflow *cf, const struct trace_event *ev)
+{
+	struct cf_thread *t = thread_get(cf, ev->pid, ev->tid);
+	struct trace_async copy = ev->async;
+	const struct trace_async *as = &copy;
+	struct cf_interrupt in = { .async = as, .index = ev->index, .fn = CF_NO_FN };
+	bool want_fn = false;
+
+	if (!copy.kind) {
+		/* an event made without the decoded record: kind and number only */
+		copy.kind = ev->a;
+		copy.number = ev->b;
+	}
+
+	switch (as->kind) {
+	case PT_ASYNC_INTERRUPT:
+		cf->stats.interrupts++;
+		break;
+	case PT_ASYNC_IRQ:
+		cf->stats.irqs++;
+		break;
+	default:
+		cf->stats.exceptions++;
+		cf->stats.page_faults += arch_exception_is_page_fault(as->number);
+		break;
+	}
+	emit_mark(cf, t, CF_MARK_INTERRUPT, ev->index);
+	for (int c = 0; c < cf->nr_cons; c++)
+		want_fn |= cf->cons[c].ops->interrupt != NULL;
+	if (!want_fn)
+		return;
+	if (as->detail && as->pc && as->ring != PT_ASYNC_RING_UNKNOWN) {
+		struct cf_site site;
+
+		memset(&site, 0, sizeof(site));
+		cf->src.site(cf->src.ctx, cf, ev->pid, as->pc, as->ring, &site);
+		in.fn = site.fn;
+	}
+	for (int c = 0; c < cf->nr_cons; c++)
+		if (cf->cons[c].ops->interrupt)
+			cf->cons[c].ops->interrupt(cf->cons[c].ctx, t, &in);
+}
+
 void cf_event(struct callflow *cf, const struct trace_event *ev)
 {
 	struct cf_thread *t;
@@ -884,6 +933,10 @@ void cf_event(struct callflow *cf, const struct trace_event *ev)
 		on_task(cf, ev);
 		break;
 	case TEV_ASYNC:
+		if (pt_async_is_info(ev->a)) {
+			on_interrupt(cf, ev);
+			break;
+		}
 		t = thread_get(cf, ev->pid, ev->tid);
 		if (cf->block_mode) {
 			/* it comes before the next block: keep it for that one */

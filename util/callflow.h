@@ -160,6 +160,15 @@ enum cf_mark {
 	CF_MARK_UNMATCHED,	  /* a return out of the oldest frame: caller reconstructed */
 	CF_MARK_ASYNC,		  /* an asynchronous entry (a frame of kind ASYNC follows) */
 	CF_MARK_EXIT,		  /* the thread exited */
+	CF_MARK_INTERRUPT,	  /* an interrupt, irq or exception was taken: information only,
+				   * the stack and the counts are unchanged (ops.interrupt says more) */
+};
+
+/* An interrupt, device irq or exception the thread took (ASYNC kinds INTERRUPT, IRQ, EXCEPTION). */
+struct cf_interrupt {
+	const struct trace_async *async; /* the record: kind, vector or irq, ring, pc, fault */
+	uint64_t index;		  /* the next step's global index */
+	uint32_t fn;		  /* the function of async->pc, CF_NO_FN when unknown */
 };
 
 /* A report builder. Every callback is optional. */
@@ -177,6 +186,12 @@ struct cf_consumer_ops {
 	void (*step)(void *ctx, struct cf_thread *t, const struct cf_step *s);
 	/* something worth showing happened (index: the next step's global index) */
 	void (*mark)(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index);
+	/*
+	 * an interrupt or exception, after its CF_MARK_INTERRUPT mark.  Step
+	 * mode: between the step of the interrupted instruction and the next;
+	 * block mode: before the steps of the block it happened in.
+	 */
+	void (*interrupt)(void *ctx, struct cf_thread *t, const struct cf_interrupt *in);
 };
 
 struct callflow *cf_new(const struct cf_source *src);
@@ -218,6 +233,11 @@ struct cf_stats {
 	uint64_t unmatched;	  /* returns out of the oldest frame */
 	uint64_t async;		  /* asynchronous entries */
 	uint64_t gaps;
+	/* taken by the threads (information, not entries): */
+	uint64_t interrupts;	  /* interrupts with a vector (timer, IPIs) */
+	uint64_t irqs;		  /* device interrupts */
+	uint64_t exceptions;	  /* exceptions, page faults included */
+	uint64_t page_faults;
 };
 void cf_get_stats(const struct callflow *cf, struct cf_stats *st);
 

@@ -1086,6 +1086,36 @@ void trace_iter_free(struct trace_iter *it)
 	free(it);
 }
 
+int trace_async_decode(const uint8_t *payload, size_t len, struct trace_async *out)
+{
+	struct ctl_cursor c = { payload, payload + len };
+	uint64_t ring = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (ctl_get_uleb(&c, &out->kind) < 0 || ctl_get_uleb(&c, &out->number) < 0)
+		return -1;
+	/* v3 detail, all or nothing; anything after it is from a newer writer */
+	if (ctl_get_uleb(&c, &ring) == 0 && ctl_get_u64(&c, &out->pc) == 0 &&
+	    ctl_get_u64(&c, &out->address) == 0 && ctl_get_uleb(&c, &out->error) == 0) {
+		out->detail = true;
+		out->ring = ring <= PT_ASYNC_RING_UNKNOWN ? (uint8_t)ring : PT_ASYNC_RING_UNKNOWN;
+	} else {
+		out->pc = out->address = out->error = 0;
+	}
+	return 0;
+}
+
+const char *trace_async_kind_name(uint64_t kind)
+{
+	static const char *const names[] = {
+		[PT_ASYNC_SIGNAL] = "signal",	    [PT_ASYNC_SIGRETURN] = "sigreturn",
+		[PT_ASYNC_INTERRUPT] = "interrupt", [PT_ASYNC_EXCEPTION] = "exception",
+		[PT_ASYNC_IRQ] = "irq",
+	};
+
+	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "unknown";
+}
+
 /* Does this record end a run of the stream (so another stream may go next)? */
 static bool is_boundary(const struct trace_iter *it, unsigned type)
 {
@@ -1155,11 +1185,10 @@ static int apply_ctl(struct trace_iter *it, struct iter_stream *s, unsigned type
 		fill_event(s, ev, type == PT_CTL_ON ? TEV_ON : TEV_OFF, it->index);
 		return 1;
 	case PT_CTL_ASYNC:
-		ctl_get_uleb(&c, &a);
-		ctl_get_uleb(&c, &b);
 		fill_event(s, ev, TEV_ASYNC, it->index);
-		ev->a = a;
-		ev->b = b;
+		trace_async_decode(payload, len, &ev->async);
+		ev->a = ev->async.kind;
+		ev->b = ev->async.number;
 		return 1;
 	case PT_CTL_GAP:
 	case PT_CTL_LOST:

@@ -97,6 +97,26 @@ enum trace_ev_kind {
 	TEV_SWITCH,		  /* the stream moved to pid/tid (thread switch) */
 };
 
+/*
+ * An ASYNC record's payload.  Kinds INTERRUPT, EXCEPTION and IRQ (v3) may
+ * carry where the task was interrupted; a short payload (kind, number
+ * only) leaves detail false and the fields after it 0.
+ */
+struct trace_async {
+	uint64_t kind;		  /* enum pt_async_kind */
+	uint64_t number;	  /* signal, vector or irq number */
+	bool detail;		  /* ring, pc, address and error were recorded */
+	uint8_t ring;		  /* interrupted in: 0 user, 1 kernel, PT_ASYNC_RING_UNKNOWN */
+	uint64_t pc;		  /* the interrupted instruction, 0 unknown */
+	uint64_t address;	  /* page faults: the faulting address */
+	uint64_t error;		  /* exceptions: the error code */
+};
+
+/* Decode an ASYNC payload; 0, or -1 when even kind and number are missing. */
+int trace_async_decode(const uint8_t *payload, size_t len, struct trace_async *out);
+/* "signal", "sigreturn", "interrupt", "exception", "irq"; "unknown" if newer. */
+const char *trace_async_kind_name(uint64_t kind);
+
 struct trace_event {
 	enum trace_ev_kind kind;
 	uint32_t pid, tid;
@@ -106,6 +126,7 @@ struct trace_event {
 	uint64_t index;		  /* index of this step among all steps, from 0 */
 	uint64_t time_ns;	  /* best known time (last TIME/SWITCH), 0 unknown */
 	uint64_t a, b;		  /* kind-specific (ASYNC: a = kind, b = number) */
+	struct trace_async async; /* TEV_ASYNC: the whole record */
 	const struct trace_task_rec *task; /* TEV_TASK (valid while the trace is open) */
 };
 

@@ -24,9 +24,13 @@
  *   2: driver: per-CPU streams may carry FORK, EXEC and EXIT control
  *      records (older readers skip unknown control types, so MIN_READER
  *      stays 1).
+ *   3: ASYNC records of kinds INTERRUPT, EXCEPTION and IRQ (new) are
+ *      information, not control flow, and carry where the task was
+ *      interrupted.  A version 2 reader would take each for a transfer no
+ *      instruction explains and open a bogus frame, so MIN_READER is 3.
  */
-#define PT_FORMAT_VERSION 2
-#define PT_FORMAT_MIN_READER 1
+#define PT_FORMAT_VERSION 3
+#define PT_FORMAT_MIN_READER 3
 
 #define PT_MAGIC "PITRACE"	/* 7 chars + NUL = 8 bytes */
 #define PT_ENDIAN_LITTLE 1
@@ -209,8 +213,15 @@ enum pt_ctl_type {
 	PT_CTL_OFF = 5,
 	/* ring (0 user, 1 kernel): following steps run in that ring */
 	PT_CTL_RING = 6,
-	/* kind (enum pt_async_kind), number (signal or vector): the next
-	 * step is reached by a transfer no instruction explains */
+	/* kind (enum pt_async_kind), number (signal, vector or irq); kinds
+	 * SIGNAL and SIGRETURN: the next step is reached by a transfer no
+	 * instruction explains.  v3, kinds INTERRUPT, EXCEPTION and IRQ: the
+	 * task took an interrupt or exception here, which changes nothing in
+	 * its step sequence; the payload may go on with ring (the ring it was
+	 * interrupted in, or PT_ASYNC_RING_UNKNOWN), u64 pc (the interrupted
+	 * instruction, 0 unknown), u64 address (page faults: the faulting
+	 * address, else 0) and error (the exception's error code, else 0).
+	 * Readers accept the short form (kind, number) for every kind. */
 	PT_CTL_ASYNC = 7,
 	/* reason (enum pt_gap_reason): steps are missing here */
 	PT_CTL_GAP = 8,
@@ -236,9 +247,19 @@ enum pt_ctl_type {
 enum pt_async_kind {
 	PT_ASYNC_SIGNAL = 1,	  /* signal handler entry (number = signal) */
 	PT_ASYNC_SIGRETURN = 2,	  /* return from a handler */
-	PT_ASYNC_INTERRUPT = 3,	  /* hardware interrupt (number = vector) */
-	PT_ASYNC_EXCEPTION = 4,	  /* exception, e.g. page fault (number = vector) */
+	PT_ASYNC_INTERRUPT = 3,	  /* v3: interrupt with a known vector (number = vector) */
+	PT_ASYNC_EXCEPTION = 4,	  /* v3: exception, e.g. page fault (number = vector) */
+	PT_ASYNC_IRQ = 5,	  /* v3: device interrupt (number = Linux irq number) */
 };
+
+/* ASYNC ring field: the kernel did not say where the task was interrupted. */
+#define PT_ASYNC_RING_UNKNOWN 2
+
+/* Kinds that only inform (v3): the step sequence and the call stack go on unchanged. */
+static inline int pt_async_is_info(uint64_t kind)
+{
+	return kind == PT_ASYNC_INTERRUPT || kind == PT_ASYNC_EXCEPTION || kind == PT_ASYNC_IRQ;
+}
 
 enum pt_gap_reason {
 	PT_GAP_UNKNOWN = 0,
