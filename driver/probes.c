@@ -377,7 +377,7 @@ struct pt_probe {
 	const char *name;
 	void *func;
 	bool permanent;		/* attached while the module is loaded, not per session */
-	bool optional;		/* missing from a kernel: that kernel records less, nothing breaks */
+	bool optional;		/* a kernel without it records less, nothing breaks */
 	bool said_missing;
 	struct tracepoint *tp;
 	bool attached;
@@ -443,7 +443,8 @@ static int probes_attach(bool permanent)
 			continue;
 		if (!pr->tp && pr->optional) {
 			if (!pr->said_missing)
-				pr_info("tracepoint %s not in this kernel: not recorded\n", pr->name);
+				pr_info("tracepoint %s not in this kernel: not recorded\n",
+					pr->name);
 			pr->said_missing = true;
 			continue;
 		}

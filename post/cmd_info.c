@@ -101,8 +101,8 @@ static void print_async(const struct async_counts *ac)
 
 			if (!ac->vector[v])
 				continue;
-			printf("%svector %u%s%s%s %" PRIu64, sep, v, name ? " (" : "", name ? name : "",
-			       name ? ")" : "", ac->vector[v]);
+			printf("%svector %u%s%s%s %" PRIu64, sep, v, name ? " (" : "",
+			       name ? name : "", name ? ")" : "", ac->vector[v]);
 			sep = ", ";
 		}
 		putchar('\n');

@@ -160,8 +160,8 @@ enum cf_mark {
 	CF_MARK_UNMATCHED,	  /* a return out of the oldest frame: caller reconstructed */
 	CF_MARK_ASYNC,		  /* an asynchronous entry (a frame of kind ASYNC follows) */
 	CF_MARK_EXIT,		  /* the thread exited */
-	CF_MARK_INTERRUPT,	  /* an interrupt, irq or exception was taken: information only,
-				   * the stack and the counts are unchanged (ops.interrupt says more) */
+	CF_MARK_INTERRUPT,	  /* an interrupt, irq or exception was taken: information
+				   * only, stack and counts unchanged (ops.interrupt says more) */
 };
 
 /* An interrupt, device irq or exception the thread took (ASYNC kinds INTERRUPT, IRQ, EXCEPTION). */

@@ -394,7 +394,8 @@ static void test_interrupts_change_nothing(void)
 
 static CU_TestInfo tests[] = {
 	{ "ASYNC payloads, short and long", test_decode },
-	{ "interrupts and exceptions change no frame, count or arc", test_interrupts_change_nothing },
+	{ "interrupts and exceptions change no frame, count or arc",
+	  test_interrupts_change_nothing },
 	CU_TEST_INFO_NULL,
 };
 

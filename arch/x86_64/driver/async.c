@@ -33,8 +33,8 @@ struct pt_regs *arch_interrupt_regs(void)
 	 * unwinder meets below this probe (ORC; a partial frame still holds
 	 * ip and cs, all we read).
 	 */
-	for (unwind_start(&state, current, NULL, NULL); !unwind_done(&state) && n < ASYNC_UNWIND_MAX;
-	     unwind_next_frame(&state), n++) {
+	unwind_start(&state, current, NULL, NULL);
+	for (; !unwind_done(&state) && n < ASYNC_UNWIND_MAX; unwind_next_frame(&state), n++) {
 		regs = unwind_get_entry_regs(&state, NULL);
 		if (regs)
 			return regs;

@@ -73,6 +73,9 @@ for mode in user kernel; do
 	[ "$n" -ge 1 ] && echo "PASS async-$mode-timer-in-spin" || {
 		grep -m 5 -- '~ interrupt' $mode.flow
 		echo "FAIL async-$mode-timer-in-spin: no local-timer interrupt in spin"; }
+	# the IPIs that don't publish their frame (irq work, reschedule) get it from the unwinder
+	n=$(grep -c 'ASYNC .* ring 2 (unknown)' $mode.dump)
+	check_eq async-$mode-rings-known "records whose interrupted ring is unknown" 0 "$n"
 	grep -q 'ASYNC .*kind 3 number 236 (interrupt: local timer) ring 0 (user) pc 0x' $mode.dump &&
 		echo "PASS async-$mode-timer-record" ||
 		echo "FAIL async-$mode-timer-record: no user-ring vector 236 record in post dump"
