@@ -15,7 +15,7 @@ for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
-# Then the test kernels' vmlinux with debug info (kernel source lines, tests/vm kk50).
+# Then the test kernels' vmlinux with debug info (kernel source lines, tests/vm kk60).
 [ -z "$missing" ] && exec "$(dirname "$0")/debug-vmlinux.sh"
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: missing packages:$missing (run 'make deps' as root)" >&2

@@ -28,6 +28,20 @@
 #   - The harness, not the case, checks the kernel log: after each boot any
 #     WARNING, BUG, Oops, soft lockup, RCU stall or general protection fault
 #     fails the run ("FAIL dmesg: ...").
+#   - Exporting a file to the host: export_file NAME FILE (lib.inc) prints
+#     "pitrace-vm: export NAME begin", FILE in base64, "pitrace-vm: export
+#     NAME end" (NAME: letters, digits, ".", "_", "-").  After the boot the
+#     harness decodes it to $WORK/export-RELEASE/NAME; lines inside the block
+#     that are not base64 (console messages) are dropped, and the block is
+#     left out of the console check (the dmesg dump at the end still has
+#     every kernel message).
+#   - Host-side checks: tests/vm/cases/NAME.host.sh (never copied into the
+#     guest) runs on the host with bash after each boot whose cases included
+#     NAME.sh, with PT_EXPORT (the export directory above), PT_RELEASE (the
+#     booted kernel), PT_BIN, PT_PROGS, PT_ROOT (the source tree), in an
+#     empty directory, with PT_CASE_TIMEOUT seconds; same result-line
+#     contract as a case.  For what the guest cannot hold or do (a 500 MB
+#     vmlinux with debug info, binutils).
 # Output: "vm[RELEASE]: PASS name" etc., then
 #   "check-vm: N passed, N failed, N skipped"; exit status 1 on any failure.
 set -u
@@ -120,6 +134,7 @@ build_initramfs() {	# build_initramfs RELEASE KO OUT
 	for f in "$CASES"/* "$ROOT"/tests/vm/cases/lib.inc; do
 		[ -f "$f" ] || continue
 		case $(basename "$f") in
+		*.host.sh) ;;	# run on the host after the boot
 		*.sh) basename "$f" | grep -qE -- "$PATTERN" && cp "$f" "$rfs/pt/cases/" ;;
 		*) cp "$f" "$rfs/pt/cases/" ;;	# helpers the cases source
 		esac
@@ -128,6 +143,50 @@ build_initramfs() {	# build_initramfs RELEASE KO OUT
 	[ -e /lib64/ld-linux-x86-64.so.2 ] && mkdir -p "$rfs/lib64" &&
 		cp -L /lib64/ld-linux-x86-64.so.2 "$rfs/lib64/"
 	(cd "$rfs" && find . | cpio -o -H newc --quiet | gzip -1) >"$3"
+}
+
+# Files the cases exported (see the header): console log -> DIR/NAME.
+extract_exports() {	# extract_exports CONSOLE_LOG DIR
+	local name
+	rm -rf "$2"
+	mkdir -p "$2"
+	awk -v dir="$2" '
+		/^pitrace-vm: export [A-Za-z0-9._-]+ begin$/ { name = $3; f = dir "/" name ".b64"
+			printf "" >f; next }
+		/^pitrace-vm: export [A-Za-z0-9._-]+ end$/ { if (name != "") { close(f); print name }
+			name = ""; next }
+		name != "" && /^[A-Za-z0-9+\/=]+$/ { print >f }' "$1" |
+		while read -r name; do
+			base64 -d "$2/$name.b64" >"$2/$name" && rm -f "$2/$name.b64"
+		done
+}
+
+# Host-side checks (see the header) of the cases this boot ran.
+run_host_checks() {	# run_host_checks RELEASE
+	local h name dir out rc
+	for h in "$CASES"/*.host.sh; do
+		[ -f "$h" ] || continue
+		name=$(basename "$h" .host.sh)
+		[ -f "$CASES/$name.sh" ] && echo "$name.sh" | grep -qE -- "$PATTERN" || continue
+		dir=$WORK/host-$1-$name
+		out=$dir.out
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		(cd "$dir" && PT_EXPORT=$WORK/export-$1 PT_RELEASE=$1 PT_BIN=$BIN PT_PROGS=$PROGS \
+			PT_ROOT=$ROOT PT_CASE=$name timeout "${PT_CASE_TIMEOUT:-240}" bash "$h") \
+			>"$out" 2>&1
+		rc=$?
+		[ -n "${PT_VM_VERBOSE:-}" ] && cat "$out"
+		grep -E '^(PASS|FAIL|SKIP|INFO) ' "$out" >"$out.results"
+		while read -r line; do result "$1" "$line"; done <"$out.results"
+		if ! grep -q -E '^(PASS|FAIL|SKIP) ' "$out"; then
+			tail -n 20 "$out"
+			result "$1" "FAIL $name.host: no result line (exit $rc)"
+		elif [ $rc != 0 ] && ! grep -q '^FAIL ' "$out"; then
+			tail -n 20 "$out"
+			result "$1" "FAIL $name.host: exit status $rc"
+		fi
+	done
 }
 
 # Kernel log lines that fail a boot whatever the cases said.
@@ -159,17 +218,22 @@ for rel in $releases; do
 		[ $attempt = 1 ] && echo "vm[$rel]: the guest died before /init; booting again:" &&
 			grep -E "$BAD_KERNEL_LOG" "$log.txt" | head -n 3
 	done
-	[ -n "${PT_VM_VERBOSE:-}" ] && cat "$log.txt"
-	grep -E '^(PASS|FAIL|SKIP|INFO) ' "$log.txt" >"$WORK/results-$rel"
+	extract_exports "$log.txt" "$WORK/export-$rel"
+	# The console without exported files: their base64 could spell "Oops".
+	sed '/^pitrace-vm: export [^ ]* begin$/,/^pitrace-vm: export [^ ]* end$/d' "$log.txt" \
+		>"$log.cons"
+	[ -n "${PT_VM_VERBOSE:-}" ] && cat "$log.cons"
+	grep -E '^(PASS|FAIL|SKIP|INFO) ' "$log.cons" >"$WORK/results-$rel"
 	while read -r line; do result "$rel" "$line"; done <"$WORK/results-$rel"
+	run_host_checks "$rel"
 	if ! grep -q '^pitrace-vm: done' "$log.txt"; then
 		[ $rc = 124 ] && why="timed out after ${TIMEOUT}s" || why="guest stopped early (qemu exit $rc)"
 		tail -n 30 "$log.txt"
 		result "$rel" "FAIL boot: $why"
 	fi
-	bad=$(grep -E "$BAD_KERNEL_LOG" "$log.txt" | grep -v '^pitrace-vm:' | head -n 5)
+	bad=$(grep -E "$BAD_KERNEL_LOG" "$log.cons" | grep -v '^pitrace-vm:' | head -n 5)
 	if [ -n "$bad" ]; then
-		grep -E -B2 -A25 "$BAD_KERNEL_LOG" "$log.txt" | head -n 80
+		grep -E -B2 -A25 "$BAD_KERNEL_LOG" "$log.cons" | head -n 80
 		result "$rel" "FAIL dmesg: $(echo "$bad" | head -n 1)"
 	else
 		result "$rel" "PASS dmesg-clean"
