@@ -70,7 +70,7 @@ for rel in $releases; do
 		# complains of the closed pipe, which is expected and silenced.
 		dpkg-deb --fsys-tarfile "$deb" 2>/dev/null |
 			tar -x -O --occurrence=1 "./usr/lib/debug/boot/vmlinux-$rel" >"$out.tmp" ||
-			{ rm -f "$out.tmp"; echo "deps: cannot extract vmlinux-$rel from $deb" >&2; exit 1; }
+			{ rm -f "$out.tmp"; echo "deps: cannot extract vmlinux-$rel" >&2; exit 1; }
 		[ -s "$out.tmp" ] ||
 			{ rm -f "$out.tmp"; echo "deps: $deb has no vmlinux-$rel" >&2; exit 1; }
 		mv "$out.tmp" "$out"

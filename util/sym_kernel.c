@@ -387,8 +387,8 @@ static bool try_vmlinux(struct sym_kernel *k, const char *path, const struct ker
 		return false;
 	}
 	if (!find_slide(k, m, &slide, &agree, &found)) {
-		pr_warn("vmlinux %s does not match the trace's kallsyms (%d of %d sampled functions "
-			"at one offset); %s", path, agree, found, consequence);
+		pr_warn("vmlinux %s does not match the trace's kallsyms (%d of %d sampled "
+			"functions at one offset); %s", path, agree, found, consequence);
 		sym_module_free(m);
 		return false;
 	}

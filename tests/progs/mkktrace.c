@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 	if (tw_stream_close(st) < 0)
 		return 1;
 	{
-		struct pt_task_exit x = { .c = { tw_now_ns(), PT_SEQ_NONE, PID, PID }, .status = 0 };
+		struct pt_task_exit x = { .c = { tw_now_ns(), PT_SEQ_NONE, PID, PID } };
 		struct pt_attr_time t1 = { tw_realtime_ns(), tw_now_ns() };
 
 		tw_task(tw, PT_TASK_EXIT, &x, sizeof(x), NULL);

@@ -1282,8 +1282,8 @@ static const struct {
 	size_t want;		  /* build-id length found; its bytes are 0x40 + i */
 } notes_cases[] = {
 	{ "one GNU build-id note", { { "GNU", 3, 20 } }, 0, 20 },
-	{ "after Xen and Linux notes", { { "Xen", 6, 4 }, { "Linux", 0x100, 30 }, { "GNU", 3, 20 } },
-	  0, 20 },
+	{ "after Xen and Linux notes",
+	  { { "Xen", 6, 4 }, { "Linux", 0x100, 30 }, { "GNU", 3, 20 } }, 0, 20 },
 	{ "a short build-id, padded", { { "GNU", 3, 6 } }, 0, 6 },
 	{ "another GNU note type", { { "GNU", 1, 16 } }, 0, 0 },
 	{ "type 3 of another owner", { { "Linux", 3, 20 } }, 0, 0 },

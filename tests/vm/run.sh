@@ -153,7 +153,8 @@ extract_exports() {	# extract_exports CONSOLE_LOG DIR
 	awk -v dir="$2" '
 		/^pitrace-vm: export [A-Za-z0-9._-]+ begin$/ { name = $3; f = dir "/" name ".b64"
 			printf "" >f; next }
-		/^pitrace-vm: export [A-Za-z0-9._-]+ end$/ { if (name != "") { close(f); print name }
+		/^pitrace-vm: export [A-Za-z0-9._-]+ end$/ {
+			if (name != "") { close(f); print name }
 			name = ""; next }
 		name != "" && /^[A-Za-z0-9+\/=]+$/ { print >f }' "$1" |
 		while read -r name; do

@@ -36,11 +36,17 @@ fi
 # KASLR slide: _stext in the trace's kallsyms minus _stext in the vmlinux.
 run=$(awk '$3 == "_stext" { print $1; exit }' t/kallsyms)
 link=$(nm "$V" | awk '$3 == "_stext" { print $1; exit }')
-[ -n "$run" ] && [ -n "$link" ] || { echo "FAIL kk60-slide: no _stext (kallsyms $run, vmlinux $link)"; exit 0; }
+if [ -z "$run" ] || [ -z "$link" ]; then
+	echo "FAIL kk60-slide: no _stext (kallsyms '$run', vmlinux '$link')"
+	exit 0
+fi
 slide=$((0x$run - 0x$link))
 echo "INFO kk60: KASLR slide $(printf '%#x' $slide)"
 
-"$POST" -i t --vmlinux "$V" steps >steps.out 2>err || { echo "FAIL kk60-steps: post steps: exit $?: $(head -n 3 err)"; exit 0; }
+if ! "$POST" -i t --vmlinux "$V" steps >steps.out 2>err; then
+	echo "FAIL kk60-steps: post steps failed: $(head -n 3 err)"
+	exit 0
+fi
 if [ -s err ]; then
 	echo "FAIL kk60-no-warning: $(head -n 3 err)"
 else
@@ -63,7 +69,8 @@ else
 		want=$(addr2line -e "$V" "$(printf '%#x' $((0x$addr - slide)))")
 		want=${want%% (discriminator*}
 		case $want in */kernel/sys.c:[0-9]*) sys_line=${want##*:} ;; esac
-		[ "$src" = "${want##*/}" ] || { bad=$((bad + 1)); echo "  $sym: post $src, addr2line $want"; }
+		[ "$src" = "${want##*/}" ] ||
+			{ bad=$((bad + 1)); echo "  $sym: post $src, addr2line $want"; }
 	done <getpid
 	check_eq kk60-getpid-lines "getpid instructions whose line differs from addr2line's" 0 $bad
 	if [ -z "$sys_line" ]; then
