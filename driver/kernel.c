@@ -34,7 +34,9 @@
 #include <linux/vmalloc.h>
 
 #include "arch.h"
+#include "arch_conflict.h"
 #include "arch_kernel.h"
+#include "conflict.h"
 #include "kernel.h"
 #include "pitrace.h"
 
@@ -84,6 +86,11 @@ static int find_lookup_name(void)
 	lookup_name = (void *)arch_kstep_func_start((unsigned long)kp.addr);
 	unregister_kprobe(&kp);
 	return 0;
+}
+
+unsigned long kernel_lookup_name(const char *name)
+{
+	return find_lookup_name() ? 0 : lookup_name(name);
 }
 
 /* The extent of the function starting at (or containing) addr. */
@@ -272,6 +279,9 @@ bool pitrace_kernel_step_trap(struct pt_regs *regs)
 		return false;
 	pt = task_lookup(current->pid);
 	if (!pt || pt->k.state == KSTEP_IDLE) {
+		/* Another user's step (kmmio) may look like this: leave it to its owner. */
+		if (arch_kernel_step_foreign())
+			return false;
 		/* Our TF, leaked: restored by popf, or an interrupted frame's. */
 		arch_regs_set_step(regs, false);
 		return true;
@@ -279,6 +289,11 @@ bool pitrace_kernel_step_trap(struct pt_regs *regs)
 	s = session();
 	if (!kstep_recording(s, pt) || arch_task_stepped_by_other(current)) {
 		kstep_end(s, pt, regs, 0);
+		return true;
+	}
+	/* Another user of kernel-mode steps came up (mmiotrace): step no further. */
+	if (conflict_step_users()) {
+		kstep_end(s, pt, regs, PT_GAP_UNSAFE);
 		return true;
 	}
 	if (pt->k.state == KSTEP_STARTING) {
@@ -340,7 +355,8 @@ static void notrace kstep_syscall_entry(unsigned long ip, unsigned long parent_i
 	if (!regs || !pt || pt->k.state != KSTEP_IDLE)
 		goto out;
 	s = session();
-	if (!kstep_recording(s, pt) || arch_task_stepped_by_other(current))
+	if (!kstep_recording(s, pt) || arch_task_stepped_by_other(current) ||
+	    conflict_step_users())
 		goto out;
 	if (!pt->k.pinned) {
 		__module_get(THIS_MODULE);

@@ -36,6 +36,8 @@ int kernel_session_start(struct pt_session *s);
 void kernel_session_stop(struct pt_session *s);
 /* Module unload: detach what stays attached after the first kernel session. */
 void kernel_module_exit(void);
+/* kallsyms_lookup_name() (not exported; process context): 0 when name or it is not found. */
+unsigned long kernel_lookup_name(const char *name);
 /*
  * A single-step trap taken in kernel mode (interrupts off, #DB context).
  * True when it is ours (stepped or leaked TF): consumed, no one else sees it.

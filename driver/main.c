@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) "pitrace: " fmt
 
+#include <linux/cpu.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
@@ -17,6 +18,8 @@
 #include <linux/vmalloc.h>
 
 #include "arch.h"
+#include "arch_conflict.h"
+#include "conflict.h"
 #include "pitrace.h"
 
 #define PT_DEFAULT_SUBBUF (64u << 10)
@@ -80,6 +83,13 @@ static int session_claim(struct file *f, void __user *arg)
 	if (err)
 		return err;
 	if (session_locked())
+		return -EBUSY;
+	/*
+	 * Another single-step user of the whole system (mmiotrace, kgdb)
+	 * could find our traps in its path and we its: STATUS step_users
+	 * says which.  Per-task users (ptrace) are refused at SELECT.
+	 */
+	if (conflict_step_users())
 		return -EBUSY;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
@@ -161,6 +171,7 @@ static int session_select(struct pt_session *s, void __user *arg)
 	sel.comm[PITRACE_COMM_LEN - 1] = '\0';
 	s->select = sel;
 	s->conflict_tid = 0;
+	s->conflict_tracer = 0;
 	err = task_apply_selection(s);
 	if (err == -EBUSY)
 		s->select = old;
@@ -179,6 +190,28 @@ static void flush_cpu(void *info)
 	}
 }
 
+/*
+ * Every CPU's partial sub-buffer, also of CPUs taken offline since they
+ * recorded (mmiotrace does that): with hotplug held off, an offline CPU
+ * runs no writer, so its ring is closed from here.
+ */
+static void flush_all(struct pt_session *s)
+{
+	unsigned long irqflags;
+	unsigned int cpu;
+
+	cpus_read_lock();
+	on_each_cpu(flush_cpu, s, 1);
+	for_each_possible_cpu(cpu) {
+		if (cpu_online(cpu))
+			continue;
+		local_irq_save(irqflags);
+		ring_flush(s, s->rings[cpu]);
+		local_irq_restore(irqflags);
+	}
+	cpus_read_unlock();
+}
+
 static void fill_status(struct pt_session *s, struct pitrace_status *st)
 {
 	unsigned int cpu;
@@ -186,6 +219,7 @@ static void fill_status(struct pt_session *s, struct pitrace_status *st)
 	memset(st, 0, sizeof(*st));
 	st->nr_cpus = nr_cpu_ids;
 	st->traced_tasks = task_count_armed();
+	st->step_users = conflict_step_users();
 	if (!s)
 		return;
 	st->claimed = 1;
@@ -194,6 +228,7 @@ static void fill_status(struct pt_session *s, struct pitrace_status *st)
 	st->config = s->config;
 	st->select = s->select;
 	st->conflict_tid = s->conflict_tid;
+	st->conflict_tracer = s->conflict_tracer;
 	if (s->block_degraded)
 		st->flags |= PITRACE_STATUS_BLOCK_DEGRADED;
 	for_each_possible_cpu(cpu) {
@@ -288,7 +323,7 @@ static long pt_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 			err = cpu_status(s, uarg);
 			break;
 		case PITRACE_IOC_FLUSH:
-			on_each_cpu(flush_cpu, s, 1);
+			flush_all(s);
 			break;
 		default:
 			err = -ENOTTY;
@@ -381,6 +416,7 @@ static int __init pitrace_init(void)
 	int err;
 
 	task_table_init();
+	arch_step_users_init();
 	err = probes_register_permanent();
 	if (err)
 		return err;

@@ -55,6 +55,7 @@ struct pt_task {
 	struct callback_head work;
 	struct callback_head kick;	/* teardown: wakes the task so a queued work runs */
 	struct pt_kstate k;		/* kernel-mode stepping (kernel.c) */
+	u64 uprobe_pc;			/* TF lent to uprobes at its breakpoint here; 0: not lent */
 };
 
 enum {
@@ -74,6 +75,7 @@ struct pt_session {
 	bool on;			/* recording on */
 	bool block_degraded;
 	pid_t conflict_tid;
+	pid_t conflict_tracer;		/* who single-steps conflict_tid (ptrace) */
 	unsigned int nr_rings;
 	struct pt_ring **rings;		/* [nr_cpu_ids]; NULL for impossible CPUs */
 	wait_queue_head_t wait;		/* poll: a sub-buffer completed */

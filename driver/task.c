@@ -8,12 +8,17 @@
 #define pr_fmt(fmt) "pitrace: " fmt
 
 #include <linux/hash.h>
+#include <linux/kgdb.h>
 #include <linux/module.h>
+#include <linux/ptrace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/spinlock.h>
+#include <linux/uprobes.h>
 
 #include "arch.h"
+#include "arch_conflict.h"
+#include "conflict.h"
 #include "pitrace.h"
 
 /*
@@ -81,6 +86,7 @@ struct pt_task *task_insert(struct task_struct *t)
 	slot->sig_depth = 0;
 	slot->sig_skip = 0;
 	memset(&slot->k, 0, sizeof(slot->k));
+	slot->uprobe_pc = 0;
 	smp_wmb();	/* fields before the tid that makes the slot findable */
 	WRITE_ONCE(slot->tid, t->pid);
 	pt_table_live++;
@@ -144,13 +150,36 @@ bool task_selected(struct pt_session *s, struct task_struct *t)
 	}
 }
 
+/* uprobes is single-stepping the current task's copy of a probed instruction. */
+static bool uprobe_stepping(void)
+{
+#ifdef CONFIG_UPROBES
+	return current->utask && READ_ONCE(current->utask->active_uprobe);
+#else
+	return false;
+#endif /* CONFIG_UPROBES */
+}
+
 void task_arm_current(struct pt_session *s, struct pt_task *pt)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 
-	/* With TF clear, the instruction at ip runs before any trap reports it. */
-	if (!test_bit(PT_TASK_ARMED, &pt->flags) || !arch_regs_step(regs))
+	if (pt->uprobe_pc) {
+		/* TF lent to uprobes: its step's trap queues this work again when it is done. */
+		if (uprobe_stepping())
+			return;
+		/*
+		 * The probed instruction was recorded before its breakpoint
+		 * trapped.  uprobes emulated or stepped it (ip is past it) or
+		 * restarts it (ip is at it: not recorded a second time).
+		 */
+		pt->pending_pc = instruction_pointer(regs) == pt->uprobe_pc ?
+					 0 : instruction_pointer(regs);
+		pt->uprobe_pc = 0;
+	} else if (!test_bit(PT_TASK_ARMED, &pt->flags) || !arch_regs_step(regs)) {
+		/* With TF clear, the instruction at ip runs before any trap reports it. */
 		pt->pending_pc = instruction_pointer(regs);
+	}
 	arch_regs_set_step(regs, true);
 	if (s->config.mode == PITRACE_MODE_BLOCK && !arch_block_arm())
 		s->block_degraded = true;
@@ -161,7 +190,10 @@ void task_disarm_current(struct pt_task *pt)
 {
 	if (!test_and_clear_bit(PT_TASK_ARMED, &pt->flags))
 		return;
-	arch_regs_set_step(task_pt_regs(current), false);
+	pt->uprobe_pc = 0;
+	/* Mid-step, TF is uprobes' (lent clear: it clears TF after its step). */
+	if (!uprobe_stepping())
+		arch_regs_set_step(task_pt_regs(current), false);
 	arch_block_disarm();
 	pt->pending_pc = 0;
 	/* No wake-up here: this runs in the trap path; session_end() polls. */
@@ -271,6 +303,7 @@ int task_apply_selection(struct pt_session *s)
 	for_each_process_thread(p, t) {
 		if (task_selected(s, t) && arch_task_stepped_by_other(t)) {
 			s->conflict_tid = t->pid;
+			s->conflict_tracer = conflict_step_tracer(t);
 			err = -EBUSY;
 			goto out;
 		}
@@ -386,4 +419,67 @@ void task_flush_count(struct pt_session *s, struct pt_ring *r, struct pt_task *p
 	payload_uleb(&p, pt->unreported);
 	ring_ctl(s, r, PT_CTL_COUNT, p.buf, p.len);
 	pt->unreported = 0;
+}
+
+u32 conflict_step_users(void)
+{
+	u32 users = arch_step_users();
+
+#ifdef CONFIG_KGDB
+	/* Untested: no kernel this driver is tested on has kgdb (docs/driver.md). */
+	if (READ_ONCE(kgdb_connected))
+		users |= PITRACE_STEP_USER_KGDB;
+#endif /* CONFIG_KGDB */
+	return users;
+}
+
+pid_t conflict_step_tracer(struct task_struct *t)
+{
+	struct task_struct *tracer = ptrace_parent(t);
+
+	return tracer ? task_tgid_nr(tracer) : 0;
+}
+
+void conflict_uprobe_break(struct pt_regs *regs, unsigned long bp_pc)
+{
+	struct pt_task *pt = task_lookup(current->pid);
+	struct pt_session *s;
+	struct pt_ring *r;
+
+	if (!pt || !test_bit(PT_TASK_ARMED, &pt->flags) || !arch_regs_step(regs))
+		return;
+	/*
+	 * A pending pc is the breakpoint's own instruction (no trap came
+	 * between arming and the breakpoint): record it now, as the trap
+	 * would have, since the work taking TF back records what follows.
+	 */
+	s = rcu_dereference_sched(pt_cur);
+	if (pt->pending_pc && s && s->active && s->on && test_bit(PT_TASK_WANT, &pt->flags)) {
+		pt->steps++;
+		if (s->config.mode == PITRACE_MODE_COUNT) {
+			pt->unreported++;
+			s->rings[smp_processor_id()]->steps++;
+		} else {
+			r = ring_begin_irqs_off(s);
+			if (r) {
+				ring_step(s, r, pt, pt->pending_pc);
+				ring_end_irqs_off(r);
+			}
+		}
+	}
+	pt->pending_pc = 0;
+	arch_regs_set_step(regs, false);
+	pt->uprobe_pc = bp_pc;
+	task_queue_work(pt, current, false);
+}
+
+void conflict_uprobe_step(void)
+{
+	struct pt_task *pt;
+
+	if (!uprobe_stepping())
+		return;
+	pt = task_lookup(current->pid);
+	if (pt && pt->uprobe_pc)
+		task_queue_work(pt, current, false);
 }

@@ -102,10 +102,28 @@ void ds_describe_pid(uint32_t pid, char *buf, size_t size)
 		snprintf(buf, size, "pid %u", pid);
 }
 
+/* Where tracefs is mounted (its current_tracer switches mmiotrace off). */
+static void tracefs_dir(char *buf, size_t size)
+{
+	char dev[256], dir[PATH_MAX], type[64];
+	FILE *f = fopen("/proc/mounts", "r");
+
+	snprintf(buf, size, "/sys/kernel/tracing");
+	if (!f)
+		return;
+	while (fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3) {
+		if (!strcmp(type, "tracefs")) {
+			snprintf(buf, size, "%s", dir);
+			break;
+		}
+	}
+	fclose(f);
+}
+
 int ds_claim(struct driver_session *ds, const struct pitrace_config *cfg)
 {
 	struct pitrace_status st;
-	char holder[96];
+	char holder[96], tracing[PATH_MAX];
 
 	if (ioctl(ds->fd, PITRACE_IOC_CLAIM, cfg) == 0)
 		return 0;
@@ -113,11 +131,22 @@ int ds_claim(struct driver_session *ds, const struct pitrace_config *cfg)
 		pr_err("cannot claim the driver: %s", strerror(errno));
 		return -1;
 	}
-	if (ioctl(ds->fd, PITRACE_IOC_STATUS, &st) == 0 && st.claimed) {
+	memset(&st, 0, sizeof(st));
+	if (ioctl(ds->fd, PITRACE_IOC_STATUS, &st) < 0)
+		st.claimed = 0;
+	if (st.claimed) {
 		ds_describe_pid(st.owner_pid, holder, sizeof(holder));
 		pr_err("the driver is busy: a session is held by %s "
 		       "(end it with 'pitrace stop')", holder);
+	} else if (st.step_users & PITRACE_STEP_USER_MMIOTRACE) {
+		tracefs_dir(tracing, sizeof(tracing));
+		pr_err("cannot claim the step trap: mmiotrace is tracing "
+		       "(echo nop > %s/current_tracer to stop it)", tracing);
+	} else if (st.step_users & PITRACE_STEP_USER_KGDB) {
+		pr_err("cannot claim the step trap: a debugger is connected to kgdb "
+		       "(detach it first)");
 	} else {
+		/* A driver older than ABI 1.3, or the other user went away meanwhile. */
 		pr_err("the driver is busy: another session or single-step user holds it");
 	}
 	errno = EBUSY;
@@ -127,14 +156,21 @@ int ds_claim(struct driver_session *ds, const struct pitrace_config *cfg)
 int ds_select(struct driver_session *ds, const struct pitrace_select *sel)
 {
 	struct pitrace_status st;
-	char task[96];
+	char task[96], tracer[96];
 
 	if (ioctl(ds->fd, PITRACE_IOC_SELECT, sel) == 0)
 		return 0;
+	memset(&st, 0, sizeof(st));
 	if (errno == EBUSY && ioctl(ds->fd, PITRACE_IOC_STATUS, &st) == 0 && st.conflict_tid) {
 		ds_describe_pid(st.conflict_tid, task, sizeof(task));
-		pr_err("cannot trace %s: it is being single-stepped by ptrace (a debugger?); "
-		       "the driver does not share the step trap", task);
+		if (st.conflict_tracer) {
+			ds_describe_pid(st.conflict_tracer, tracer, sizeof(tracer));
+			pr_err("cannot trace %s: %s is single-stepping it through ptrace "
+			       "and the step trap can't be shared", task, tracer);
+		} else {
+			pr_err("cannot trace %s: it is being single-stepped through ptrace "
+			       "and the step trap can't be shared", task);
+		}
 	} else if (errno == ENOSPC) {
 		pr_err("cannot set the process selection: it holds more threads than the driver "
 		       "traces at once");

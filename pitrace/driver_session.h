@@ -34,7 +34,9 @@ void ds_close(struct driver_session *ds);
 
 /*
  * Claim the driver for this process.  EBUSY is reported as
- * "the driver is busy: a session is held by pid N (COMM)"; returns -1 then.
+ * "the driver is busy: a session is held by pid N (COMM)", or says which
+ * other single-step user (mmiotrace, kgdb) is in the way; returns -1 then.
+ * ds_select() names a task that ptrace single-steps, and its tracer.
  */
 int ds_claim(struct driver_session *ds, const struct pitrace_config *cfg);
 int ds_select(struct driver_session *ds, const struct pitrace_select *sel);

@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define PITRACE_ABI_MAJOR 1
-#define PITRACE_ABI_MINOR 2
+#define PITRACE_ABI_MINOR 3
 
 #define PITRACE_DEVICE "/dev/pitrace"
 #define PITRACE_IOC_MAGIC 0xB7
@@ -104,15 +104,27 @@ struct pitrace_status {
 	__u64 traced_tasks;	  /* tasks currently armed */
 	__u32 flags;		  /* PITRACE_STATUS_* (1.1) */
 	__u32 conflict_tid;	  /* last SELECT refused because of this task (1.1) */
-	__u32 reserved[6];
+	__u32 conflict_tracer;	  /* the tgid single-stepping conflict_tid by ptrace; 0 unknown (1.3) */
+	__u32 step_users;	  /* PITRACE_STEP_USER_*: set now, also without a session (1.3) */
+	__u32 reserved[4];
 } __attribute__((packed));
 
 /* pitrace_status.flags */
 #define PITRACE_STATUS_BLOCK_DEGRADED (1u << 0) /* DEBUGCTL.BTF not honoured: block = step */
 #define PITRACE_STATUS_STOPPED_FULL (1u << 1)	 /* stop policy: some CPU's buffer filled */
 
+/*
+ * pitrace_status.step_users: other in-kernel users of the single-step trap
+ * that are active now.  CLAIM fails with EBUSY while any is set (1.3).
+ */
+#define PITRACE_STEP_USER_MMIOTRACE (1u << 0) /* the mmiotrace tracer is on (x86 kmmio) */
+#define PITRACE_STEP_USER_KGDB (1u << 1)      /* a debugger is connected to kgdb */
+
 #define PITRACE_IOC_VERSION _IOR(PITRACE_IOC_MAGIC, 0x00, struct pitrace_version)
-/* Claim the driver for this open file; EBUSY if another file holds it. */
+/*
+ * Claim the driver for this open file; EBUSY if another file holds it
+ * (STATUS owner_pid) or another single-step user is active (STATUS step_users).
+ */
 #define PITRACE_IOC_CLAIM _IOW(PITRACE_IOC_MAGIC, 0x01, struct pitrace_config)
 /* End the session (also when the claiming file is closed): untrace every task. */
 #define PITRACE_IOC_RELEASE _IO(PITRACE_IOC_MAGIC, 0x02)

@@ -284,10 +284,11 @@ static void print_status(const char *prefix)
 
 	if (ioctl(dev, PITRACE_IOC_STATUS, &st))
 		die("STATUS");
-	printf("%sclaimed=%u owner=%u on=%u steps=%llu lost=%llu traced=%llu flags=%#x conflict=%u\n",
+	printf("%sclaimed=%u owner=%u on=%u steps=%llu lost=%llu traced=%llu flags=%#x conflict=%u "
+	       "tracer=%u step_users=%#x\n",
 	       prefix, st.claimed, st.owner_pid, st.on, (unsigned long long)st.steps,
 	       (unsigned long long)st.lost, (unsigned long long)st.traced_tasks, st.flags,
-	       st.conflict_tid);
+	       st.conflict_tid, st.conflict_tracer, st.step_users);
 }
 
 static void report(void)
@@ -329,7 +330,9 @@ static int claim(struct pitrace_config *cfg)
 	if (errno == EBUSY) {
 		struct pitrace_status st;
 
-		if (ioctl(dev, PITRACE_IOC_STATUS, &st) == 0)
+		if (ioctl(dev, PITRACE_IOC_STATUS, &st) == 0 && st.step_users)
+			printf("EBUSY owner=%u step_users=%#x\n", st.owner_pid, st.step_users);
+		else if (ioctl(dev, PITRACE_IOC_STATUS, &st) == 0)
 			printf("EBUSY owner=%u\n", st.owner_pid);
 		else
 			printf("EBUSY\n");

@@ -6,16 +6,21 @@
  */
 #define pr_fmt(fmt) "pitrace: " fmt
 
+#include <linux/atomic.h>
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/thread_info.h>
+#include <linux/uprobes.h>
 #include <asm/debugreg.h>
 #include <asm/msr.h>
 #include <asm/unistd.h>
 
 #include "arch.h"
+#include "arch_conflict.h"
+#include "conflict.h"
 #include "pitrace.h"
 
 /*
@@ -55,14 +60,50 @@ static struct notifier_block pt_die_nb = {
 	.priority = INT_MAX - 2,
 };
 
+/*
+ * Ahead of uprobes (INT_MAX): at a uprobe breakpoint of a traced task, lend
+ * TF to uprobes (x86 uprobes sends SIGTRAP after stepping or emulating the
+ * probed instruction when TF was already set: it takes it for ptrace's),
+ * and see the end of uprobes' own step.  Consumes nothing.
+ */
+static int pt_die_notify_first(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct die_args *args = data;
+
+	if (!args->regs || !user_mode(args->regs))
+		return NOTIFY_DONE;
+#ifdef CONFIG_UPROBES
+	/* uprobes takes every int3 of a process that has uprobes as possibly its own. */
+	if (val == DIE_INT3 && current->mm && test_bit(MMF_HAS_UPROBES, &current->mm->flags))
+		conflict_uprobe_break(args->regs,
+				      instruction_pointer(args->regs) - UPROBE_SWBP_INSN_SIZE);
+	else if (val == DIE_DEBUG && (*(unsigned long *)args->err & DR_STEP))
+		conflict_uprobe_step();
+#endif /* CONFIG_UPROBES */
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pt_die_nb_first = {
+	.notifier_call = pt_die_notify_first,
+	.priority = INT_MAX,
+};
+
 int arch_trap_register(void)
 {
-	return register_die_notifier(&pt_die_nb);
+	int err = register_die_notifier(&pt_die_nb_first);
+
+	if (err)
+		return err;
+	err = register_die_notifier(&pt_die_nb);
+	if (err)
+		unregister_die_notifier(&pt_die_nb_first);
+	return err;
 }
 
 void arch_trap_unregister(void)
 {
 	unregister_die_notifier(&pt_die_nb);
+	unregister_die_notifier(&pt_die_nb_first);
 }
 
 void arch_regs_set_step(struct pt_regs *regs, bool on)
@@ -112,6 +153,48 @@ void arch_block_disarm(void)
 bool arch_task_stepped_by_other(struct task_struct *t)
 {
 	return test_tsk_thread_flag(t, TIF_SINGLESTEP);
+}
+
+#ifdef CONFIG_MMIOTRACE
+/*
+ * mmiotrace's state is not exported.  mmiotrace_enabled is set while the
+ * tracer is on (after it took all CPUs but one offline); kmmio_count is
+ * the number of kmmio probes registered (ioremaps traced since): while it
+ * is not zero, a kernel access to a traced page faults, kmmio single-steps
+ * the access with TF and takes the trap in its die notifier (priority 0,
+ * after ours).
+ */
+static atomic_t *mmiotrace_enabled;
+static unsigned int *kmmio_count;
+#endif /* CONFIG_MMIOTRACE */
+
+void arch_step_users_init(void)
+{
+#ifdef CONFIG_MMIOTRACE
+	mmiotrace_enabled = (atomic_t *)kernel_lookup_name("mmiotrace_enabled");
+	kmmio_count = (unsigned int *)kernel_lookup_name("kmmio_count");
+	if (!mmiotrace_enabled || !kmmio_count)
+		pr_warn("mmiotrace's state not found: sessions will not see mmiotrace\n");
+#endif /* CONFIG_MMIOTRACE */
+}
+
+u32 arch_step_users(void)
+{
+#ifdef CONFIG_MMIOTRACE
+	if ((mmiotrace_enabled && atomic_read(mmiotrace_enabled)) ||
+	    (kmmio_count && READ_ONCE(*kmmio_count)))
+		return PITRACE_STEP_USER_MMIOTRACE;
+#endif /* CONFIG_MMIOTRACE */
+	return 0;
+}
+
+bool arch_kernel_step_foreign(void)
+{
+#ifdef CONFIG_MMIOTRACE
+	return kmmio_count && READ_ONCE(*kmmio_count);
+#else
+	return false;
+#endif /* CONFIG_MMIOTRACE */
 }
 
 bool arch_syscall_is_sigreturn(const struct pt_regs *regs)
