@@ -31,6 +31,7 @@ struct pt_ring {
 	/* writer state: only touched with interrupts off on this CPU */
 	u64 subbuf;			/* number of the sub-buffer being filled */
 	u32 pos;			/* bytes used in it */
+	u8 *cur;			/* its start (valid while open) */
 	bool open;			/* it has its SWITCH header */
 	bool stopped;			/* stop policy: full, recording over */
 	u64 last_pc;			/* delta base of the stream */
@@ -104,12 +105,60 @@ void ring_destroy(struct pt_ring *r);
 /* Writer: pt_ring_begin() disables interrupts; NULL when nesting (record lost). */
 struct pt_ring *ring_begin(struct pt_session *s, unsigned long *irqflags);
 void ring_end(struct pt_ring *r, unsigned long irqflags);
-/* The same for callers that already run with interrupts off (the trap). */
-struct pt_ring *ring_begin_irqs_off(struct pt_session *s);
-void ring_end_irqs_off(struct pt_ring *r);
-void ring_step(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc);
-/* A step in ring (0 user, 1 kernel); ring_step() is ring 0. */
-void ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc, u8 ring);
+
+/*
+ * The same for the trap: the #DB handler calls the die chain with
+ * interrupts still off (before exc_debug_user() enables them;
+ * exc_debug_kernel() never does), so saving and restoring the flags -- a
+ * popf, which also ends a translation block under emulation -- would be
+ * pure cost on every step.
+ */
+static inline struct pt_ring *ring_begin_irqs_off(struct pt_session *s)
+{
+	struct pt_ring *r;
+
+	lockdep_assert_irqs_disabled();
+	r = s->rings[smp_processor_id()];
+	if (unlikely(local_inc_return(&r->nesting) != 1)) {
+		/* Nested inside another writer on this CPU: never interleave. */
+		r->lost++;
+		local_dec(&r->nesting);
+		return NULL;
+	}
+	return r;
+}
+
+static inline void ring_end_irqs_off(struct pt_ring *r)
+{
+	local_dec(&r->nesting);
+}
+/* The general case of ring_step_ring(): task or ring change, long delta, sub-buffer full. */
+void __ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc, u8 ring);
+
+/*
+ * A step in ring (0 user, 1 kernel).  Most steps are a one-byte delta into
+ * the open sub-buffer of the same task and ring: that path is inline and a
+ * dozen instructions, because it runs on every trap.
+ */
+static inline void ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t,
+				  u64 pc, u8 ring)
+{
+	s64 delta = (s64)(pc - r->last_pc);
+
+	if (likely(r->open && r->cur_tid == t->tid && r->ring == ring && r->pos < r->subbuf_size &&
+		   delta >= -64 && delta < 64)) {
+		r->cur[r->pos++] = (u8)delta & 0x7f;
+		r->last_pc = pc;
+		r->steps++;
+		return;
+	}
+	__ring_step_ring(s, r, t, pc, ring);
+}
+
+static inline void ring_step(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc)
+{
+	ring_step_ring(s, r, t, pc, 0);
+}
 void ring_lost_step(struct pt_ring *r);
 void ring_switch(struct pt_session *s, struct pt_ring *r, pid_t pid, pid_t tid);
 void ring_ctl(struct pt_session *s, struct pt_ring *r, unsigned int type, const u8 *payload,

@@ -127,31 +127,6 @@ void ring_end(struct pt_ring *r, unsigned long irqflags)
 	local_irq_restore(irqflags);
 }
 
-/*
- * The trap's writer: the #DB handler calls the die chain with interrupts
- * still off (before exc_debug_user() enables them; exc_debug_kernel() never
- * does), so saving and restoring the flags -- a popf, which also ends a
- * translation block under emulation -- would be pure cost on every step.
- */
-struct pt_ring *ring_begin_irqs_off(struct pt_session *s)
-{
-	struct pt_ring *r;
-
-	lockdep_assert_irqs_disabled();
-	r = s->rings[smp_processor_id()];
-	if (local_inc_return(&r->nesting) != 1) {
-		r->lost++;
-		local_dec(&r->nesting);
-		return NULL;
-	}
-	return r;
-}
-
-void ring_end_irqs_off(struct pt_ring *r)
-{
-	local_dec(&r->nesting);
-}
-
 static u8 *subbuf_base(struct pt_ring *r, u64 n)
 {
 	return r->data + (size_t)(n % r->nr_subbufs) * r->subbuf_size;
@@ -175,7 +150,7 @@ static void ring_close(struct pt_ring *r)
 
 static void put_raw(struct pt_ring *r, const u8 *b, size_t len)
 {
-	memcpy(subbuf_base(r, r->subbuf) + r->pos, b, len);
+	memcpy(r->cur + r->pos, b, len);
 	r->pos += len;
 }
 
@@ -244,6 +219,7 @@ static bool ring_reserve(struct pt_session *s, struct pt_ring *r, size_t len)
 	}
 	r->open = true;
 	r->pos = 0;
+	r->cur = subbuf_base(r, r->subbuf);
 	put_switch(r, r->cur_pid, r->cur_tid);
 	if (r->lost != r->lost_marked)
 		put_lost(r);
@@ -270,12 +246,7 @@ void ring_switch(struct pt_session *s, struct pt_ring *r, pid_t pid, pid_t tid)
 	put_switch(r, pid, tid);
 }
 
-void ring_step(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc)
-{
-	ring_step_ring(s, r, t, pc, 0);
-}
-
-void ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc, u8 ring)
+void __ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc, u8 ring)
 {
 	u8 *out;
 	s64 delta;
@@ -293,7 +264,7 @@ void ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t, 
 		r->ring = ring;
 		put_ctl(r, PT_CTL_RING, &ring, 1);
 	}
-	out = subbuf_base(r, r->subbuf) + r->pos;
+	out = r->cur + r->pos;
 	delta = (s64)(pc - r->last_pc);
 	if (delta >= -64 && delta < 64) {
 		out[0] = (u8)delta & 0x7f;
