@@ -14,7 +14,7 @@ BIN ?= bin
 CC ?= gcc
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iutil -Iarch -Iarch/$(ARCH) -MMD -MP
-LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread
+LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread -lstdc++
 
 CORE_SRC := $(wildcard util/*.c) $(wildcard arch/$(ARCH)/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)

@@ -6,7 +6,18 @@
 #include <string.h>
 
 #include "arcflow.h"
+#include "demangle.h"
 #include "log.h"
+
+/*
+ * --symbol matches a function's shown name or its other form (mangled or
+ * demangled), which takes demangling: decided once per function, since
+ * flow and steps ask for every line.
+ */
+struct af_symbol_memo {
+	uint8_t *verdict;	  /* per function: 0 undecided, 1 no, 2 yes */
+	size_t size;
+};
 
 const char af_filter_help[] =
 	"  --pid PID        only this process's threads\n"
@@ -98,11 +109,14 @@ int af_open(struct af_session *s, const struct post_opts *opts, bool want_arcs)
 	so.trace_dir = trace_dir(s->trace);
 	so.vmlinux = opts->vmlinux;
 	so.debug_dir = opts->debug_dir;
+	so.no_demangle = opts->no_demangle;
 	s->sym = sym_session_new(&so);
 	if (!s->sym) {
 		pr_err("cannot set up symbol resolution for %s", trace_dir(s->trace));
 		return EXIT_RUNTIME;
 	}
+	if (s->filter.symbol)
+		s->symbol_memo = calloc(1, sizeof(*s->symbol_memo));	/* NULL: undecided each time */
 	s->sites = cf_sites_new(s->sym);
 	if (!s->sites)
 		return EXIT_RUNTIME;
@@ -166,6 +180,9 @@ int af_run(struct af_session *s)
 
 void af_close(struct af_session *s)
 {
+	if (s->symbol_memo)
+		free(s->symbol_memo->verdict);
+	free(s->symbol_memo);
 	arcs_free(s->arcs);
 	cf_free(s->cf);
 	cf_sites_free(s->sites);
@@ -186,6 +203,30 @@ static bool module_matches(const struct cf_func *f, const char *m)
 	return slash && !strcmp(slash + 1, m);
 }
 
+static bool symbol_selected(const struct af_session *s, uint32_t fn, const char *name)
+{
+	struct af_symbol_memo *m = s->symbol_memo;
+
+	if (m && fn >= m->size) {
+		size_t nsize = m->size ? 2 * m->size : 256;
+		uint8_t *n;
+
+		while (nsize <= fn)
+			nsize *= 2;
+		n = realloc(m->verdict, nsize);
+		if (n) {
+			memset(n + m->size, 0, nsize - m->size);
+			m->verdict = n;
+			m->size = nsize;
+		}
+	}
+	if (!m || fn >= m->size)
+		return demangle_name_matches(name, s->filter.symbol);
+	if (!m->verdict[fn])
+		m->verdict[fn] = demangle_name_matches(name, s->filter.symbol) ? 2 : 1;
+	return m->verdict[fn] == 2;
+}
+
 bool af_fn_selected(const struct af_session *s, uint32_t fn)
 {
 	const struct cf_func *f;
@@ -197,7 +238,7 @@ bool af_fn_selected(const struct af_session *s, uint32_t fn)
 		return false;
 	if (s->filter.module && !module_matches(f, s->filter.module))
 		return false;
-	if (s->filter.symbol && strcmp(f->name, s->filter.symbol))
+	if (s->filter.symbol && !symbol_selected(s, fn, f->name))
 		return false;
 	return true;
 }

@@ -28,6 +28,8 @@ struct af_filter {
 
 enum { AF_RING_ALL = 0, AF_RING_USER, AF_RING_KERNEL };
 
+struct af_symbol_memo;
+
 struct af_session {
 	struct trace *trace;
 	struct sym_session *sym;
@@ -35,6 +37,7 @@ struct af_session {
 	struct callflow *cf;
 	struct arcs *arcs;	  /* when asked for */
 	struct af_filter filter;
+	struct af_symbol_memo *symbol_memo; /* --symbol's verdict per function */
 	/* optional: every event that passed the filter, after the engine saw it */
 	void (*on_event)(void *ctx, const struct trace_event *ev);
 	void *event_ctx;
@@ -69,7 +72,7 @@ int af_run(struct af_session *s);
 
 void af_close(struct af_session *s);
 
-/* Is function fn selected by --module / --symbol? */
+/* Is function fn selected by --module / --symbol (its shown or raw name)? */
 bool af_fn_selected(const struct af_session *s, uint32_t fn);
 
 /* Sort orders of function lists. */

@@ -197,6 +197,7 @@ int cmd_counts(int argc, char **argv, struct post_opts *opts)
 	so.trace_dir = trace_dir(t);
 	so.vmlinux = opts->vmlinux;
 	so.debug_dir = opts->debug_dir;
+	so.no_demangle = opts->no_demangle;
 	arg.trace = t;
 	arg.sym = sym_session_new(&so);
 	if (!arg.sym) {

@@ -181,6 +181,18 @@ static int folded_child_cmp(const void *pa, const void *pb, void *arg)
 	return strcmp(cf_func(fo->s->cf, a->fn)->name, cf_func(fo->s->cf, b->fn)->name);
 }
 
+/*
+ * One frame of a folded line.  Readers split a line at its last space (the
+ * count after it) and the stack at ';', so demangled names keep their
+ * spaces and commas ("f(int, char)"), but a ';' in a name (never made by
+ * the demangler; possible in assembly labels) is written as ':'.
+ */
+static void folded_frame(FILE *out, const char *name)
+{
+	for (const char *p = name; *p; p++)
+		fputc(*p == ';' ? ':' : *p, out);
+}
+
 static int folded_node(struct folded *fo, uint32_t node, bool selected)
 {
 	const struct arcs *a = fo->s->arcs;
@@ -198,9 +210,11 @@ static int folded_node(struct folded *fo, uint32_t node, bool selected)
 		fo->path[fo->depth++] = n->fn;
 		selected = selected || af_fn_selected(fo->s, n->fn);
 		if (n->base && selected) {
-			for (size_t i = 0; i < fo->depth; i++)
-				fprintf(fo->out, "%s%s", i ? ";" : "",
-					cf_func(fo->s->cf, fo->path[i])->name);
+			for (size_t i = 0; i < fo->depth; i++) {
+				if (i)
+					fputc(';', fo->out);
+				folded_frame(fo->out, cf_func(fo->s->cf, fo->path[i])->name);
+			}
 			fprintf(fo->out, " %" PRIu64 "\n", n->base);
 		}
 	}

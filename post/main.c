@@ -28,10 +28,11 @@ static const struct command commands[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: post [-v] [-i DIR] [--force] [--vmlinux FILE] [--debug-dir DIR] "
-		   "COMMAND [OPTIONS]\n\n"
+		   "[--no-demangle] COMMAND [OPTIONS]\n\n"
 		   "Reports from a pitrace trace directory (default pitrace.data).\n"
 		   "--vmlinux: the traced kernel with debug info (default: found by build-id\n"
-		   "under --debug-dir, default /usr/lib/debug).\n\n"
+		   "under --debug-dir, default /usr/lib/debug).\n"
+		   "--no-demangle: C++ names as in the symbol table (_ZN3foo3barEv, not foo::bar()).\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
@@ -79,6 +80,10 @@ int post_common_option(int argc, char **argv, int *i, struct post_opts *opts)
 	}
 	if (!strncmp(a, "--debug-dir=", 12)) {
 		opts->debug_dir = a + 12;
+		return 1;
+	}
+	if (!strcmp(a, "--no-demangle")) {
+		opts->no_demangle = 1;
 		return 1;
 	}
 	return 0;

@@ -9,11 +9,13 @@ struct post_opts {
 	int force;		  /* --force: read a damaged trace up to the damage */
 	const char *vmlinux;	  /* --vmlinux: the traced kernel's image with DWARF */
 	const char *debug_dir;	  /* --debug-dir: root of separate debuginfo */
+	int no_demangle;	  /* --no-demangle: C++ names as in the symbol table */
 };
 
 /*
  * Options every report accepts, before or after the command name:
- * -i DIR / --input DIR, -v, --force, --vmlinux PATH, --debug-dir DIR.  Returns 1 if argv[*i] was one (and advances *i
+ * -i DIR / --input DIR, -v, --force, --vmlinux PATH, --debug-dir DIR, --no-demangle.
+ * Returns 1 if argv[*i] was one (and advances *i
  * past its argument), 0 if not, -1 on a usage error (printed).
  */
 int post_common_option(int argc, char **argv, int *i, struct post_opts *opts);

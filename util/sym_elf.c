@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "arch_sym.h"
+#include "demangle.h"
 #include "log.h"
 #include "sym_elf.h"
 
@@ -376,7 +377,7 @@ static void collect_symtab(struct sym_module *m, Elf *elf, Elf_Scn *scn, struct 
 		}
 		c.e.addr = sym.st_value;
 		c.e.size = sym.st_size;
-		c.e.name = name;
+		c.e.name = c.e.raw = name;
 		c.sec_end = sec.sh_addr + sec.sh_size;
 		c.bind = GELF_ST_BIND(sym.st_info);
 		c.type = type;
@@ -576,7 +577,7 @@ static void collect_plt(struct sym_module *m, struct cand_vec *cv)
 			if (!pe->got_slot || !(target = got_name_find(got, nr_got, pe->got_slot)))
 				continue;
 			snprintf(buf, sizeof(buf), "%s@plt", target);
-			c.e.name = strtab_intern(&m->strs, buf);
+			c.e.name = c.e.raw = strtab_intern(&m->strs, buf);
 			if (!c.e.name)
 				continue;
 			c.e.addr = pe->addr;
@@ -845,9 +846,40 @@ const struct sym_entry *sym_module_find(struct sym_module *m, uint64_t vaddr)
 const struct sym_entry *sym_module_find_name(const struct sym_module *m, const char *name)
 {
 	for (size_t i = 0; i < m->nr_aliases; i++)
-		if (!strcmp(m->aliases[i].name, name))
+		if (!strcmp(m->aliases[i].name, name) || !strcmp(m->aliases[i].raw, name))
 			return &m->aliases[i];
 	return NULL;
+}
+
+/* The shown name of raw: its demangled form interned in m, else raw itself. */
+static const char *demangled_name(struct sym_module *m, const char *raw)
+{
+	char *d = demangle(raw);
+	const char *name;
+
+	if (!d)
+		return raw;
+	name = strtab_intern(&m->strs, d);
+	free(d);
+	return name ? name : raw;
+}
+
+void sym_module_demangle(struct sym_module *m)
+{
+	/*
+	 * syms holds the chosen name of each address, which aliases hold too:
+	 * demangle each once (a big C++ library has 10^4-10^5 functions).
+	 */
+	for (size_t i = 0; i < m->nr_syms; i++)
+		m->syms[i].name = demangled_name(m, m->syms[i].raw);
+	for (size_t i = 0; i < m->nr_aliases; i++) {
+		const struct sym_entry *e = sym_module_find(m, m->aliases[i].addr);
+
+		if (e && e->raw == m->aliases[i].raw)
+			m->aliases[i].name = e->name;
+		else
+			m->aliases[i].name = demangled_name(m, m->aliases[i].raw);
+	}
 }
 
 static int cu_cmp(const void *pa, const void *pb)

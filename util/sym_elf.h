@@ -17,7 +17,8 @@
 struct sym_entry {
 	uint64_t addr;
 	uint64_t size;
-	const char *name;
+	const char *name;	  /* what reports show: demangled after sym_module_demangle */
+	const char *raw;	  /* as in the symbol table (version suffix dropped) */
 };
 
 struct sym_cu_range;
@@ -79,8 +80,15 @@ bool sym_module_bias(const struct sym_module *m, uint64_t start, uint64_t pgoff,
 /* The function covering vaddr, or NULL. */
 const struct sym_entry *sym_module_find(struct sym_module *m, uint64_t vaddr);
 
-/* A function by exact name (aliases included), or NULL. */
+/* A function by exact name, shown or raw (aliases included), or NULL. */
 const struct sym_entry *sym_module_find_name(const struct sym_module *m, const char *name);
+
+/*
+ * Show C++ names demangled: every name that demangles (util/demangle.h)
+ * becomes the demangled form, ->raw keeps the symbol table's.  Once per
+ * module, after sym_module_open; the alias choice was made on raw names.
+ */
+void sym_module_demangle(struct sym_module *m);
 
 /* Source line of vaddr from DWARF; false when unknown. */
 bool sym_module_line(struct sym_module *m, uint64_t vaddr, const char **file, int *line);

@@ -53,6 +53,7 @@ struct sym_space {
 
 struct sym_session {
 	char *trace_dir, *debug_dir, *vmlinux, *sysroot;
+	bool demangle;		  /* C++ names demangled (the default) */
 	struct sym_space *spaces; /* open addressing by pid */
 	size_t nr_spaces, cap_spaces;
 	struct sym_space *last_space;
@@ -76,6 +77,7 @@ struct sym_session *sym_session_new(const struct sym_options *opts)
 
 	if (!s)
 		return NULL;
+	s->demangle = !opts || !opts->no_demangle;
 	if (opts) {
 		s->trace_dir = dup_opt(opts->trace_dir);
 		s->debug_dir = dup_opt(opts->debug_dir);
@@ -424,6 +426,8 @@ static struct sym_module *module_get(struct sym_session *s, const char *path, co
 	m = sym_module_open(open_path, name, bid, bid_len, s->debug_dir);
 	if (!m)
 		return NULL;
+	if (s->demangle)
+		sym_module_demangle(m);
 	if (!name) {
 		/* Keep the traced path as the identity, not the sysroot one. */
 		free(m->path);
@@ -483,7 +487,8 @@ static void resolve_kernel(struct sym_session *s, uint64_t addr, unsigned flags,
 		return;
 	loc->module = loc->module_path = e->module;
 	loc->module_offset = addr - e->module_base;
-	loc->symbol = e->name;
+	/* Kernel names are C: shown as they are. */
+	loc->symbol = loc->symbol_raw = e->name;
 	loc->sym_addr = e->addr;
 	loc->sym_offset = addr - e->addr;
 	vm = sym_kernel_vmlinux(s->kernel, &kaslr);
@@ -550,6 +555,7 @@ void sym_resolve(struct sym_session *s, uint32_t pid, uint64_t addr, unsigned fl
 	e = sym_module_find(r->mod, vaddr);
 	if (e) {
 		loc->symbol = e->name;
+		loc->symbol_raw = e->raw;
 		loc->sym_addr = e->addr + r->bias;
 		loc->sym_offset = vaddr - e->addr;
 	}
@@ -596,6 +602,8 @@ int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint
 		sym_module_free(m);
 		return -1;
 	}
+	/* So that "ns::f(int)" finds _ZN2ns1fEi as well. */
+	sym_module_demangle(m);
 	e = sym_module_find_name(m, name);
 	ret = e ? 1 : 0;
 	if (e) {
