@@ -4,10 +4,10 @@
 
 usage: arc-oracle.py CALLGRIND_OUT POST_EXPORT FUNCTION...
 
-FUNCTION is NAME, or NAME=CGNAME when callgrind names it otherwise (it
-demangles C++ names, post shows symbols as they are), optionally followed by
-:async=N for a signal handler: callgrind counts no calls into a handler,
-post counts each of its N asynchronous entries as a call.
+FUNCTION is a name as both show it (C++ names demangled, "thrower(int)"),
+optionally followed by :async=N for a signal handler: callgrind counts no
+calls into a handler, post counts each of its N asynchronous entries as a
+call.
 
 Both files are in callgrind format: CALLGRIND_OUT from valgrind
 --tool=callgrind --separate-recs=1 --dump-instr=no, POST_EXPORT from
@@ -70,20 +70,18 @@ def main():
     print('%-24s %12s %12s %12s %8s %8s' % ('function', 'callgrind', 'post', 'post+plt',
                                             'cg calls', 'calls'))
     for spec in sys.argv[3:]:
-        spec, _, async_calls = spec.partition(':async=')
-        f, _, cgf = spec.partition('=')
-        cgf = cgf or f
+        f, _, async_calls = spec.partition(':async=')
         plt = sum(n for (caller, callee), n in pt_arc_calls.items()
                   if caller == f and callee.endswith('@plt'))
         adjusted = pt_self.get(f, 0) + plt
-        want_calls = int(async_calls) if async_calls else cg_calls.get(cgf, 0)
-        ok = adjusted == cg_self.get(cgf, 0) and pt_calls.get(f, 0) == want_calls
+        want_calls = int(async_calls) if async_calls else cg_calls.get(f, 0)
+        ok = adjusted == cg_self.get(f, 0) and pt_calls.get(f, 0) == want_calls
         if async_calls:
-            ok = ok and cg_calls.get(cgf, 0) == 0
-        print('%-24s %12d %12d %12d %8d %8d %s' % (f, cg_self.get(cgf, 0), pt_self.get(f, 0),
-                                                  adjusted, cg_calls.get(cgf, 0),
+            ok = ok and cg_calls.get(f, 0) == 0
+        print('%-24s %12d %12d %12d %8d %8d %s' % (f, cg_self.get(f, 0), pt_self.get(f, 0),
+                                                  adjusted, cg_calls.get(f, 0),
                                                   pt_calls.get(f, 0), '' if ok else 'DIFFERS'))
-        if f not in pt_self or not ok:
+        if f not in pt_self or f not in cg_self or not ok:
             bad += 1
     return 1 if bad else 0
 
