@@ -23,7 +23,7 @@ const char af_filter_help[] =
 	"  --pid PID        only this process's threads\n"
 	"  --tid TID        only this thread\n"
 	"  --module NAME    only functions of this module (short name or path)\n"
-	"  --symbol NAME    only this function\n"
+	"  --symbol NAME    only this function (C++: demangled or mangled name)\n"
 	"  --ring RING      only user or kernel functions (user, kernel, all: default)\n";
 
 int af_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *v)
@@ -115,8 +115,9 @@ int af_open(struct af_session *s, const struct post_opts *opts, bool want_arcs)
 		pr_err("cannot set up symbol resolution for %s", trace_dir(s->trace));
 		return EXIT_RUNTIME;
 	}
+	/* Without the memo (no memory) every question is decided anew. */
 	if (s->filter.symbol)
-		s->symbol_memo = calloc(1, sizeof(*s->symbol_memo));	/* NULL: undecided each time */
+		s->symbol_memo = calloc(1, sizeof(*s->symbol_memo));
 	s->sites = cf_sites_new(s->sym);
 	if (!s->sites)
 		return EXIT_RUNTIME;

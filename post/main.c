@@ -32,7 +32,8 @@ static void usage(FILE *f)
 		   "Reports from a pitrace trace directory (default pitrace.data).\n"
 		   "--vmlinux: the traced kernel with debug info (default: found by build-id\n"
 		   "under --debug-dir, default /usr/lib/debug).\n"
-		   "--no-demangle: C++ names as in the symbol table (_ZN3foo3barEv, not foo::bar()).\n\n"
+		   "--no-demangle: C++ names as in the symbol table (_ZN3foo3barEv,\n"
+		   "not foo::bar()).\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);

@@ -50,7 +50,7 @@ struct sym_loc {
 				   * UNKNOWN and (without vmlinux) the core kernel */
 	const char *symbol;	  /* function name, NULL when none covers addr; C++ names
 				   * demangled unless sym_options.no_demangle */
-	const char *symbol_raw;	  /* the name in the symbol table (mangled), NULL with symbol */
+	const char *symbol_raw;	  /* as in the symbol table (mangled); NULL with symbol */
 	uint64_t sym_addr;	  /* the symbol's start, as a process address */
 	uint64_t sym_offset;	  /* addr - sym_addr */
 	const char *file;	  /* source file (SYM_LINES), NULL if unknown */
@@ -75,8 +75,9 @@ size_t sym_read_code(struct sym_session *s, uint32_t pid, uint64_t addr, uint8_t
 /*
  * Standalone use by the recorder (--on SYMBOL): the module-relative address
  * (ELF virtual address) and size of a function by exact name in the ELF file
- * at path, aliases and "name@plt" included, C++ names mangled or demangled.  Returns 1 found, 0 absent, -1
- * when path is not a readable ELF file (errno set).
+ * at path, aliases and "name@plt" included, C++ names mangled or demangled.
+ * Returns 1 found, 0 absent, -1 when path is not a readable ELF file (errno
+ * set).
  */
 int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint64_t *size);
 

@@ -30,7 +30,7 @@ static const struct {
 	{ "_Znwm", "operator new(unsigned long)" },
 	{ "_ZNKSt6vectorIiSaIiEE4sizeEv", "std::vector<int, std::allocator<int> >::size() const" },
 	{ "_ZN12_GLOBAL__N_11fEv", "(anonymous namespace)::f()" },
-	{ "_Z1fIiEvT_", "void f<int>(int)" },			/* template: return type shown */
+	{ "_Z1fIiEvT_", "void f<int>(int)" },			/* template: return type */
 	{ "_ZZ4mainENKUlvE_clEv", "main::{lambda()#1}::operator()() const" },
 	{ "_ZThn8_N1D1fEv", "non-virtual thunk to D::f()" },
 	{ "_ZN1SD0Ev", "S::~S()" },				/* deleting and complete */
