@@ -104,7 +104,7 @@ struct pitrace_status {
 	__u64 traced_tasks;	  /* tasks currently armed */
 	__u32 flags;		  /* PITRACE_STATUS_* (1.1) */
 	__u32 conflict_tid;	  /* last SELECT refused because of this task (1.1) */
-	__u32 conflict_tracer;	  /* the tgid single-stepping conflict_tid by ptrace; 0 unknown (1.3) */
+	__u32 conflict_tracer;	  /* tgid single-stepping conflict_tid by ptrace; 0 unknown (1.3) */
 	__u32 step_users;	  /* PITRACE_STEP_USER_*: set now, also without a session (1.3) */
 	__u32 reserved[4];
 } __attribute__((packed));

@@ -3,7 +3,9 @@
 // which x86 uprobes emulates) and at a RIP-relative add to memory (which it
 // single-steps out of line).  "uprobe_target offsets" prints both file
 // offsets for tracefs uprobe_events; "uprobe_target N" calls it N times and
-// prints how many times it ran.
+// prints how many times it ran.  Static: the counts don't depend on the
+// dynamic loader's work, which varies between runs on some kernels.
+// build: -static
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +35,8 @@ static unsigned long file_offset(const void *addr)
 	FILE *f = fopen("/proc/self/maps", "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %7s %lx", &lo, &hi, perm, &off) == 4 && a >= lo && a < hi) {
+		if (sscanf(line, "%lx-%lx %7s %lx", &lo, &hi, perm, &off) == 4 && a >= lo &&
+		    a < hi) {
 			fclose(f);
 			return a - lo + off;
 		}

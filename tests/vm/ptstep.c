@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 	pid_t child;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: ptstep PROG [ARGS]   single-step PROG by ptrace until it exits\n");
+		fprintf(stderr, "usage: ptstep PROG [ARGS]: single-step PROG by ptrace to its exit\n");
 		return 2;
 	}
 	child = fork();
