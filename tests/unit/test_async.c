@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch_vectors.h"
 #include "arcs.h"
 #include "callflow.h"
 #include "stepcodec.h"
@@ -96,6 +97,49 @@ static void test_decode(void)
 	CU_ASSERT(!pt_async_is_info(PT_ASYNC_SIGNAL) && !pt_async_is_info(PT_ASYNC_SIGRETURN));
 	CU_ASSERT_STRING_EQUAL(trace_async_kind_name(PT_ASYNC_IRQ), "irq");
 	CU_ASSERT_STRING_EQUAL(trace_async_kind_name(99), "unknown");
+}
+
+/* ---- names (x86_64: the vectors Linux assigns, the #PF error code bits) ---- */
+
+static void test_names(void)
+{
+	static const struct {
+		uint64_t vector;
+		const char *name;
+	} interrupts[] = {
+		{ 236, "local timer" },	{ 253, "reschedule" },	   { 252, "call function" },
+		{ 251, "call function single" },			   { 246, "irq work" },
+		{ 247, "platform IPI" }, { 255, "spurious APIC" }, { 100, NULL },
+	};
+	static const struct {
+		uint64_t error;
+		const char *words;
+	} faults[] = {
+		{ 0x6, "write, not present" },		  /* user store to a fresh page */
+		{ 0x4, "read, not present" },
+		{ 0x2, "write, not present, kernel mode" }, /* copy_to_user */
+		{ 0x7, "write, protection" },		  /* store to a read-only page */
+		{ 0x15, "instruction fetch, protection" }, /* NX */
+		{ 0x25, "read, protection, protection key" },
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(interrupts) / sizeof(interrupts[0]); i++) {
+		const char *n = arch_interrupt_name(interrupts[i].vector);
+
+		if (interrupts[i].name) {
+			CU_ASSERT(n && !strcmp(n, interrupts[i].name));
+		} else {
+			CU_ASSERT_PTR_NULL(n);
+		}
+	}
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+		arch_page_fault_describe(faults[i].error, buf, sizeof(buf));
+		CU_ASSERT_STRING_EQUAL(buf, faults[i].words);
+	}
+	CU_ASSERT(arch_exception_is_page_fault(14) && !arch_exception_is_page_fault(13));
+	CU_ASSERT_STRING_EQUAL(arch_exception_name(14), "page fault");
+	CU_ASSERT_PTR_NULL(arch_exception_name(300));
 }
 
 /* ---- the call-flow rule ---- */
@@ -394,6 +438,7 @@ static void test_interrupts_change_nothing(void)
 
 static CU_TestInfo tests[] = {
 	{ "ASYNC payloads, short and long", test_decode },
+	{ "vector names and page-fault error words", test_names },
 	{ "interrupts and exceptions change no frame, count or arc",
 	  test_interrupts_change_nothing },
 	CU_TEST_INFO_NULL,
