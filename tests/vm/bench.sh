@@ -6,5 +6,8 @@
 # kernel-mode (--kernel) recording (bench/b10_kernel_steps.sh).  Figures,
 # not pass/fail; TCG timings are noisy.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-PT_VM_CASES_DIR=$ROOT/tests/vm/bench "$ROOT/tests/vm/run.sh" "$@" |
+# Multi-threaded TCG: the collector runs on its own host thread, as it would
+# on its own core of a real machine.
+PT_VM_ACCEL=${PT_VM_ACCEL:--accel tcg,thread=multi} PT_VM_CASES_DIR=$ROOT/tests/vm/bench \
+	"$ROOT/tests/vm/run.sh" "$@" |
 	sed -n 's/^\(vm\[[^]]*\]\): INFO bench: /driver \1: /p; /FAIL/p'
