@@ -26,6 +26,16 @@ static void print_cpus(struct driver_session *ds, const struct pitrace_status *s
 	}
 }
 
+/* Other in-kernel single-step users the driver sees (ABI 1.3): no new claim while they run. */
+static void print_step_users(__u32 users)
+{
+	if (users & PITRACE_STEP_USER_MMIOTRACE)
+		printf("step trap also used by: mmiotrace (no new session; kernel-mode stepping "
+		       "paused)\n");
+	if (users & PITRACE_STEP_USER_KGDB)
+		printf("step trap also used by: kgdb (no new session)\n");
+}
+
 int cmd_status(int argc, char **argv, struct pitrace_opts *opts)
 {
 	struct driver_session ds;
@@ -51,6 +61,7 @@ int cmd_status(int argc, char **argv, struct pitrace_opts *opts)
 		return EXIT_RUNTIME;
 	}
 	ours = session_state_read(&s) == 0;
+	print_step_users(st.step_users);
 	if (!st.claimed) {
 		printf("no session\n");
 		/* A collector killed without cleaning up leaves its state behind. */

@@ -54,6 +54,10 @@ else
 	pitrace record -o r.trace -- $PT_PROGS/vm_loop >record.out 2>&1
 	check_eq mmiotrace-record-exit "exit status of pitrace record" 1 $?
 	check_eq mmiotrace-record-message "pitrace record says" "$mmio_msg" "$(cat record.out)"
+	pitrace status >status.out 2>&1
+	check_eq mmiotrace-pitrace-status "pitrace status names the other step user" \
+		"step trap also used by: mmiotrace (no new session; kernel-mode stepping paused)" \
+		"$(grep '^step trap' status.out)"
 
 	echo nop >$T/current_tracer
 	wait_online "$all_cpus"
