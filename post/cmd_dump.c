@@ -28,7 +28,7 @@ static const char *const attr_names[] = {
 	[PT_ATTR_START_TIME] = "START_TIME", [PT_ATTR_STOP_TIME] = "STOP_TIME",
 	[PT_ATTR_TOTALS] = "TOTALS", [PT_ATTR_STATE] = "STATE", [PT_ATTR_NR_CPUS] = "NR_CPUS",
 	[PT_ATTR_HOSTNAME] = "HOSTNAME", [PT_ATTR_ON_SYMBOL] = "ON_SYMBOL",
-	[PT_ATTR_NOTE] = "NOTE",
+	[PT_ATTR_NOTE] = "NOTE", [PT_ATTR_KERNEL_BUILD_ID] = "KERNEL_BUILD_ID",
 };
 
 static void print_file_header(const struct pt_file_header *h)

@@ -179,6 +179,8 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	print_str("backend:", in->backend);
 	print_str("mode:", in->mode);
 	print_str("kernel:", in->kernel_release);
+	if (in->kernel_build_id[0])
+		print_str("build-id:", in->kernel_build_id);
 	print_str("hostname:", in->hostname);
 	printf("%-12s", "command:");
 	for (size_t i = 0; in->argv[i]; i++)

@@ -37,7 +37,7 @@ struct trace {
 	char *dir;
 	bool force;
 	struct trace_info info;
-	char *strings[6];	  /* owned copies of info's string attributes */
+	char *strings[7];	  /* owned copies of info's string attributes */
 	uint8_t *tasks_data;	  /* the tasks file; task strings point into it */
 	struct trace_task_rec *tasks;
 	size_t nr_tasks;
@@ -235,6 +235,7 @@ static int load_header(struct trace *t)
 		case PT_ATTR_KERNEL_RELEASE: slot = &in->kernel_release; idx = 3; break;
 		case PT_ATTR_STATE: slot = &in->state; idx = 4; break;
 		case PT_ATTR_HOSTNAME: slot = &in->hostname; idx = 5; break;
+		case PT_ATTR_KERNEL_BUILD_ID: slot = &in->kernel_build_id; idx = 6; break;
 		case PT_ATTR_CMDLINE:
 			for (size_t i = 0, n; i < plen; i += n + 1) {
 				char *a = payload_str(p + i, plen - i);
@@ -580,7 +581,8 @@ static struct trace *trace_open_common(const char *dir, bool force)
 	}
 	/* the API promises strings and lists, never NULL */
 	const char **strs[] = { &t->info.arch, &t->info.backend, &t->info.mode,
-				&t->info.kernel_release, &t->info.state, &t->info.hostname };
+				&t->info.kernel_release, &t->info.state, &t->info.hostname,
+				&t->info.kernel_build_id };
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		if (!*strs[i])

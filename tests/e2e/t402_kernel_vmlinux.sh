@@ -78,6 +78,14 @@ pcs=$(while read -r a; do printf '0x%x,' $((0x$a + slide)); done <insns)
 "$PROGS/mkktrace" t-nobid --kallsyms kallsyms --pcs "${pcs%,}" --release 9.9-pt-test ||
 	fail "mkktrace without build-id"
 
+# The header carries the build-id: post info and post dump show it.
+"$POST" -i t info >info.out || fail "post info"
+grep -qx "build-id: *$bid" info.out || fail "post info shows no build-id $bid: $(cat info.out)"
+"$POST" -i t-nobid info | grep -q "^build-id:" &&
+	fail "post info shows a build-id that was not recorded"
+"$POST" -i t dump | grep -q "ATTR KERNEL_BUILD_ID .*$bid" ||
+	fail "post dump does not name the KERNEL_BUILD_ID attribute"
+
 # The oracle: addr2line at the unslid address, one "file:line" per step.
 addr2line -e kern $(sed 's/^/0x/' insns) >oracle
 [ "$(grep -c ':[0-9][0-9]*$' oracle)" = "$nsteps" ] || fail "addr2line: $(cat oracle)"
