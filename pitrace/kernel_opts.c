@@ -13,7 +13,8 @@ int kernel_opt_parse(const char *arg, struct pitrace_config *cfg)
 	if (arg && !strcmp(arg, "faults")) {
 		/* docs/kernel-mode.md: page-fault handling is not stepped (why). */
 		pr_err("--kernel=faults: stepping page-fault handling is not supported "
-		       "(faults are recorded as ASYNC entries with --kernel)");
+		       "(every driver session records page faults as ASYNC entries; see "
+		       "docs/kernel-mode.md)");
 		return EXIT_USAGE;
 	}
 	if (arg && strcmp(arg, "syscalls")) {
