@@ -25,12 +25,14 @@ static void usage(FILE *f)
 		"  --on SYMBOL         record only while inside SYMBOL (repeatable)\n"
 		"  -z, --compress      zstd-compress the step streams\n"
 		"  --no-pin            don't pin tracer and command to one CPU\n"
+		"  --aslr              keep CMD's address-space randomization (default: off,\n"
+		"                      so that recordings of CMD count the same)\n"
 		"  --backend NAME      ptrace or driver (default: driver when loaded)\n"
 		"Exit status: CMD's (128+N when killed by signal N); 127 when CMD\n"
 		"is not found, 126 when it cannot be executed.\n");
 }
 
-enum { OPT_KERNEL = PTRACE_OPT_NEXT, OPT_KERNEL_LIMIT };
+enum { OPT_KERNEL = PTRACE_OPT_NEXT, OPT_KERNEL_LIMIT, OPT_ASLR };
 
 int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 {
@@ -39,6 +41,7 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 		/* driver-only options, recognised to say why they can't apply */
 		{ "kernel", optional_argument, NULL, OPT_KERNEL },
 		{ "kernel-limit", required_argument, NULL, OPT_KERNEL_LIMIT },
+		{ "aslr", no_argument, NULL, OPT_ASLR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -65,6 +68,9 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 		if (r)
 			continue;
 		switch (ch) {
+		case OPT_ASLR:
+			o.aslr = true;
+			continue;
 		case OPT_KERNEL:
 		case OPT_KERNEL_LIMIT:
 			pr_err("record: --%s needs the driver backend (the ptrace backend sees user "

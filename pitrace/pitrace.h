@@ -3,6 +3,8 @@
 #ifndef PITRACE_PITRACE_H
 #define PITRACE_PITRACE_H
 
+#include <stdbool.h>
+
 struct pitrace_opts {
 	int verbose;		  /* -v count */
 };
@@ -16,5 +18,12 @@ int cmd_stop(int argc, char **argv, struct pitrace_opts *opts);
 int cmd_status(int argc, char **argv, struct pitrace_opts *opts);
 int cmd_on(int argc, char **argv, struct pitrace_opts *opts);
 int cmd_off(int argc, char **argv, struct pitrace_opts *opts);
+
+/*
+ * In a child about to exec the recorded command: turn address-space
+ * randomization off (ADDR_NO_RANDOMIZE) unless keep, so that recordings of
+ * one command count the same (aslr.c).
+ */
+void aslr_child_setup(bool keep);
 
 #endif /* PITRACE_PITRACE_H */

@@ -26,6 +26,7 @@
 #include "arch_decode.h"
 #include "arch_ptrace.h"
 #include "log.h"
+#include "pitrace.h"
 #include "ptrace_engine.h"
 #include "ptrace_maps.h"
 #include "symbols.h"
@@ -1351,6 +1352,7 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 		close(err[0]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
+		aslr_child_setup(o->aslr);
 		execv(prog, argv);
 		child_errno = errno;
 		if (write(err[1], &child_errno, sizeof(child_errno)) < 0)

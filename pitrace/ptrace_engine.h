@@ -19,6 +19,7 @@ struct ptrace_opts {
 	bool follow_fork;	  /* also trace child processes */
 	bool compress;		  /* zstd step streams */
 	bool pin;		  /* tracer and tracees on one CPU (default) */
+	bool aslr;		  /* record: keep the command's address randomization */
 	char **on_syms;		  /* --on SYMBOL: record only inside these functions */
 	size_t nr_on_syms;
 };

@@ -74,11 +74,13 @@ static void usage(FILE *f)
 		"  --buffer-size MB   ring buffer per CPU (default: the driver's)\n"
 		KERNEL_OPTS_HELP
 		"  -z, --compress     zstd-compress the step streams\n"
-		"  -o, --output DIR   trace directory (default pitrace.data)\n");
+		"  -o, --output DIR   trace directory (default pitrace.data)\n"
+		"  --aslr             keep CMD's address-space randomization (default: off,\n"
+		"                     so that recordings of CMD count the same)\n");
 }
 
 /* Start argv stopped at its first instruction; returns its pid or -1. */
-static pid_t spawn_stopped(char **argv)
+static pid_t spawn_stopped(char **argv, bool aslr)
 {
 	int status;
 	pid_t pid = fork();
@@ -92,6 +94,7 @@ static pid_t spawn_stopped(char **argv)
 			pr_err("PTRACE_TRACEME: %s", strerror(errno));
 			_exit(127);
 		}
+		aslr_child_setup(aslr);
 		execvp(argv[0], argv);
 		pr_err("cannot run %s: %s", argv[0], strerror(errno));
 		_exit(127);
@@ -116,13 +119,14 @@ static pid_t spawn_stopped(char **argv)
 
 int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
 {
-	enum { OPT_MODE = 256, OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT };
+	enum { OPT_MODE = 256, OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT, OPT_ASLR };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "buffer-size", required_argument, NULL, OPT_BUF },
 		KERNEL_LONGOPTS(OPT_KERNEL, OPT_KERNEL_LIMIT),
 		{ "compress", no_argument, NULL, 'z' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "aslr", no_argument, NULL, OPT_ASLR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -133,6 +137,7 @@ int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
 	struct collector *c;
 	char line[4600];
 	int ch, mode, status = 0, pidfd, ret;
+	bool aslr = false;
 	pid_t pid;
 
 	(void)opts;
@@ -170,6 +175,9 @@ int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
 		case 'z':
 			co.compress = true;
 			break;
+		case OPT_ASLR:
+			aslr = true;
+			break;
 		case 'o':
 			co.out_dir = optarg;
 			break;
@@ -192,7 +200,7 @@ int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
 		return EXIT_RUNTIME;
 	if (ds_claim(&ds, &cfg) < 0)
 		goto err_close;
-	pid = spawn_stopped(argv + optind);
+	pid = spawn_stopped(argv + optind, aslr);
 	if (pid < 0)
 		goto err_release;
 	/* Ctrl-C reaches the command; we stay to finish the trace. */
