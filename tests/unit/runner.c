@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Runs every registered CUnit suite; `unit-tests SUITE` runs one. */
 #include <CUnit/Basic.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,27 @@ void unit_register(struct unit_suite *s)
 		p = &(*p)->next;
 	s->next = *p;
 	*p = s;
+}
+
+const char *unit_sh_out(const char *fmt, ...)
+{
+	static char line[4096];
+	char cmd[4096];
+	va_list ap;
+	FILE *p;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	line[0] = 0;
+	p = popen(cmd, "r");
+	if (!p)
+		return line;
+	if (!fgets(line, sizeof(line), p))
+		line[0] = 0;
+	pclose(p);
+	line[strcspn(line, "\n")] = 0;
+	return line;
 }
 
 const char *unit_tmpdir(void)

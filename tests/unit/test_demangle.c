@@ -56,32 +56,9 @@ static const struct {
 	{ "", NULL },
 };
 
-/* First line of a command's output, trimmed ("" when none). */
-static const char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static const char *sh_out(const char *fmt, ...)
-{
-	static char line[4096];
-	char cmd[4096];
-	va_list ap;
-	FILE *p;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	line[0] = 0;
-	p = popen(cmd, "r");
-	if (!p)
-		return line;
-	if (!fgets(line, sizeof(line), p))
-		line[0] = 0;
-	pclose(p);
-	line[strcspn(line, "\n")] = 0;
-	return line;
-}
-
 static bool have_tool(const char *tool)
 {
-	return !strcmp(sh_out("command -v %s >/dev/null && echo yes", tool), "yes");
+	return !strcmp(unit_sh_out("command -v %s >/dev/null && echo yes", tool), "yes");
 }
 
 static void test_demangle_table(void)
@@ -100,7 +77,7 @@ static void test_demangle_table(void)
 		CU_ASSERT(ok);
 		/* The table itself, against binutils' demangler (no "@plt" there). */
 		if (filt && *name && !strchr(name, '@') && !strchr(name, '*')) {
-			const char *f = sh_out("c++filt '%s'", name);
+			const char *f = unit_sh_out("c++filt '%s'", name);
 
 			if (strcmp(f, want ? want : name))
 				fprintf(stderr, "\nc++filt %s: '%s'\n", name, f);
@@ -178,13 +155,13 @@ static bool build_cxx(char *exe, size_t size)
 		return false;
 	fputs(cxx_src, f);
 	fclose(f);
-	return !strcmp(sh_out("g++ -g -O0 -fno-inline -no-pie -o %s %s 2>&1 && echo ok", exe, src),
+	return !strcmp(unit_sh_out("g++ -g -O0 -fno-inline -no-pie -o %s %s 2>&1 && echo ok", exe, src),
 		       "ok");
 }
 
 static uint64_t nm_addr(const char *exe, const char *raw)
 {
-	return strtoull(sh_out("nm %s | awk '$3 == \"%s\" { print $1 }'", exe, raw), NULL, 16);
+	return strtoull(unit_sh_out("nm %s | awk '$3 == \"%s\" { print $1 }'", exe, raw), NULL, 16);
 }
 
 /* A session with exe's executable segment mapped in CXX_PID as the loader does. */
@@ -197,7 +174,7 @@ static struct sym_session *session_with(const char *exe, bool no_demangle)
 
 	if (!s)
 		return NULL;
-	if (sscanf(sh_out("readelf -lW %s | awk '$1 == \"LOAD\" && / R E / "
+	if (sscanf(unit_sh_out("readelf -lW %s | awk '$1 == \"LOAD\" && / R E / "
 			  "{ print $2, $3, $5; exit }'", exe),
 		   "%" SCNx64 " %" SCNx64 " %" SCNx64, &off, &vaddr, &filesz) != 3) {
 		sym_session_free(s);
@@ -234,7 +211,7 @@ static void test_resolver_names(void)
 		struct sym_loc loc;
 
 		CU_ASSERT_FATAL(addr != 0);
-		snprintf(want, sizeof(want), "%s", sh_out("c++filt '%s'", name));
+		snprintf(want, sizeof(want), "%s", unit_sh_out("c++filt '%s'", name));
 		sym_resolve(shown, CXX_PID, addr + 1, 0, &loc);
 		CU_ASSERT(loc.symbol && !strcmp(loc.symbol, want) && loc.sym_offset == 1);
 		CU_ASSERT(loc.symbol_raw && !strcmp(loc.symbol_raw, name));

@@ -145,29 +145,6 @@ static int sh(const char *fmt, ...)
 	return rc;
 }
 
-/* First line of a command's output, trimmed ("" when none). */
-static const char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static const char *sh_out(const char *fmt, ...)
-{
-	static char line[4096];
-	char cmd[4096];
-	va_list ap;
-	FILE *p;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	line[0] = 0;
-	p = popen(cmd, "r");
-	if (!p)
-		return line;
-	if (!fgets(line, sizeof(line), p))
-		line[0] = 0;
-	pclose(p);
-	line[strcspn(line, "\n")] = 0;
-	return line;
-}
-
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -179,7 +156,7 @@ static void write_file(const char *path, const char *text)
 
 static const char *build_id_hex(const char *file)
 {
-	return sh_out("readelf -n %s 2>/dev/null | sed -n 's/.*Build ID: *//p'", file);
+	return unit_sh_out("readelf -n %s 2>/dev/null | sed -n 's/.*Build ID: *//p'", file);
 }
 
 /* Compile every test file once; the cases below only read them. */
@@ -245,20 +222,20 @@ static uint64_t oracle_addr(const char *file, const char *sym)
 	const char *out;
 
 	if (strstr(sym, "@plt"))
-		out = sh_out("objdump -d %s | sed -n 's/^\\([0-9a-f]*\\) <%s>:$/\\1/p'", file, sym);
+		out = unit_sh_out("objdump -d %s | sed -n 's/^\\([0-9a-f]*\\) <%s>:$/\\1/p'", file, sym);
 	else
-		out = sh_out("nm %s | awk '$3 == \"%s\" { print $1 }'", file, sym);
+		out = unit_sh_out("nm %s | awk '$3 == \"%s\" { print $1 }'", file, sym);
 	return strtoull(out, NULL, 16);
 }
 
 static uint64_t oracle_size(const char *file, const char *sym)
 {
-	return strtoull(sh_out("nm -S %s | awk '$4 == \"%s\" { print $2 }'", file, sym), NULL, 16);
+	return strtoull(unit_sh_out("nm -S %s | awk '$4 == \"%s\" { print $2 }'", file, sym), NULL, 16);
 }
 
 static int oracle_line(const char *file, uint64_t vaddr)
 {
-	const char *out = sh_out("addr2line -e %s 0x%" PRIx64, file, vaddr);
+	const char *out = unit_sh_out("addr2line -e %s 0x%" PRIx64, file, vaddr);
 	const char *colon = strrchr(out, ':');
 
 	return colon ? atoi(colon + 1) : 0;
@@ -285,7 +262,7 @@ static const char *objdump_bytes(const char *file, uint64_t vaddr, size_t n)
 {
 	static char hex[40];
 	/* " ADDR " then four 8-digit groups in fixed columns, then ASCII */
-	const char *dump = sh_out("objdump -s --start-address=0x%" PRIx64
+	const char *dump = unit_sh_out("objdump -s --start-address=0x%" PRIx64
 				  " --stop-address=0x%" PRIx64 " %s | grep '^ [0-9a-f]* '",
 				  vaddr, vaddr + n, file);
 	const char *cols = strchr(dump + 1, ' ');
@@ -541,7 +518,7 @@ static void test_static_irelative_plt(void)
 	for (int i = 0; i < 2; i++)
 		CU_ASSERT_FATAL(fscanf(p, "%" SCNx64 " %" SCNx64, &plt[i], &slot[i]) == 2);
 	pclose(p);
-	resolver = strtoull(sh_out("readelf -rW %s | awk '$1 == \"%016" PRIx64 "\" && "
+	resolver = strtoull(unit_sh_out("readelf -rW %s | awk '$1 == \"%016" PRIx64 "\" && "
 				   "/IRELATIVE/ { print $NF }'", file, slot[0]), NULL, 16);
 	CU_ASSERT_FATAL(resolver != 0);
 
@@ -551,7 +528,7 @@ static void test_static_irelative_plt(void)
 	CU_ASSERT_FATAL(ifunc.symbol != NULL);
 	snprintf(want, sizeof(want), "%s@plt", ifunc.symbol);
 	/* the name is one nm gives the resolver's address */
-	CU_ASSERT_STRING_EQUAL(sh_out("nm %s | awk '$1 == \"%016" PRIx64 "\" && $3 == \"%s\" "
+	CU_ASSERT_STRING_EQUAL(unit_sh_out("nm %s | awk '$1 == \"%016" PRIx64 "\" && $3 == \"%s\" "
 				      "{ print $3 }'", file, resolver, ifunc.symbol), ifunc.symbol);
 	for (uint64_t off = 0; off < plt[1] - plt[0]; off++) {
 		sym_resolve(s, 12, plt[0] + off, 0, &loc);
@@ -896,13 +873,13 @@ static void test_vdso(void)
 	 * the one with the fewest leading underscores (clock_gettime, weak,
 	 * over __vdso_clock_gettime, global).
 	 */
-	name = sh_out("objdump -T %s | awk '$2 == \"g\" && /clock_gettime/ { print $1 }' | head -1",
+	name = unit_sh_out("objdump -T %s | awk '$2 == \"g\" && /clock_gettime/ { print $1 }' | head -1",
 		      tpath("vdso"));
 	CU_ASSERT_FATAL(name[0] != 0);
 	vaddr = strtoull(name, NULL, 16);
 	char want[128];
 	snprintf(want, sizeof(want), "%s",
-		 sh_out("objdump -T %s | awk '$1 == \"%016" PRIx64 "\" { n = $NF; "
+		 unit_sh_out("objdump -T %s | awk '$1 == \"%016" PRIx64 "\" { n = $NF; "
 			"match(n, /^_*/); print RLENGTH, n }' | sort -k1,1n -k2 | head -1 | "
 			"cut -d' ' -f2", tpath("vdso"), vaddr));
 	CU_ASSERT_FATAL(want[0] != 0);

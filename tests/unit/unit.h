@@ -26,4 +26,8 @@ void unit_register(struct unit_suite *s);
 /* Directory for scratch files of one test run (created by the runner). */
 const char *unit_tmpdir(void);
 
+/* First line of a shell command's output, trimmed ("" when none); the
+ * result lives until the next call. */
+const char *unit_sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif /* PT_UNIT_H */
