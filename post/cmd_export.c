@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arcflow.h"
+#include "export.h"
 #include "log.h"
 
 enum export_format { EXPORT_CALLGRIND, EXPORT_FOLDED, EXPORT_CHROME };
@@ -18,8 +19,9 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: post export --format FORMAT -o FILE [OPTIONS]\n\n"
 		   "Formats:\n"
-		   "  callgrind   self instructions per source line and calls= arcs with their\n"
-		   "              inclusive instructions (callgrind_annotate, KCachegrind)\n"
+		   "  callgrind   self instructions per instruction and source line, calls= arcs\n"
+		   "              with their inclusive instructions, jumps (callgrind_annotate,\n"
+		   "              KCachegrind)\n"
 		   "  folded      one line per call stack with its self instructions\n"
 		   "              (\"_start;main;f 1234\", for flame-graph tools)\n"
 		   "  chrome      Chrome/Perfetto JSON trace events: a B/E pair per call per\n"
@@ -30,137 +32,6 @@ static void usage(FILE *f)
 		   "  -o FILE          output file ('-' for standard output)\n"
 		   "  --clock C        chrome: time (default) or steps\n"
 		   "%s", af_filter_help);
-}
-
-/* ---- callgrind ---- */
-
-struct cg_pc {
-	uint32_t fn;
-	const char *file;
-	int line;
-	uint64_t count;
-};
-
-static int cg_pc_cmp(const void *pa, const void *pb)
-{
-	const struct cg_pc *a = pa, *b = pb;
-	int d;
-
-	if (a->fn != b->fn)
-		return a->fn < b->fn ? -1 : 1;
-	d = strcmp(a->file, b->file);
-	if (d)
-		return d;
-	return a->line - b->line;
-}
-
-static const char *or_unknown(const char *s)
-{
-	return s && *s ? s : "???";
-}
-
-/* The file and line of pc (resolved after the trace: the final address spaces). */
-static void cg_where(struct af_session *s, uint32_t pid, uint64_t pc, const char **file, int *line)
-{
-	const struct cf_site_info *in = cf_sites_info(s->sites, s->cf, pid, pc, 0);
-
-	*file = or_unknown(in->file);
-	*line = in->file ? in->line : 0;
-}
-
-static int export_callgrind(struct af_session *s, FILE *out)
-{
-	const struct trace_info *ti = trace_info(s->trace);
-	size_t npc = arcs_nr_pcs(s->arcs), n = 0, ne = arcs_nr_edges(s->arcs);
-	struct cg_pc *pcs = calloc(npc + 1, sizeof(*pcs));
-	const char **fn_file = calloc(cf_nr_funcs(s->cf) + 1, sizeof(*fn_file));
-	uint32_t nfn = cf_nr_funcs(s->cf);
-
-	if (!pcs || !fn_file) {
-		pr_err("out of memory writing the callgrind file");
-		free(pcs);
-		free(fn_file);
-		return EXIT_RUNTIME;
-	}
-	for (size_t i = 0; i < npc; i++) {
-		const struct arc_pc *p = arcs_pc(s->arcs, i);
-
-		if (!af_fn_selected(s, p->fn))
-			continue;
-		pcs[n].fn = p->fn;
-		pcs[n].count = p->count;
-		cg_where(s, p->pid, p->pc, &pcs[n].file, &pcs[n].line);
-		n++;
-	}
-	qsort(pcs, n, sizeof(*pcs), cg_pc_cmp);
-	/* A function's file (fl=): the first of its lines' files by name, mostly its only one;
-	 * lines elsewhere (inlined code) follow an fi= line. */
-	for (size_t i = 0; i < n; i++) {
-		const char *f = fn_file[pcs[i].fn];
-
-		if (!f || !strcmp(f, "???"))
-			fn_file[pcs[i].fn] = pcs[i].file;
-	}
-	fprintf(out, "# callgrind format\nversion: 1\ncreator: pitrace post export\n");
-	if (ti->argv && ti->argv[0]) {
-		fprintf(out, "cmd:");
-		for (char **a = ti->argv; *a; a++)
-			fprintf(out, " %s", *a);
-		fputc('\n', out);
-	}
-	fprintf(out, "positions: line\nevents: Ir\nsummary: %" PRIu64 "\n", arcs_total(s->arcs));
-	for (uint32_t f = 0; f < nfn; f++) {
-		const struct cf_func *fn = cf_func(s->cf, f);
-		const char *cur_file;
-		bool any = false;
-
-		if (!af_fn_selected(s, f))
-			continue;
-		for (size_t e = 0; e < ne && !any; e++)
-			any = arcs_edge(s->arcs, e)->caller == f;
-		if (!arcs_fn(s->arcs, f)->base && !any)
-			continue;
-		cur_file = or_unknown(fn_file[f]);
-		fprintf(out, "\nob=%s\nfl=%s\nfn=%s\n", fn->module_path, cur_file, fn->name);
-		for (size_t i = 0; i < n; i++) {
-			if (pcs[i].fn != f)
-				continue;
-			if (strcmp(pcs[i].file, cur_file)) {
-				cur_file = pcs[i].file;
-				fprintf(out, "fi=%s\n", cur_file);
-			}
-			/* lines of one file are adjacent after sorting: sum them */
-			uint64_t c = pcs[i].count;
-
-			while (i + 1 < n && pcs[i + 1].fn == f && pcs[i + 1].line == pcs[i].line &&
-			       !strcmp(pcs[i + 1].file, pcs[i].file))
-				c += pcs[++i].count;
-			fprintf(out, "%d %" PRIu64 "\n", pcs[i].line, c);
-		}
-		for (size_t e = 0; e < ne; e++) {
-			const struct arc_edge *ed = arcs_edge(s->arcs, e);
-			const struct cf_func *callee;
-			const char *site_file = cur_file;
-			int site_line = 0;
-
-			if (ed->caller != f || !af_fn_selected(s, ed->callee))
-				continue;
-			callee = cf_func(s->cf, ed->callee);
-			if (ed->call_site)
-				cg_where(s, ed->pid, ed->call_site, &site_file, &site_line);
-			if (strcmp(site_file, cur_file)) {
-				cur_file = site_file;
-				fprintf(out, "fi=%s\n", cur_file);
-			}
-			fprintf(out, "cob=%s\ncfi=%s\ncfn=%s\n", callee->module_path,
-				or_unknown(fn_file[ed->callee]), callee->name);
-			fprintf(out, "calls=%" PRIu64 " 0\n%d %" PRIu64 "\n", ed->calls, site_line,
-				ed->cum);
-		}
-	}
-	free(pcs);
-	free(fn_file);
-	return 0;
 }
 
 /* ---- folded stacks ---- */
@@ -386,6 +257,7 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 {
 	struct af_session s = { 0 };
 	struct chrome chrome = { .s = &s, .first = true };
+	struct export_cg *cg = NULL;
 	enum export_format fmt = EXPORT_CALLGRIND;
 	const char *format = NULL, *path = NULL, *clock = "time";
 	FILE *out = NULL;
@@ -442,6 +314,10 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 	ret = af_open(&s, opts, fmt != EXPORT_CHROME);
 	if (ret)
 		goto out;
+	if (fmt == EXPORT_CALLGRIND && !(cg = export_callgrind_new(&s))) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!out) {
 		pr_err("export: cannot create '%s': %s", path, strerror(errno));
@@ -458,7 +334,7 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 	if (ret)
 		goto out;
 	if (fmt == EXPORT_CALLGRIND)
-		ret = export_callgrind(&s, out);
+		ret = export_callgrind_write(cg, out);
 	else if (fmt == EXPORT_FOLDED)
 		ret = export_folded(&s, out);
 	else
@@ -470,6 +346,7 @@ out:
 		pr_err("export: cannot write '%s': %s", path, strerror(errno));
 		ret = EXIT_RUNTIME;
 	}
+	export_callgrind_free(cg);
 	af_close(&s);
 	while (chrome.threads) {
 		struct chrome_thread *next = chrome.threads->next;

@@ -5,14 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch_decode.h"
 #include "arcs.h"
 #include "log.h"
 
-/* Per thread: the tree node of every frame on its stack. */
+/* Per thread: the tree node of every frame on its stack, and its last step. */
 struct tree_thread {
 	uint32_t root;
 	uint32_t *stack;
+	uint64_t *site;		  /* per stack slot: pc of the call in the frame below */
 	uint32_t depth, size;
+	uint64_t replaced_site;	  /* site of the frame a tail call or jump just replaced */
+	uint64_t last_pc;	  /* the last step, while have_last */
+	uint32_t last_fn;
+	struct arch_insn last_insn;
+	bool have_last;
 };
 
 struct arcs {
@@ -35,6 +42,11 @@ struct arcs {
 	size_t nr_pcs, pcs_size;
 	uint32_t *pc_hash;	  /* index + 1 */
 	size_t pc_hash_size;
+	struct arc_jump *jumps;
+	size_t nr_jumps, jumps_size;
+	uint32_t *jump_hash;	  /* index + 1 */
+	size_t jump_hash_size;
+	struct arcs_first_sight sight;
 };
 
 static void *xrealloc(void *p, size_t size)
@@ -161,6 +173,60 @@ static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn)
 	p->fn = fn;
 	p->count = 1;
 	a->pc_hash[i] = (uint32_t)++a->nr_pcs;
+	if (a->sight.pc)
+		a->sight.pc(a->sight.ctx, a, a->nr_pcs - 1);
+}
+
+static uint64_t jump_key(uint32_t pid, uint64_t from, uint64_t to)
+{
+	return mix(from ^ mix(to) ^ ((uint64_t)pid << 48));
+}
+
+static void jump_rehash(struct arcs *a)
+{
+	size_t size = a->jump_hash_size ? a->jump_hash_size * 2 : 1024;
+
+	free(a->jump_hash);
+	a->jump_hash = calloc(size, sizeof(*a->jump_hash));
+	if (!a->jump_hash)
+		xrealloc(NULL, SIZE_MAX);
+	a->jump_hash_size = size;
+	for (size_t k = 0; k < a->nr_jumps; k++) {
+		const struct arc_jump *j = &a->jumps[k];
+		size_t i = jump_key(j->pid, j->from, j->to) & (size - 1);
+
+		while (a->jump_hash[i])
+			i = (i + 1) & (size - 1);
+		a->jump_hash[i] = (uint32_t)k + 1;
+	}
+}
+
+static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint64_t from, uint64_t to,
+		       uint8_t cls)
+{
+	size_t i, mask;
+	struct arc_jump *j;
+
+	if (2 * (a->nr_jumps + 1) > a->jump_hash_size)
+		jump_rehash(a);
+	mask = a->jump_hash_size - 1;
+	for (i = jump_key(pid, from, to) & mask; a->jump_hash[i]; i = (i + 1) & mask) {
+		j = &a->jumps[a->jump_hash[i] - 1];
+		if (j->from == from && j->to == to && j->pid == pid) {
+			j->count++;
+			return;
+		}
+	}
+	if (a->nr_jumps == a->jumps_size) {
+		a->jumps_size = a->jumps_size ? 2 * a->jumps_size : 256;
+		a->jumps = xrealloc(a->jumps, a->jumps_size * sizeof(*a->jumps));
+	}
+	j = &a->jumps[a->nr_jumps];
+	*j = (struct arc_jump){ .pid = pid, .fn = fn, .from = from, .to = to, .count = 1,
+				.cls = cls };
+	a->jump_hash[i] = (uint32_t)++a->nr_jumps;
+	if (a->sight.jump)
+		a->sight.jump(a->sight.ctx, a, a->nr_jumps - 1);
 }
 
 /* ---- call trees ---- */
@@ -225,14 +291,31 @@ static struct tree_thread *tree_thread(struct arcs *a, struct cf_thread *t)
 	return tt;
 }
 
-static void tree_push(struct arcs *a, struct tree_thread *tt, uint32_t node)
+static void tree_push(struct arcs *a, struct tree_thread *tt, uint32_t node, uint64_t site)
 {
 	if (tt->depth == tt->size) {
 		tt->size = tt->size ? 2 * tt->size : 64;
 		tt->stack = xrealloc(tt->stack, tt->size * sizeof(*tt->stack));
+		tt->site = xrealloc(tt->site, tt->size * sizeof(*tt->site));
 	}
 	(void)a;
+	tt->site[tt->depth] = site;
 	tt->stack[tt->depth++] = node;
+}
+
+/* A frame of callee runs directly above one of caller (site: the call in caller, 0 unknown). */
+static void count_entry(struct arcs *a, uint32_t caller, uint32_t callee, uint32_t pid,
+			uint64_t site)
+{
+	struct arc_edge *e = edge(a, caller, callee);
+
+	if (!e->entries || (!e->entry_site && site)) {
+		e->entry_site = site;
+		e->entry_pid = pid;
+		if (a->sight.entry)
+			a->sight.entry(a->sight.ctx, a, (size_t)(e - a->edges));
+	}
+	e->entries++;
 }
 
 /* ---- callflow consumer ---- */
@@ -255,8 +338,11 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 	 * activation only.  (The merged tree joins equal roots again.)
 	 */
 	uint32_t node = tt->depth ? node_child(a, cur, f->fn) : node_new(a, f->fn, cur);
+	/* where the frame below called: a frame that replaced another keeps its call site */
+	uint64_t site = f->kind == CF_ENTRY_TAIL || f->kind == CF_ENTRY_JUMP ? tt->replaced_site :
+			f->kind == CF_ENTRY_CALL || f->kind == CF_ENTRY_KERNEL ? f->call_site :
+			f->kind == CF_ENTRY_ASYNC ? f->resume_from : 0;
 
-	(void)parent;
 	fn_stats(a, f->fn);
 	if (counts_as_call(f->kind)) {
 		struct arc_edge *e = edge(a, f->caller_fn, f->fn);
@@ -269,7 +355,9 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 		fn_stats(a, f->fn)->calls++;
 		a->nodes[node].calls++;
 	}
-	tree_push(a, tt, node);
+	count_entry(a, parent ? parent->fn : CF_NO_FN, f->fn, t->pid, site);
+	tt->replaced_site = 0;
+	tree_push(a, tt, node, site);
 }
 
 static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
@@ -288,8 +376,13 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	a->nodes[old].next_sibling = a->nodes[g].first_child;
 	a->nodes[g].first_child = old;
 	tt->stack[0] = g;
+	tt->site[0] = 0;
 	tt->depth = 1;
-	tree_push(a, tt, old);
+	tree_push(a, tt, old, 0);
+	/* the oldest frame ran above the reconstructed caller, not as a root */
+	edge(a, CF_NO_FN, a->nodes[old].fn)->entries--;
+	count_entry(a, root->fn, a->nodes[old].fn, t->pid, 0);
+	count_entry(a, CF_NO_FN, root->fn, t->pid, 0);
 }
 
 static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
@@ -311,19 +404,40 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 
 		n->base += cost->self;
 		n->cum += cost->incl;
+		tt->replaced_site = how == CF_END_REPLACED ? tt->site[tt->depth] : 0;
 	}
 }
 
 static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
 {
 	struct arcs *a = ctx;
+	struct tree_thread *tt = tree_thread(a, t);
+	const struct arch_insn *in = &tt->last_insn;
 
 	a->total++;
 	count_pc(a, t->pid, s->pc, s->site->fn);
+	if (tt->have_last && tt->last_fn == s->site->fn &&
+	    (in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
+	    s->pc != tt->last_pc + in->len)
+		count_jump(a, t->pid, s->site->fn, tt->last_pc, s->pc, in->cls);
+	tt->last_pc = s->pc;
+	tt->last_fn = s->site->fn;
+	tt->last_insn = s->site->insn;
+	tt->have_last = true;
+}
+
+/* Missing steps, another thread's: the next step's predecessor is not the last one. */
+static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index)
+{
+	struct arcs *a = ctx;
+
+	(void)index;
+	if (m == CF_MARK_GAP || m == CF_MARK_EXIT || m == CF_MARK_ASYNC)
+		tree_thread(a, t)->have_last = false;
 }
 
 static const struct cf_consumer_ops arcs_ops = {
-	.push = on_push, .adopt = on_adopt, .pop = on_pop, .step = on_step,
+	.push = on_push, .adopt = on_adopt, .pop = on_pop, .step = on_step, .mark = on_mark,
 };
 
 struct arcs *arcs_new(struct callflow *cf)
@@ -351,8 +465,11 @@ void arcs_free(struct arcs *a)
 		return;
 	for (size_t i = 0; i < a->nr_threads; i++) {
 		free(a->threads[i]->stack);
+		free(a->threads[i]->site);
 		free(a->threads[i]);
 	}
+	free(a->jumps);
+	free(a->jump_hash);
 	free(a->threads);
 	free(a->thread_pid);
 	free(a->thread_tid);
@@ -444,6 +561,21 @@ const struct arc_pc *arcs_pc(const struct arcs *a, size_t i)
 	return &a->pcs[i];
 }
 
+void arcs_set_first_sight(struct arcs *a, const struct arcs_first_sight *fs)
+{
+	a->sight = *fs;
+}
+
+size_t arcs_nr_jumps(const struct arcs *a)
+{
+	return a->nr_jumps;
+}
+
+const struct arc_jump *arcs_jump(const struct arcs *a, size_t i)
+{
+	return &a->jumps[i];
+}
+
 static int check_tree(const struct arcs *a, uint32_t n)
 {
 	uint64_t sum = 0;
@@ -475,6 +607,11 @@ int arcs_check(const struct arcs *a)
 	for (size_t i = 0; i < a->nr_edges; i++) {
 		const struct arc_edge *e = &a->edges[i];
 
+		if ((e->base || e->cum) && !e->entries) {
+			pr_err("invariant: arc %s -> %s has costs but no frames entered it",
+			       cf_func(a->cf, e->caller)->name, cf_func(a->cf, e->callee)->name);
+			bad++;
+		}
 		calls_in[e->callee] += e->calls;
 		base_in[e->callee] += e->base;
 		if (e->caller != CF_NO_FN)

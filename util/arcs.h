@@ -22,13 +22,21 @@ struct arc_fn_stats {
 	uint64_t calls, base, cum;
 };
 
-/* caller -> callee; caller is CF_NO_FN for a thread's root frames (Cum: their share of the
- * callee's Cum) */
+/*
+ * caller -> callee; caller is CF_NO_FN for a thread's root frames (Cum: their share of the
+ * callee's Cum).  calls are credited to the function that made the transfer (a tail call's
+ * to the function that jumped); entries count the frames of callee that ran directly above
+ * a frame of caller (the call tree's view: a tail call's or a jump's frame counts where it
+ * landed, on the arc that gets its Base and Cum), so every arc with costs has entries.
+ */
 struct arc_edge {
 	uint32_t caller, callee;
 	uint64_t calls, base, cum;
 	uint64_t call_site;	  /* pc of the first call seen, 0 if none */
 	uint32_t pid;		  /* process of that call site */
+	uint64_t entries;
+	uint64_t entry_site;	  /* pc in caller of the first entry's call (0 unknown) */
+	uint32_t entry_pid;	  /* process of that entry */
 };
 
 /* A call-tree node: one call path in one thread (or merged). */
@@ -72,6 +80,34 @@ uint32_t arcs_merged_root(struct arcs *a);
 /* Per-address self counts (for line-level exports). */
 size_t arcs_nr_pcs(const struct arcs *a);
 const struct arc_pc *arcs_pc(const struct arcs *a, size_t i);
+
+/*
+ * Taken jumps and branches inside one function: a jump or conditional
+ * branch at from followed by the step at to (not its fall-through), in
+ * the same function.  The branch's executions are its arc_pc count.
+ */
+struct arc_jump {
+	uint32_t pid, fn;
+	uint64_t from, to, count;
+	uint8_t cls;		  /* ARCH_INSN_JUMP or ARCH_INSN_COND */
+};
+size_t arcs_nr_jumps(const struct arcs *a);
+const struct arc_jump *arcs_jump(const struct arcs *a, size_t i);
+
+/*
+ * Optional: told when an address, a jump or an arc's entry site is first
+ * seen (its index in arcs_pc(), arcs_jump(), arcs_edge()), while the
+ * address space it ran in is the current one.  A report that needs source
+ * lines resolves them then: after the trace, an exec may have put other
+ * code at the same address.  Every member is optional.
+ */
+struct arcs_first_sight {
+	void (*pc)(void *ctx, const struct arcs *a, size_t pc);
+	void (*jump)(void *ctx, const struct arcs *a, size_t jump);
+	void (*entry)(void *ctx, const struct arcs *a, size_t edge);
+	void *ctx;
+};
+void arcs_set_first_sight(struct arcs *a, const struct arcs_first_sight *fs);
 
 /* Check the invariants above; returns the number violated (each printed with pr_err). */
 int arcs_check(const struct arcs *a);

@@ -477,9 +477,25 @@ static void adopt_caller(struct callflow *cf, struct cf_thread *t, const struct 
 	pop(cf, t, CF_END_RETURN);
 }
 
-/* Execution went on in another function without a call or return. */
+/* Does a jump by from_insn into site go back to where the top frame was jumped to from? */
+static bool jumps_back(struct cf_thread *t, const struct cf_site *site,
+		       const struct arch_insn *from_insn)
+{
+	const struct cf_frame *f = top(t);
+
+	if (f->from_fn != site->fn)
+		return false;
+	if (f->kind == CF_ENTRY_JUMP)
+		return true;
+	/* entered at its first instruction: only a direct jump goes back (not longjmp's) */
+	return f->kind == CF_ENTRY_TAIL && from_insn && (from_insn->flags & ARCH_INSN_HAS_TARGET) &&
+	       (from_insn->cls == ARCH_INSN_JUMP || from_insn->cls == ARCH_INSN_COND);
+}
+
+/* Execution went on in another function without a call or return (by from_insn, or NULL). */
 static void cross_into(struct callflow *cf, struct cf_thread *t, const struct cf_site *site,
-		       uint64_t from_pc, const struct trace_event *ev)
+		       uint64_t from_pc, const struct arch_insn *from_insn,
+		       const struct trace_event *ev)
 {
 	int32_t k;
 
@@ -489,11 +505,13 @@ static void cross_into(struct callflow *cf, struct cf_thread *t, const struct cf
 	}
 	/*
 	 * longjmp, exception landing pads: back into a frame further down.  But
-	 * a jump back into the function this frame was jumped to from (a cold
-	 * part returning to its hot part) continues that activation.
+	 * a direct jump back into the function this frame was jumped to from
+	 * continues that activation: gcc's f.cold parts are entered by a jump
+	 * to their first instruction (a tail call to the engine) or into their
+	 * middle, and jump back into f's body while outer activations of a
+	 * recursive f are still on the stack (longjmp's jump is indirect).
 	 */
-	k = site->anon || (top(t)->kind == CF_ENTRY_JUMP && top(t)->from_fn == site->fn) ?
-		    -1 : find_fn_below(t, site->fn);
+	k = site->anon || jumps_back(t, site, from_insn) ? -1 : find_fn_below(t, site->fn);
 	if (k >= 0)
 		unwind_to(cf, t, (uint32_t)k);
 	else
@@ -554,7 +572,7 @@ static void resume(struct callflow *cf, struct cf_thread *t, int32_t k, uint64_t
 		cf->src.site(cf->src.ctx, cf, t->pid, from, ring, &prev);
 		transition(cf, t, &prev, from, pc, site, ev);
 	} else if (top(t)->fn != site->fn) {
-		cross_into(cf, t, site, 0, ev);
+		cross_into(cf, t, site, 0, NULL, ev);
 	}
 }
 
@@ -702,7 +720,7 @@ static void transition(struct callflow *cf, struct cf_thread *t, const struct cf
 	if (!expected)
 		unexplained(cf, t, prev, prev_pc, pc, site, ev);
 	else if (top(t)->fn != site->fn)
-		cross_into(cf, t, site, prev_pc, ev);
+		cross_into(cf, t, site, prev_pc, in, ev);
 }
 
 static void on_step(struct callflow *cf, const struct trace_event *ev)

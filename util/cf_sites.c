@@ -121,6 +121,7 @@ static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32
 	e->ring = ring;
 	sym_resolve(s->sym, pid, pc, 0, &loc);
 	e->info.module = loc.module;
+	e->info.module_offset = loc.module_offset;
 	e->info.symbol = loc.symbol;
 	e->info.sym_offset = loc.sym_offset;
 	if (loc.symbol) {

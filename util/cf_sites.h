@@ -27,6 +27,7 @@ void cf_sites_source(struct cf_sites *s, struct cf_source *src);
 struct cf_site_info {
 	struct cf_site site;
 	const char *module;	  /* short module name */
+	uint64_t module_offset;	  /* sym_loc.module_offset: the ELF virtual address */
 	const char *symbol;	  /* NULL when no symbol covers the address */
 	uint64_t sym_offset;
 	const char *file;	  /* source file, NULL if unknown */

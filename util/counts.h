@@ -3,7 +3,7 @@
  * Instruction counts: aggregate the steps of a trace by process, thread,
  * module, symbol, source line or instruction.  One count is one executed
  * instruction (a rep-prefixed string instruction counts once per iteration,
- * as it traps once per iteration).  Every step lands in exactly one row:
+ * as it traps once per iteration, and once when it does none).  Every step lands in exactly one row:
  * addresses nothing covers get rows like "[unknown]", never dropped.
  *
  * Streaming and cached: an address is resolved once per process (until the

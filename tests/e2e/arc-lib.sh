@@ -65,20 +65,33 @@ arc_stat() {
 	"$POST" -i "$1" arc --check | head -1 | tr ' ' '\n' | sed -n "/^$2\$/{n;p}"
 }
 
-# arc_oracle PROG FUNCTION...: compare self instructions and calls of FUNCTIONs
-# in the trace "oracle" (recorded with LD_BIND_NOW=1) with valgrind's callgrind
-# (arc-oracle.py); callgrind_annotate must read post's export cleanly.
+# arc_annotate DIR [FILTER...]: callgrind_annotate reads post's callgrind export of
+# DIR and shows every function's Base and Cum as post profile does (cg-annotate-check.py).
+arc_annotate() {
+	local dir=$1
+	shift
+	command -v callgrind_annotate >/dev/null || skip "callgrind_annotate (valgrind) is not installed"
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	"$POST" -i "$dir" export --format callgrind "$@" -o "$TMP/annotate.cg" || fail "post export"
+	"$POST" -i "$dir" profile "$@" >"$TMP/annotate.prof" || fail "post profile"
+	python3 "$ROOT/tests/e2e/cg-annotate-check.py" "$TMP/annotate.cg" "$TMP/annotate.prof" ||
+		fail "callgrind_annotate reads post's export of $dir otherwise than post profile"
+}
+
+# arc_oracle PROG FUNCTION...: compare post's self instructions and calls of
+# FUNCTIONs in the trace "oracle" (recorded with LD_BIND_NOW=1) with valgrind's
+# callgrind read by callgrind_annotate (arc-oracle.py), and post's export with
+# post profile (arc_annotate).
 arc_oracle() {
 	local prog=$1
 	shift
 	command -v valgrind >/dev/null || skip "valgrind is not installed"
-	command -v python3 >/dev/null || skip "python3 is not installed"
 	LD_BIND_NOW=1 valgrind --tool=callgrind --separate-recs=1 --dump-instr=no \
 		--callgrind-out-file="$TMP/vg.out" "$prog" >/dev/null 2>"$TMP/vg.err" ||
 		{ cat "$TMP/vg.err"; fail "valgrind $prog"; }
-	"$POST" -i oracle export --format callgrind -o "$TMP/post.cg" || fail "post export"
-	callgrind_annotate "$TMP/post.cg" >/dev/null 2>"$TMP/ann.err" && [ ! -s "$TMP/ann.err" ] ||
-		{ cat "$TMP/ann.err"; fail "callgrind_annotate on post's export"; }
-	python3 "$ROOT/tests/e2e/arc-oracle.py" "$TMP/vg.out" "$TMP/post.cg" "$@" ||
+	arc_annotate oracle
+	"$POST" -i oracle arc >"$TMP/oracle.arc" || fail "post arc"
+	python3 "$ROOT/tests/e2e/arc-oracle.py" "$TMP/vg.out" "$TMP/annotate.prof" "$TMP/oracle.arc" \
+		"$@" ||
 		fail "post and callgrind differ"
 }

@@ -2,87 +2,91 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare post's numbers with valgrind's callgrind for a program's own functions.
 
-usage: arc-oracle.py CALLGRIND_OUT POST_EXPORT FUNCTION...
+usage: arc-oracle.py CALLGRIND_OUT POST_PROFILE POST_ARC FUNCTION...
+
+CALLGRIND_OUT is valgrind --tool=callgrind --separate-recs=1 output, read
+by valgrind's callgrind_annotate (cg_annotate.py); POST_PROFILE and
+POST_ARC are `post profile` and `post arc` of a trace of the same run.
 
 FUNCTION is a name as both show it (C++ names demangled, "thrower(int)"),
 optionally followed by :async=N for a signal handler: callgrind counts no
 calls into a handler, post counts each of its N asynchronous entries as a
-call.
+call.  "f+f.cold" compares the sums of both functions: after a jump from
+f.cold back into f's body, callgrind charges f's instructions to f.cold
+(the function it entered last by a call or a jump to a function's start,
+until the return), post to f, whose code they are; "f.cold:calls" compares
+only the calls.
 
-Both files are in callgrind format: CALLGRIND_OUT from valgrind
---tool=callgrind --separate-recs=1 --dump-instr=no, POST_EXPORT from
-post export --format callgrind.  For each FUNCTION, self instructions and
-calls must be equal, with one explained difference: callgrind counts the
-instructions of a PLT stub (sym@plt, one jmp a call when bound at load
-time, LD_BIND_NOW=1) as its caller's own; post shows the stub as a function
-of its own.  So post's self of f plus the number of f's calls to *@plt must
-equal callgrind's self of f.
+For each FUNCTION, self instructions and calls must be equal, with one
+explained difference: callgrind counts the instructions of a PLT stub
+(sym@plt, one jmp a call when bound at load time, LD_BIND_NOW=1) as its
+caller's own; post shows the stub as a function of its own.  So post's self
+of f plus the number of f's calls to *@plt (post arc) must equal
+callgrind's self of f.
 """
-import re
+import os
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cg_annotate import MODULE, annotate, calls, function_rows, post_profile  # noqa: E402
 
-def parse(path):
-    """Self cost per function, calls per callee, calls per (caller, callee)."""
-    names = {}
-    self_cost = defaultdict(int)
-    calls = defaultdict(int)
-    arc_calls = defaultdict(int)
-    fn = callee = None
-    after_calls = False
+def callgrind(path):
+    """Self cost and calls per function, as callgrind_annotate reads the file."""
+    self_cost, fn_calls = defaultdict(int), defaultdict(int)
+    for fn, _, cost in function_rows(annotate(path)):
+        self_cost[fn] += cost
+    for (_, callee), n in calls(annotate(path, '--tree=caller')).items():
+        fn_calls[callee] += n
+    return self_cost, fn_calls
 
-    def name(value):
-        m = re.match(r'\((\d+)\)(?: (.*))?$', value)
-        if not m:
-            return value
-        if m.group(2) is not None:
-            names[m.group(1)] = m.group(2)
-        return names[m.group(1)]
 
+def plt_calls(path):
+    """function -> calls it made to *@plt stubs, from `post arc`."""
+    out = defaultdict(int)
+    fn = None
     with open(path) as f:
         for line in f:
-            line = line.rstrip('\n')
-            if line.startswith('fn='):
-                fn = name(line[3:])
-            elif line.startswith('cfn='):
-                callee = name(line[4:])
-            elif line.startswith('calls='):
-                calls[callee] += int(line[6:].split()[0])
-                arc_calls[(fn, callee)] += int(line[6:].split()[0])
-                after_calls = True
-            elif line[:1] and (line[0].isdigit() or line[0] in '+-*'):
-                cost = int(line.split()[-1]) if len(line.split()) > 1 else 0
-                if after_calls:
-                    after_calls = False    # the call's inclusive cost, not fn's own
-                else:
-                    self_cost[fn] += cost
-    return self_cost, calls, arc_calls
+            if line.startswith('#') or not line.strip():
+                continue
+            parts = line.split()
+            if '<' in parts[:4] or '>' in parts[:4]:
+                mark = '<' if '<' in parts[:4] else '>'
+                callee = line.split(' %s ' % mark, 1)[1].strip()
+                if mark == '>' and fn is not None and callee.endswith('@plt'):
+                    out[fn] += int(parts[0])
+            else:
+                fn = MODULE.sub('', line.split(None, 5)[5].strip())
+    return out
 
 
 def main():
-    if len(sys.argv) < 4:
+    if len(sys.argv) < 5:
         print(__doc__)
         return 2
-    cg_self, cg_calls, _ = parse(sys.argv[1])
-    pt_self, pt_calls, pt_arc_calls = parse(sys.argv[2])
+    cg_self, cg_calls = callgrind(sys.argv[1])
+    pt_calls, pt_self, _ = post_profile(sys.argv[2])
+    pt_plt = plt_calls(sys.argv[3])
     bad = 0
     print('%-24s %12s %12s %12s %8s %8s' % ('function', 'callgrind', 'post', 'post+plt',
                                             'cg calls', 'calls'))
-    for spec in sys.argv[3:]:
-        f, _, async_calls = spec.partition(':async=')
-        plt = sum(n for (caller, callee), n in pt_arc_calls.items()
-                  if caller == f and callee.endswith('@plt'))
-        adjusted = pt_self.get(f, 0) + plt
-        want_calls = int(async_calls) if async_calls else cg_calls.get(f, 0)
-        ok = adjusted == cg_self.get(f, 0) and pt_calls.get(f, 0) == want_calls
+    for spec in sys.argv[4:]:
+        name, _, async_calls = spec.partition(':async=')
+        calls_only = name.endswith(':calls')
+        name = name[:-len(':calls')] if calls_only else name
+        fns = name.split('+')
+        cg = sum(cg_self.get(f, 0) for f in fns)
+        pt = sum(pt_self.get(f, 0) for f in fns)
+        adjusted = pt + sum(pt_plt.get(f, 0) for f in fns)
+        cg_n = sum(cg_calls.get(f, 0) for f in fns)
+        pt_n = sum(pt_calls.get(f, 0) for f in fns)
+        ok = (calls_only or adjusted == cg) and pt_n == (int(async_calls) if async_calls else cg_n)
         if async_calls:
-            ok = ok and cg_calls.get(f, 0) == 0
-        print('%-24s %12d %12d %12d %8d %8d %s' % (f, cg_self.get(f, 0), pt_self.get(f, 0),
-                                                  adjusted, cg_calls.get(f, 0),
-                                                  pt_calls.get(f, 0), '' if ok else 'DIFFERS'))
-        if f not in pt_self or f not in cg_self or not ok:
-            bad += 1
+            ok = ok and cg_n == 0
+        ok = ok and all(f in pt_self and f in cg_self for f in fns)
+        print('%-24s %12d %12d %12d %8d %8d %s' % (name, cg, pt, adjusted, cg_n, pt_n,
+                                                  '' if ok else 'DIFFERS'))
+        bad += not ok
     return 1 if bad else 0
 
 

@@ -119,13 +119,21 @@ sort oracle | uniq -c | awk '{ print $2, $1 }' | sort >want.lines
 awk '$3 == "[kernel]" { print $4, $1 }' out | sort >got.lines
 expect_same_file "counts --by line --vmlinux" want.lines got.lines
 
-# callgrind export: fn blocks' own line costs (the line after calls= is a
-# call's inclusive cost) summed per line, the same table.
+# callgrind export: callgrind_annotate's annotation of kern.c (the whole file,
+# a row per source line) gives each line the same count; every instruction
+# address in the file is the vmlinux's own (the KASLR slide taken off).
 "$POST" -i t export --format callgrind -o cg.out --vmlinux kern || fail "export: exit $?"
-awk '/^fl=/ { fl = substr($0, 4) } /^calls=/ { skip = 1; next }
-     /^[0-9]+ [0-9]+$/ { if (!skip) n[fl ":" $1] += $2; skip = 0 }
-     END { for (k in n) print k, n[k] }' cg.out | sort >got.cg
-expect_same_file "export --format callgrind fl=/line costs" want.lines got.cg
+callgrind_annotate --auto=yes --context=100000 cg.out >ann 2>err && [ ! -s err ] ||
+	fail "callgrind_annotate: $(cat err)"
+awk -v f="$TMP/kern.c" '/^-- Auto-annotated source: / { on = ($NF == "kern.c"); n = 0; next }
+     on && /^---/ { if (++dash == 2) on = 0; next }
+     on && /^Ir/ { getline; body = 1; next }
+     on && body { n++; if ($1 ~ /^[0-9,]+$/) { c = $1; gsub(",", "", c); print f ":" n, c } }' ann |
+	sort >got.cg
+expect_same_file "callgrind_annotate's annotation of kern.c" want.lines got.cg
+awk '/^0x[0-9a-f]+ [0-9]+ [0-9]+$/ { print substr($1, 3) }' cg.out | sort -u >cg.addrs
+sort -u insns | sed 's/^0*//' >want.addrs
+expect_same_file "instruction addresses in the callgrind export" want.addrs cg.addrs
 
 # Found without --vmlinux: by the recorded build-id under --debug-dir ...
 mkdir -p dbg/.build-id/${bid:0:2}

@@ -259,6 +259,39 @@ static const struct expect_fn cold_expect[] = {
 	{ "main", 0, 3, 11 }, { "f", 2, 6, 8 }, { "f.cold", 0, 2, 2 }, { NULL },
 };
 
+/*
+ * The layout gcc -O2 emits: the inner f enters f.cold by a jump to its
+ * first instruction (a tail call to the engine: f.cold 1 call) and f.cold
+ * jumps back into f's body while the outer f is still on the stack.  The
+ * inner activation goes on (no unwinding to the outer f): f 2000 2002 |
+ * 2000 2010 | cold 8000 8001 | 2007 (inner returns) 2007 (outer returns).
+ */
+static const struct fake_insn cold_entry_insns[] = {
+	CALL(0x1001, 0x2000), JCC(0x2000, 0x2010), CALL(0x2002, 0x2000), RET(0x2007),
+	JMP(0x2010, 0x8000), JMP(0x8001, 0x2007), END_INSNS,
+};
+static const struct fake_ev cold_entry_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2002), S(0x2000), S(0x2010), S(0x8000), S(0x8001),
+	S(0x2007), S(0x2007), S(0x1006), END_EVS,
+};
+static const struct expect_fn cold_entry_expect[] = {
+	{ "main", 0, 3, 11 }, { "f", 2, 6, 8 }, { "f.cold", 1, 2, 2 }, { NULL },
+};
+
+/* longjmp's indirect jump from a function f tail-called into f's outer activation unwinds. */
+static const struct fake_insn tail_longjmp_insns[] = {
+	CALL(0x1001, 0x2000), JCC(0x2000, 0x2010), CALL(0x2002, 0x2000), RET(0x2007),
+	JMP(0x2010, 0x3000), JMP(0x3001, 0), END_INSNS,
+};
+static const struct fake_ev tail_longjmp_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2002), S(0x2000), S(0x2010), S(0x3000), S(0x3001),
+	S(0x2007), S(0x1006), END_EVS,
+};
+/* g's indirect jump lands in the outer f (its frame goes on), which returns to main */
+static const struct expect_fn tail_longjmp_expect[] = {
+	{ "main", 0, 3, 10 }, { "f", 2, 5, 7 }, { "g", 1, 2, 2 }, { NULL },
+};
+
 static const struct scenario {
 	const char *what;
 	const struct fake_insn *insns;
@@ -283,6 +316,10 @@ static const struct scenario {
 	{ "mutual recursion", mutual_insns, mutual_evs, mutual_expect, 5, 0, 0 },
 	{ "jumps into code without symbols", anon_insns, anon_evs, anon_expect, 2, 0, 0 },
 	{ "a cold part jumps back into its function", cold_insns, cold_evs, cold_expect, 3, 0, 0 },
+	{ "a cold part entered at its first instruction jumps back", cold_entry_insns,
+	  cold_entry_evs, cold_entry_expect, 3, 0, 0 },
+	{ "an indirect jump from a tail callee into an outer frame unwinds", tail_longjmp_insns,
+	  tail_longjmp_evs, tail_longjmp_expect, 3, 0, 0 },
 };
 
 static void build_pingpong(void)
@@ -384,21 +421,27 @@ static void test_arcs_of_tail_and_unmatched(void)
 	static const struct {
 		const struct scenario *sc;
 		const char *caller, *callee;
-		uint64_t calls, base, cum;
+		uint64_t calls, base, cum, entries;
 	} rows[] = {
-		{ &scenarios[2], "main", "f", 1, 2, 2 },
-		{ &scenarios[2], "f", "g", 1, 0, 0 },	 /* the jump counts, the costs don't */
-		{ &scenarios[2], "main", "g", 0, 2, 2 }, /* g ran for main */
-		{ &scenarios[4], "main", "f", 0, 2, 2 },
-		{ &scenarios[4], "outer", "main", 0, 2, 4 },
-		{ &scenarios[1], "f", "f", 2, 5, 0 },	 /* self recursion adds no Cum */
-		{ &scenarios[1], "main", "f", 1, 3, 8 },
+		{ &scenarios[2], "main", "f", 1, 2, 2, 1 },
+		{ &scenarios[2], "f", "g", 1, 0, 0, 0 },   /* the jump counts, the costs don't */
+		{ &scenarios[2], "main", "g", 0, 2, 2, 1 }, /* g ran for main */
+		{ &scenarios[4], "main", "f", 0, 2, 2, 1 },
+		{ &scenarios[4], "outer", "main", 0, 2, 4, 1 },
+		{ &scenarios[4], "(root)", "outer", 0, 1, 5, 1 }, /* the caller adopted last */
+		{ &scenarios[1], "f", "f", 2, 5, 0, 2 },   /* self recursion adds no Cum */
+		{ &scenarios[1], "main", "f", 1, 3, 8, 1 },
+		/* gcc's cold layout: the inner f, its cold part and its jump back, over the outer f */
+		{ &scenarios[14], "main", "f", 1, 3, 8, 1 },
+		{ &scenarios[14], "f", "f", 1, 3, 0, 2 },
+		{ &scenarios[14], "f", "f.cold", 1, 2, 2, 1 },
 	};
 
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		struct arcs *a = run(rows[r].sc);
 		struct callflow *cf = arcs_callflow(a);
-		uint32_t from = fn_id(cf, rows[r].caller), to = fn_id(cf, rows[r].callee);
+		uint32_t from = strcmp(rows[r].caller, "(root)") ? fn_id(cf, rows[r].caller) : CF_NO_FN;
+		uint32_t to = fn_id(cf, rows[r].callee);
 		const struct arc_edge *e = NULL;
 
 		for (size_t i = 0; i < arcs_nr_edges(a); i++)
@@ -409,14 +452,66 @@ static void test_arcs_of_tail_and_unmatched(void)
 			CU_ASSERT_EQUAL(e->calls, rows[r].calls);
 			CU_ASSERT_EQUAL(e->base, rows[r].base);
 			CU_ASSERT_EQUAL(e->cum, rows[r].cum);
+			CU_ASSERT_EQUAL(e->entries, rows[r].entries);
 			if (e->calls != rows[r].calls || e->base != rows[r].base ||
-			    e->cum != rows[r].cum)
-				fprintf(stderr, "\n  arc %s->%s: %lu %lu %lu", rows[r].caller,
-					rows[r].callee, e->calls, e->base, e->cum);
+			    e->cum != rows[r].cum || e->entries != rows[r].entries)
+				fprintf(stderr, "\n  arc %s->%s: %lu %lu %lu %lu", rows[r].caller,
+					rows[r].callee, e->calls, e->base, e->cum, e->entries);
 		}
 		arcs_free(a);
 		cf_free(cf);
 	}
+}
+
+/* The node below node for function name, ARC_NONE if none. */
+static uint32_t tree_child(const struct arcs *a, uint32_t node, const char *name)
+{
+	struct callflow *cf = arcs_callflow(a);
+
+	for (uint32_t c = arcs_node(a, node)->first_child; c != ARC_NONE;
+	     c = arcs_node(a, c)->next_sibling)
+		if (!strcmp(cf_func(cf, arcs_node(a, c)->fn)->name, name))
+			return c;
+	return ARC_NONE;
+}
+
+/*
+ * Per call path, gcc's cold layout over a recursion: the inner f (with the
+ * step after its jump back) and its cold part stay under the outer f.
+ */
+static void test_cold_part_call_paths(void)
+{
+	static const struct {
+		const char *path[4];
+		uint64_t calls, base, cum;
+	} rows[] = {
+		{ { "main" }, 0, 3, 11 },
+		{ { "main", "f" }, 1, 3, 8 },
+		{ { "main", "f", "f" }, 1, 3, 3 },
+		{ { "main", "f", "f.cold" }, 1, 2, 2 },
+	};
+	struct arcs *a = run(&scenarios[14]);
+	const struct arc_jump *j;
+
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		uint32_t n = arcs_thread_root(a, 0, NULL, NULL);
+
+		for (size_t k = 0; k < 4 && rows[r].path[k] && n != ARC_NONE; k++)
+			n = tree_child(a, n, rows[r].path[k]);
+		CU_ASSERT_NOT_EQUAL_FATAL(n, ARC_NONE);
+		CU_ASSERT_EQUAL(arcs_node(a, n)->calls, rows[r].calls);
+		CU_ASSERT_EQUAL(arcs_node(a, n)->base, rows[r].base);
+		CU_ASSERT_EQUAL(arcs_node(a, n)->cum, rows[r].cum);
+	}
+	/* the jumps inside one function: the inner f's branch to 2010, taken once */
+	CU_ASSERT_EQUAL_FATAL(arcs_nr_jumps(a), 1);
+	j = arcs_jump(a, 0);
+	CU_ASSERT_EQUAL(j->from, 0x2000);
+	CU_ASSERT_EQUAL(j->to, 0x2010);
+	CU_ASSERT_EQUAL(j->count, 1);
+	CU_ASSERT_EQUAL(j->cls, ARCH_INSN_COND);
+	cf_free(arcs_callflow(a));
+	arcs_free(a);
 }
 
 /*
@@ -520,6 +615,7 @@ static void test_block_mode(void)
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "arcs of tail calls and unmatched returns", test_arcs_of_tail_and_unmatched },
+	{ "a cold part keeps its call path", test_cold_part_call_paths },
 	{ "block-mode traces give the same numbers", test_block_mode },
 	CU_TEST_INFO_NULL,
 };
