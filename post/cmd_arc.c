@@ -4,21 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arcflow.h"
+#include "flowreport.h"
 #include "log.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: post arc [OPTIONS]\n\n"
-		   "One entry per function, sorted by inclusive instructions (Cum): its callers\n"
-		   "(<) above it and its callees (>) below it, each with calls, Base (self) and\n"
-		   "Cum attributed to that arc.  Options:\n"
-		   "  -i DIR           trace directory (default pitrace.data)\n"
-		   "  --check          only verify the invariants (sum of Base = steps; calls =\n"
-		   "                   calls over the callers; Cum = Base + callees' Cum; trees\n"
-		   "                   likewise) and print the deepest stack; exit 1 if violated\n"
-		   "%s", af_filter_help);
-}
+static const struct popt_cmd cmd = {
+	.name = "arc", .synopsis = "[OPTIONS]",
+	.description =
+	"One entry per function, sorted by inclusive instructions (Cum): its callers\n"
+	"(<) above it and its callees (>) below it, each with calls, Base (self) and\n"
+	"Cum attributed to that arc.",
+};
 
 static int edge_cmp(const void *pa, const void *pb, void *arg)
 {
@@ -36,20 +31,21 @@ static int edge_cmp(const void *pa, const void *pb, void *arg)
 	       strcmp(cf_func(cf, a->callee)->name, cf_func(cf, b->callee)->name);
 }
 
-static void print_arc_line(const struct af_session *s, const struct arc_edge *e, bool caller)
+static void print_arc_line(const struct flow_report *r, const struct arc_edge *e, bool caller)
 {
 	uint32_t other = caller ? e->caller : e->callee;
 
 	printf("%11" PRIu64 " %11" PRIu64 " %7s %11" PRIu64 " %7s     %s %s\n", e->calls,
-	       e->base, "", e->cum, "", caller ? "<" : ">", cf_func(s->cf, other)->name);
+	       e->base, "", e->cum, "", caller ? "<" : ">",
+	       other == CF_NO_FN ? "(root)" : fr_name(r, other));
 }
 
-static int print_report(const struct af_session *s)
+static int print_report(const struct flow_report *r, const struct report_out *out)
 {
-	size_t n, ne = arcs_nr_edges(s->arcs), k;
-	uint32_t *fns = af_sorted_functions(s, AF_BY_CUM, &n);
+	size_t n, ne = arcs_nr_edges(r->arcs), k;
+	uint32_t *fns = fr_sorted_functions(r, FR_BY_CUM, &n);
 	const struct arc_edge **edges = malloc((ne + 1) * sizeof(*edges));
-	uint64_t total = arcs_total(s->arcs);
+	uint64_t total = arcs_total(r->arcs);
 
 	if (!fns || !edges) {
 		pr_err("out of memory sorting the arc report");
@@ -57,85 +53,83 @@ static int print_report(const struct af_session *s)
 		free(edges);
 		return EXIT_RUNTIME;
 	}
-	af_print_header(stdout, s, "arc");
-	printf("# total: %" PRIu64 " steps, %zu functions\n", total, n);
-	printf("# callers (<) above each function, callees (>) below; "
-	       "Base = self, Cum = inclusive\n");
+	report_header(stdout, r->s, "arc");
+	report_total(stdout, r->s, total, fr_selected_base(r));
+	printf("# %zu functions; callers (<) above each function, callees (>) below; "
+	       "Base = self, Cum = inclusive\n", n);
 	printf("#\n#%10s %11s %7s %11s %7s  %s\n", "calls", "base", "base%", "cum", "cum%",
 	       "function");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && (!out->top || i < out->top); i++) {
 		uint32_t f = fns[i];
-		const struct arc_fn_stats *st = arcs_fn(s->arcs, f);
-		const struct cf_func *fn = cf_func(s->cf, f);
+		const struct arc_fn_stats *st = arcs_fn(r->arcs, f);
+		const struct cf_func *fn = cf_func(r->cf, f);
 
 		printf("#\n");
 		for (size_t e = k = 0; e < ne; e++)
-			if (arcs_edge(s->arcs, e)->callee == f)
-				edges[k++] = arcs_edge(s->arcs, e);
-		qsort_r(edges, k, sizeof(*edges), edge_cmp, s->cf);
+			if (arcs_edge(r->arcs, e)->callee == f)
+				edges[k++] = arcs_edge(r->arcs, e);
+		qsort_r(edges, k, sizeof(*edges), edge_cmp, r->cf);
 		for (size_t e = 0; e < k; e++)
-			print_arc_line(s, edges[e], true);
+			print_arc_line(r, edges[e], true);
 		printf("%11" PRIu64 " %11" PRIu64 " %6.2f%% %11" PRIu64 " %6.2f%%  %s [%s]\n",
-		       st->calls, st->base, total ? 100.0 * (double)st->base / (double)total : 0.0,
-		       st->cum, total ? 100.0 * (double)st->cum / (double)total : 0.0, fn->name,
-		       fn->module);
+		       st->calls, st->base, report_percent(st->base, total), st->cum,
+		       report_percent(st->cum, total), fr_name(r, f), fn->module);
 		for (size_t e = k = 0; e < ne; e++)
-			if (arcs_edge(s->arcs, e)->caller == f)
-				edges[k++] = arcs_edge(s->arcs, e);
-		qsort_r(edges, k, sizeof(*edges), edge_cmp, s->cf);
+			if (arcs_edge(r->arcs, e)->caller == f)
+				edges[k++] = arcs_edge(r->arcs, e);
+		qsort_r(edges, k, sizeof(*edges), edge_cmp, r->cf);
 		for (size_t e = 0; e < k; e++)
-			print_arc_line(s, edges[e], false);
+			print_arc_line(r, edges[e], false);
 	}
+	if (out->top && n > out->top)
+		printf("#\n# %zu more functions not shown\n", n - out->top);
 	free(fns);
 	free(edges);
-	return af_finish_output(stdout, "the arc report");
+	return report_finish(stdout, "the arc report");
 }
 
 /* --check: the invariants arcs.h promises, and how the stacks behaved. */
-static int check_report(const struct af_session *s)
+static int check_report(const struct flow_report *r)
 {
 	struct cf_stats st;
-	int bad = arcs_check(s->arcs);
+	int bad = arcs_check(r->arcs);
 
-	cf_get_stats(s->cf, &st);
+	cf_get_stats(r->cf, &st);
 	printf("steps %" PRIu64 " threads %" PRIu64 " max-depth %u unmatched %" PRIu64
 	       " async %" PRIu64 " gaps %" PRIu64 "\n", st.steps, st.threads, st.max_depth,
 	       st.unmatched, st.async, st.gaps);
 	printf("invariants: %s\n", bad ? "VIOLATED" : "hold");
 	if (bad)
 		return EXIT_RUNTIME;
-	return af_finish_output(stdout, "the check");
+	return report_finish(stdout, "the check");
 }
 
 int cmd_arc(int argc, char **argv, struct post_opts *opts)
 {
-	struct af_session s = { 0 };
+	struct session_filter f = SESSION_FILTER_INIT;
+	struct report_out out = { 0 };
 	bool check = false;
-	int ret;
+	const struct popt opt[] = {
+		OPT_GROUP("Options"),
+		OPT_FLAG(0, "check", &check,
+			 "only verify the invariants (sum of Base = steps; calls =\n"
+			 "calls over the callers; Cum = Base + callees' Cum; trees\n"
+			 "likewise) and print the deepest stack; exit 1 if violated"),
+		POST_OUTPUT_OPTIONS(&out), POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f),
+		POST_TRACE_OPTIONS(opts), OPT_END
+	};
+	const struct popt *tables[] = { opt, NULL };
+	struct flow_report r;
+	int ret = post_parse(&cmd, argc, argv, tables, opts, &f, 0, NULL, NULL);
 
-	for (int i = 1; i < argc; i++) {
-		int r = af_common_option(argc, argv, &i, opts, &s.filter);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--check")) {
-			check = true;
-			continue;
-		}
-		pr_err("arc: unknown option '%s' (see 'post arc --help')", argv[i]);
-		return EXIT_USAGE;
-	}
-	ret = af_open(&s, opts, true);
+	if (ret)
+		return POST_EXIT(ret);
+	ret = flow_report_open(&r, opts, &f, FR_ARCS, "arc");
+	r.wide = out.wide;
 	if (!ret)
-		ret = af_run(&s);
+		ret = flow_report_run(&r);
 	if (!ret)
-		ret = check ? check_report(&s) : print_report(&s);
-	af_close(&s);
+		ret = check ? check_report(&r) : print_report(&r, &out);
+	flow_report_close(&r);
 	return ret;
 }

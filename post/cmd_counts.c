@@ -1,66 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /* post counts: instruction counts by process, thread, module, symbol, line or instruction. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arcflow.h"
+#include "cmdline.h"
 #include "counts.h"
 #include "log.h"
-#include "post.h"
 #include "report.h"
-#include "symbols.h"
-#include "trace_reader.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: post [-i DIR] counts [--by process|thread|module|symbol|line|insn]\n"
-		   "                   [--pid PID] [--tid TID] [--module MODULE] [--top N]\n"
-		   "                   [--ring user|kernel|all]\n\n"
-		   "Instruction counts, sorted by count.  One count is one executed instruction;\n"
-		   "a rep-prefixed string instruction counts once per iteration.\n\n"
-		   "  --by KEY       what a row is (default symbol)\n"
-		   "  --pid PID      only steps of process PID\n"
-		   "  --tid TID      only steps of thread TID\n"
-		   "  --module M     only steps in module M (short name or path)\n"
-		   "  --ring R       only user-mode or kernel-mode steps (default all; count-only\n"
-		   "                 traces can't be split by ring)\n"
-		   "  --top N        print the N largest rows (the total still counts all)\n");
-}
+static const char *const by_names[] = { "process", "thread", "module", "symbol", "line", "insn",
+					NULL };
 
-static void print_filters(const struct counts_options *o)
-{
-	char buf[512] = "";
-	size_t n = 0;
+static const struct popt_cmd cmd = {
+	.name = "counts", .synopsis = "[--by KEY] [OPTIONS]",
+	.description =
+	"Instruction counts, sorted by count.  One count is one executed instruction;\n"
+	"a rep-prefixed string instruction counts once per iteration (once when it\n"
+	"does none).  Count-only traces can't be split by function or ring.",
+};
 
-	if (o->pid)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", pid %u", o->pid);
-	if (o->tid && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", tid %u", o->tid);
-	if (o->module && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", module %s", o->module);
-	if (o->ring && n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, ", %s steps",
-			 o->ring == COUNTS_RING_KERNEL ? "kernel" : "user");
-	if (buf[0])
-		report_comment(stdout, "only: %s", buf + 2);
-}
-
-static void print_report(struct counts *c, const struct counts_options *o, struct trace *t,
-			 size_t top)
+static void print_report(struct counts *c, struct session *s, enum counts_by by,
+			 const struct report_out *out)
 {
 	const struct counts_row *crows;
 	struct report_row *rows;
 	const char *const *names;
-	size_t nr_cols = counts_columns(o->by, &names);
+	size_t nr_cols = counts_columns(by, &names);
 	size_t n = counts_result(c, &crows);
-	uint64_t recorded = trace_info(t)->totals.steps;
-	bool block = !strcmp(trace_info(t)->mode, "block");
+	const struct trace_info *in = trace_info(session_trace(s));
+	bool block = !strcmp(in->mode, "block");
 	struct report_table table = {
 		.col_names = names, .nr_cols = nr_cols, .count_name = "count",
-		.total = counts_total(c), .top = top,
+		.total = counts_seen(c), .top = out->top, .wide = out->wide,
+		.name_col = by == COUNTS_BY_INSN ? 2 : 0,	/* symbol+offset */
 	};
 
 	rows = calloc(n ? n : 1, sizeof(*rows));
@@ -73,153 +47,75 @@ static void print_report(struct counts *c, const struct counts_options *o, struc
 		for (size_t k = 0; k < nr_cols && k < REPORT_MAX_COLS; k++)
 			rows[i].cols[k] = crows[i].cols[k];
 	}
-	report_comment(stdout, "counts by %s: one count is one executed instruction "
-		       "(a rep-prefixed string instruction counts once per iteration)",
-		       counts_by_name(o->by));
-	report_trace_header(stdout, t);
-	print_filters(o);
+	{
+		char what[64];
+
+		snprintf(what, sizeof(what), "counts by %s", counts_by_name(by));
+		report_header(stdout, s, what);
+	}
+	report_comment(stdout, "one count is one executed instruction (a rep-prefixed string "
+		       "instruction counts once per iteration)");
 	if (block)
 		report_comment(stdout, "block mode: %" PRIu64 " block records expanded into %" PRIu64
-			       " instructions", recorded, counts_seen(c));
-	report_comment(stdout, "steps: %" PRIu64 " read, %" PRIu64 " counted", counts_seen(c),
-		       counts_total(c));
+			       " instructions", session_steps_in_window(s), counts_seen(c));
+	report_total(stdout, s, counts_seen(c), counts_total(c));
 	if (counts_lost(c))
 		report_comment(stdout, "lost: %" PRIu64 " steps the recorder could not keep "
 			       "(in no row)", counts_lost(c));
-	if (!block && recorded != counts_seen(c))
+	if (!block && !session_filter(s)->pid && !session_filter(s)->tid &&
+	    counts_seen(c) == session_steps_seen(s) && in->totals.steps != counts_seen(c))
 		report_comment(stdout, "note: the header says %" PRIu64 " steps were recorded",
-			       recorded);
+			       in->totals.steps);
 	report_print_table(stdout, &table, rows, n);
 	free(rows);
 }
 
-/*
- * Block-mode traces hold one record per run of instructions ending at a
- * taken branch.  The call-flow engine expands each run into its
- * instructions; counting then sees every instruction, as in step mode.
- */
-static void block_expanded_step(void *ctx, struct cf_thread *th, const struct cf_step *s)
+static void counts_consume(void *ctx, const struct trace_event *ev)
 {
-	struct trace_event ev = {
-		.kind = TEV_STEP, .pid = th->pid, .tid = th->tid, .cpu = UINT32_MAX,
-		.ring = s->ring, .pc = s->pc, .index = s->index, .time_ns = s->time_ns,
-	};
-
-	counts_event(ctx, &ev);
-}
-
-static void block_other_event(void *ctx, const struct trace_event *ev)
-{
-	if (ev->kind != TEV_STEP)
-		counts_event(ctx, ev);
-}
-
-static int count_block_trace(struct counts *c, const struct post_opts *opts)
-{
-	static const struct cf_consumer_ops ops = { .step = block_expanded_step };
-	struct af_session s = { 0 };
-	int r = af_open(&s, opts, false);
-
-	if (!r && cf_add_consumer(s.cf, &ops, c) < 0)
-		r = EXIT_RUNTIME;
-	if (!r) {
-		s.on_event = block_other_event;
-		s.event_ctx = c;
-		r = af_run(&s);
-	}
-	af_close(&s);
-	return r ? -1 : 0;
+	counts_event(ctx, ev);
 }
 
 int cmd_counts(int argc, char **argv, struct post_opts *opts)
 {
-	struct counts_options o = { .by = COUNTS_BY_SYMBOL };
-	struct sym_options so = { 0 };
-	struct counts_resolver res;
+	static const struct session_consumer_ops ops = { .event = counts_consume };
+	struct session_filter f = SESSION_FILTER_INIT;
+	struct report_out out = { 0 };
+	int by = COUNTS_BY_SYMBOL;
+	const struct popt opt[] = {
+		OPT_GROUP("Options"),
+		OPT_CHOICE(0, "by", &by, "KEY", by_names,
+			   "what a row is: process, thread, module, symbol (the\n"
+			   "default), line or insn"),
+		POST_OUTPUT_OPTIONS(&out), POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f),
+		POST_TRACE_OPTIONS(opts), OPT_END
+	};
+	const struct popt *tables[] = { opt, NULL };
 	struct counts_sym_arg arg = { 0 };
+	struct counts_options o = { .by = COUNTS_BY_SYMBOL };
+	struct session_source src;
+	struct counts_resolver res;
 	struct counts *c = NULL;
-	struct trace *t;
-	size_t top = 0;
-	int ret = EXIT_RUNTIME;
+	struct session *s = NULL;
+	int ret = post_parse(&cmd, argc, argv, tables, opts, &f, 0, NULL, NULL);
 
-	for (int i = 1; i < argc; i++) {
-		const char *v = NULL;
-		int r = post_common_option(argc, argv, &i, opts);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if ((r = report_opt_value(argc, argv, &i, "--by", &v))) {
-			if (r < 0)
-				return EXIT_USAGE;
-			if (counts_parse_by(v, &o.by) < 0) {
-				pr_err("counts: --by '%s' is not one of process, thread, module, "
-				       "symbol, line, insn", v);
-				return EXIT_USAGE;
-			}
-		} else if ((r = report_opt_value(argc, argv, &i, "--pid", &v))) {
-			if (r < 0 || report_parse_u32("--pid", v, &o.pid) < 0)
-				return EXIT_USAGE;
-		} else if ((r = report_opt_value(argc, argv, &i, "--tid", &v))) {
-			if (r < 0 || report_parse_u32("--tid", v, &o.tid) < 0)
-				return EXIT_USAGE;
-		} else if ((r = report_opt_value(argc, argv, &i, "--module", &v))) {
-			if (r < 0)
-				return EXIT_USAGE;
-			o.module = v;
-		} else if ((r = report_opt_value(argc, argv, &i, "--ring", &v))) {
-			if (r < 0)
-				return EXIT_USAGE;
-			if (counts_parse_ring(v, &o.ring) < 0) {
-				pr_err("counts: --ring '%s' is not one of user, kernel, all", v);
-				return EXIT_USAGE;
-			}
-		} else if ((r = report_opt_value(argc, argv, &i, "--top", &v))) {
-			if (r < 0 || report_parse_top("--top", v, &top) < 0)
-				return EXIT_USAGE;
-		} else if (argv[i][0] == '-') {
-			pr_err("counts: unknown option '%s' (see 'post counts --help')", argv[i]);
-			return EXIT_USAGE;
-		} else {
-			pr_err("counts: unexpected argument '%s' (see 'post counts --help')",
-			       argv[i]);
-			return EXIT_USAGE;
-		}
-	}
-	t = trace_open_flags(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
-	if (!t)
-		return EXIT_RUNTIME;
-	so.trace_dir = trace_dir(t);
-	so.vmlinux = opts->vmlinux;
-	so.debug_dir = opts->debug_dir;
-	so.no_demangle = opts->no_demangle;
-	arg.trace = t;
-	arg.sym = sym_session_new(&so);
-	if (!arg.sym) {
-		pr_err("cannot set up symbol resolution for %s", trace_dir(t));
-		goto out;
-	}
+	if (ret)
+		return POST_EXIT(ret);
+	src = post_source(opts);
+	ret = session_open(&s, &src, &f, SESSION_WINDOW_COUNTS, "counts");
+	if (ret)
+		return ret;
+	arg.sym = session_symbols(s);
+	arg.trace = session_trace(s);
 	counts_sym_resolver(&res, &arg);
+	o.by = (enum counts_by)by;
+	o.filter = session_select(s);
 	c = counts_new(&o, &res);
-	if (!c)
-		goto out;
-	if (!strcmp(trace_info(t)->mode, "block") ? count_block_trace(c, opts) < 0
-						  : counts_run(c, t) < 0)
-		goto out;
-	print_report(c, &o, t, top);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		pr_err("cannot write the report: %s", strerror(errno));
-	else
-		ret = 0;
-out:
+	ret = EXIT_RUNTIME;
+	if (c && session_add_consumer(s, &ops, c) >= 0 && !session_run(s)) {
+		print_report(c, s, o.by, &out);
+		ret = report_finish(stdout, "the report");
+	}
 	counts_free(c);
-	if (arg.sym)
-		sym_session_free(arg.sym);
-	trace_close(t);
+	session_close(s);
 	return ret;
 }

@@ -9,18 +9,19 @@
 
 #include "arch_vectors.h"
 #include "log.h"
+#include "cmdline.h"
 #include "post.h"
 #include "stepcodec.h"
 #include "trace_reader.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: post [-i DIR] dump [--header] [--tasks] [--steps] [FILE]\n\n"
-		   "Raw records, one a line: byte offset, record type, fields.  Without\n"
-		   "options every file of the trace; --header, --tasks, --steps pick files;\n"
-		   "FILE (a name in the trace directory, or a path) dumps that file only.\n"
-		   "Offsets in compressed step streams count decompressed bytes.\n");
-}
+static const struct popt_cmd cmd = {
+	.name = "dump", .synopsis = "[--header] [--tasks] [--steps] [FILE]",
+	.description =
+	"Raw records, one a line: byte offset, record type, fields.  Without\n"
+	"options every file of the trace; --header, --tasks, --steps pick files;\n"
+	"FILE (a name in the trace directory, or a path) dumps that file only.\n"
+	"Offsets in compressed step streams count decompressed bytes.",
+};
 
 static const char *const attr_names[] = {
 	[PT_ATTR_ARCH] = "ARCH", [PT_ATTR_BACKEND] = "BACKEND", [PT_ATTR_MODE] = "MODE",
@@ -356,35 +357,22 @@ int cmd_dump(int argc, char **argv, struct post_opts *opts)
 {
 	bool header = false, tasks = false, steps = false;
 	const char *file = NULL;
+	const struct popt opt[] = {
+		OPT_GROUP("Options"),
+		OPT_FLAG(0, "header", &header, "the header file"),
+		OPT_FLAG(0, "tasks", &tasks, "the tasks file"),
+		OPT_FLAG(0, "steps", &steps, "the step streams"),
+		POST_TRACE_OPTIONS(opts), OPT_END
+	};
+	const struct popt *tables[] = { opt, NULL };
 	struct trace *t;
-	int ret = 0;
+	char **args;
+	int nargs, ret = post_parse(&cmd, argc, argv, tables, opts, NULL, 1, &args, &nargs);
 
-	for (int i = 1; i < argc; i++) {
-		int r = post_common_option(argc, argv, &i, opts);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--header")) {
-			header = true;
-		} else if (!strcmp(argv[i], "--tasks")) {
-			tasks = true;
-		} else if (!strcmp(argv[i], "--steps")) {
-			steps = true;
-		} else if (argv[i][0] == '-') {
-			pr_err("dump: unknown option '%s' (see 'post dump --help')", argv[i]);
-			return EXIT_USAGE;
-		} else if (!file) {
-			file = argv[i];
-		} else {
-			pr_err("dump: more than one FILE ('%s', '%s')", file, argv[i]);
-			return EXIT_USAGE;
-		}
-	}
+	if (ret)
+		return POST_EXIT(ret);
+	if (nargs)
+		file = args[0];
 	if (file) {
 		struct stat st;
 		size_t n = strlen(opts->input) + strlen(file) + 2;

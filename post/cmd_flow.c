@@ -9,45 +9,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arcflow.h"
+#include "flowreport.h"
 #include "arch_vectors.h"
 #include "log.h"
 
 struct flow {
-	struct af_session *s;
+	struct flow_report *r;
 	bool condensed;
 	bool no_interrupts;	  /* --no-interrupts: no '~' lines */
-	uint64_t from, to;	  /* window of step indexes, inclusive */
+	bool filtered;		  /* --module, --symbol or --ring */
 	uint64_t lines;
 	uint32_t last_tid;	  /* thread of the last line printed, 0 none */
 };
 
-static void usage(FILE *f)
+static const struct popt_cmd cmd = {
+	.name = "flow", .synopsis = "[OPTIONS]",
+	.description =
+	"The call flow in the order it happened: '>' a call (or other entry), '<' its\n"
+	"end with the instructions it took (incl) and its own (self), '!' an\n"
+	"asynchronous entry, '?' a return to a caller from before the trace, '=' a\n"
+	"thread switch, '-' steps missing, '~' an interrupt or exception the thread\n"
+	"took (the flow goes on unchanged).  With --module/--symbol, only lines of such\n"
+	"functions; with a window, only its lines (the costs are the calls' own).",
+};
+
+/* A line at step index (its time: the thread's last known) is inside the window. */
+static bool in_window(const struct flow *fl, const struct cf_thread *t, uint64_t index)
 {
-	fprintf(f, "usage: post flow [OPTIONS]\n\n"
-		   "The call flow in the order it happened: '>' a call (or other entry), '<' its\n"
-		   "end with the instructions it took (incl) and its own (self), '!' an\n"
-		   "asynchronous entry, '?' a return to a caller from before the trace, '=' a\n"
-		   "thread switch, '-' steps missing, '~' an interrupt or exception the thread\n"
-		   "took (the flow goes on unchanged).  Options:\n"
-		   "  -i DIR           trace directory (default pitrace.data)\n"
-		   "  --from N         start at step index N\n"
-		   "  --to M           stop after step index M\n"
-		   "  --condensed      one line per call: first and last step, instructions\n"
-		   "                   (printed when the call ends)\n"
-		   "  --no-interrupts  no '~' lines\n"
-		   "%s"
-		   "With --module/--symbol, only lines of such functions.\n", af_filter_help);
+	return session_in_window(fl->r->s, index, t->last_time);
 }
 
-static bool in_window(const struct flow *fl, uint64_t index)
+static bool selected(const struct flow *fl, uint32_t fn)
 {
-	return index >= fl->from && index <= fl->to;
+	return fr_selected(fl->r, fn);
 }
 
+/* Names whole: a flow line is not a table column. */
 static const char *fn_name(const struct flow *fl, uint32_t fn)
 {
-	return cf_func(fl->s->cf, fn)->name;
+	return cf_func(fl->r->cf, fn)->name;
 }
 
 /* A thread switch is shown only where the lines printed change thread. */
@@ -74,7 +74,7 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 	struct flow *fl = ctx;
 	unsigned depth = t->depth - 1;
 
-	if (fl->condensed || !in_window(fl, f->entry_index) || !af_fn_selected(fl->s, f->fn))
+	if (fl->condensed || !in_window(fl, t, f->entry_index) || !selected(fl, f->fn))
 		return;
 	line_head(fl, f->entry_index, t, depth);
 	switch (f->kind) {
@@ -108,7 +108,7 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	struct flow *fl = ctx;
 	uint64_t index = t->last_index + 1;
 
-	if (fl->condensed || !in_window(fl, index) || !af_fn_selected(fl->s, root->fn))
+	if (fl->condensed || !in_window(fl, t, index) || !selected(fl, root->fn))
 		return;
 	line_head(fl, index, t, 0);
 	printf("? %s (unmatched return: its caller, from before the trace)\n",
@@ -135,10 +135,13 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 	struct flow *fl = ctx;
 
 	(void)parent;
-	if (!af_fn_selected(fl->s, f->fn))
+	if (!selected(fl, f->fn))
 		return;
 	if (fl->condensed) {
-		if (!cost->incl || cost->last_index < fl->from || f->entry_index > fl->to)
+		const struct session_filter *w = session_filter(fl->r->s);
+
+		if (!cost->incl || cost->last_index < w->from || f->entry_index > w->to ||
+		    !in_window(fl, t, f->entry_index))
 			return;
 		fl->lines++;
 		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s\n",
@@ -146,7 +149,7 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 		       (int)(2 * t->depth), "", fn_name(fl, f->fn), end_note(how));
 		return;
 	}
-	if (!in_window(fl, cost->end_index))
+	if (!in_window(fl, t, cost->end_index))
 		return;
 	line_head(fl, cost->end_index, t, t->depth);
 	printf("< %s (incl %" PRIu64 ", self %" PRIu64 "%s)\n", fn_name(fl, f->fn), cost->incl,
@@ -157,7 +160,7 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 {
 	struct flow *fl = ctx;
 
-	if (fl->condensed || !in_window(fl, index) || fl->s->filter.symbol || fl->s->filter.module)
+	if (fl->condensed || !in_window(fl, t, index) || fl->filtered)
 		return;
 	switch (m) {
 	case CF_MARK_GAP:
@@ -183,10 +186,9 @@ static void on_interrupt(void *ctx, struct cf_thread *t, const struct cf_interru
 	const char *name;
 	char why[128];
 
-	if (fl->condensed || fl->no_interrupts || !in_window(fl, in->index))
+	if (fl->condensed || fl->no_interrupts || !in_window(fl, t, in->index))
 		return;
-	if ((fl->s->filter.symbol || fl->s->filter.module) &&
-	    (in->fn == CF_NO_FN || !af_fn_selected(fl->s, in->fn)))
+	if (fl->filtered && (in->fn == CF_NO_FN || !selected(fl, in->fn)))
 		return;
 	line_head(fl, in->index, t, t->depth);
 	switch (as->kind) {
@@ -221,52 +223,37 @@ static const struct cf_consumer_ops flow_ops = {
 
 int cmd_flow(int argc, char **argv, struct post_opts *opts)
 {
-	struct af_session s = { 0 };
-	struct flow fl = { .s = &s, .to = UINT64_MAX };
-	int ret;
+	struct session_filter f = SESSION_FILTER_INIT;
+	struct flow_report r;
+	struct flow fl = { .r = &r };
+	const struct popt opt[] = {
+		OPT_GROUP("Options"),
+		OPT_FLAG(0, "condensed", &fl.condensed,
+			 "one line per call: first and last step, instructions\n"
+			 "(printed when the call ends)"),
+		OPT_FLAG(0, "no-interrupts", &fl.no_interrupts, "no '~' lines"),
+		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
+	};
+	const struct popt *tables[] = { opt, NULL };
+	int ret = post_parse(&cmd, argc, argv, tables, opts, &f, 0, NULL, NULL);
 
-	for (int i = 1; i < argc; i++) {
-		int r = af_common_option(argc, argv, &i, opts, &s.filter);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--condensed")) {
-			fl.condensed = true;
-			continue;
-		}
-		if (!strcmp(argv[i], "--no-interrupts")) {
-			fl.no_interrupts = true;
-			continue;
-		}
-		if ((r = af_window_option("flow", argc, argv, &i, &fl.from, &fl.to))) {
-			if (r < 0)
-				return EXIT_USAGE;
-			continue;
-		}
-		pr_err("flow: unknown option '%s' (see 'post flow --help')", argv[i]);
-		return EXIT_USAGE;
-	}
-	if (af_window_check("flow", fl.from, fl.to) < 0)
-		return EXIT_USAGE;
-	ret = af_open(&s, opts, false);
+	if (ret)
+		return POST_EXIT(ret);
+	fl.filtered = f.module || f.symbol || f.ring;
+	ret = flow_report_open(&r, opts, &f, 0, fl.condensed ? "condensed call flow" : "call flow");
+	if (!ret && cf_add_consumer(r.cf, &flow_ops, &fl) < 0)
+		ret = EXIT_RUNTIME;
 	if (!ret) {
-		cf_add_consumer(s.cf, &flow_ops, &fl);
-		af_print_header(stdout, &s, fl.condensed ? "condensed call flow" : "call flow");
+		report_header(stdout, r.s, fl.condensed ? "condensed call flow" : "call flow");
 		if (fl.condensed)
 			printf("#%9s %10s %11s %7s %5s  %s\n", "first", "last", "insns", "tid",
 			       "depth", "function (listed when it ends)");
 		else
 			printf("#%9s %7s %5s  %s\n", "step", "tid", "depth", "event");
-		ret = af_run(&s);
+		ret = flow_report_run(&r);
 	}
 	if (!ret)
-		ret = af_finish_output(stdout, "the call flow");
-	af_close(&s);
+		ret = report_finish(stdout, "the call flow");
+	flow_report_close(&r);
 	return ret;
 }

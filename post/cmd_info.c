@@ -8,19 +8,20 @@
 
 #include "arch_vectors.h"
 #include "log.h"
+#include "cmdline.h"
 #include "post.h"
 #include "stepcodec.h"
 #include "trace_reader.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: post [-i DIR] info\n\n"
-		   "The trace's header (format, features, command, times, state, notes),\n"
-		   "its totals, each step stream's steps, size and bytes per step, and the\n"
-		   "interrupts, exceptions and signals the traced threads took.\n"
-		   "Every stream is read through: a damaged one is described (and info\n"
-		   "exits 1 unless --force).\n");
-}
+static const struct popt_cmd cmd = {
+	.name = "info", .synopsis = "[OPTIONS]",
+	.description =
+	"The trace's header (format, features, command, times, state, notes),\n"
+	"its totals, each step stream's steps, size and bytes per step, and the\n"
+	"interrupts, exceptions and signals the traced threads took.\n"
+	"Every stream is read through: a damaged one is described (and info\n"
+	"exits 1 unless --force).",
+};
 
 static const char *const feature_names[] = {
 	"zstd", "per-thread", "per-cpu", "kernel", "kallsyms", "on-symbol", "count-only",
@@ -152,21 +153,12 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	size_t damaged = 0;
 	bool ok = true;
 
-	for (int i = 1; i < argc; i++) {
-		int r = post_common_option(argc, argv, &i, opts);
+	const struct popt opt[] = { POST_TRACE_OPTIONS(opts), OPT_END };
+	const struct popt *tables[] = { opt, NULL };
+	int r = post_parse(&cmd, argc, argv, tables, opts, NULL, 0, NULL, NULL);
 
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		pr_err("info: %s '%s' (see 'post info --help')",
-		       argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
-		return EXIT_USAGE;
-	}
+	if (r)
+		return POST_EXIT(r);
 	t = trace_open_flags(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
 	if (!t)
 		return EXIT_RUNTIME;

@@ -4,82 +4,66 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arcflow.h"
+#include "flowreport.h"
 #include "log.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: post profile [OPTIONS]\n\n"
-		   "A flat profile: calls, Base (self) and Cum (inclusive) instructions per\n"
-		   "function, sorted by Base.  Options:\n"
-		   "  -i DIR           trace directory (default pitrace.data)\n"
-		   "  --top N          only the first N functions\n"
-		   "%s", af_filter_help);
-}
+static const struct popt_cmd cmd = {
+	.name = "profile", .synopsis = "[OPTIONS]",
+	.description =
+	"A flat profile: calls, Base (self) and Cum (inclusive) instructions per\n"
+	"function, sorted by Base.",
+};
 
-static int print_report(const struct af_session *s, size_t top)
+static int print_report(struct flow_report *r, const struct report_out *out)
 {
 	size_t n;
-	uint32_t *fns;
-	uint64_t total = arcs_total(s->arcs), shown_base = 0;
+	uint32_t *fns = fr_sorted_functions(r, FR_BY_BASE, &n);
+	uint64_t total = arcs_total(r->arcs), shown_base = 0;
 
-	fns = af_sorted_functions(s, AF_BY_BASE, &n);
 	if (!fns) {
 		pr_err("out of memory sorting the profile");
 		return EXIT_RUNTIME;
 	}
-	af_print_header(stdout, s, "profile");
-	printf("# total: %" PRIu64 " steps, %zu functions\n", total, n);
+	report_header(stdout, r->s, "profile");
+	report_total(stdout, r->s, total, fr_selected_base(r));
+	printf("# %zu functions\n", n);
 	printf("#%10s %11s %7s %11s %7s  %s\n", "calls", "base", "base%", "cum", "cum%",
 	       "function [module]");
-	for (size_t i = 0; i < n && (!top || i < top); i++) {
-		const struct arc_fn_stats *st = arcs_fn(s->arcs, fns[i]);
-		const struct cf_func *fn = cf_func(s->cf, fns[i]);
+	for (size_t i = 0; i < n && (!out->top || i < out->top); i++) {
+		const struct arc_fn_stats *st = arcs_fn(r->arcs, fns[i]);
+		const struct cf_func *fn = cf_func(r->cf, fns[i]);
 
 		shown_base += st->base;
 		printf("%11" PRIu64 " %11" PRIu64 " %6.2f%% %11" PRIu64 " %6.2f%%  %s [%s]\n",
-		       st->calls, st->base, total ? 100.0 * (double)st->base / (double)total : 0.0,
-		       st->cum, total ? 100.0 * (double)st->cum / (double)total : 0.0, fn->name,
-		       fn->module);
+		       st->calls, st->base, report_percent(st->base, total), st->cum,
+		       report_percent(st->cum, total), fr_name(r, fns[i]), fn->module);
 	}
-	if (top && n > top)
-		printf("# %zu more functions with %" PRIu64 " steps of Base not shown\n",
-		       n - top, total - shown_base);
+	if (out->top && n > out->top)
+		printf("# %zu more functions with %" PRIu64 " steps of Base (%.2f%%) not shown\n",
+		       n - out->top, fr_selected_base(r) - shown_base,
+		       report_percent(fr_selected_base(r) - shown_base, total));
 	free(fns);
-	return af_finish_output(stdout, "the profile");
+	return report_finish(stdout, "the profile");
 }
 
 int cmd_profile(int argc, char **argv, struct post_opts *opts)
 {
-	struct af_session s = { 0 };
-	size_t top = 0;
-	int ret;
+	struct session_filter f = SESSION_FILTER_INIT;
+	struct report_out out = { 0 };
+	const struct popt opt[] = { POST_OUTPUT_OPTIONS(&out), POST_FILTER_OPTIONS(&f),
+				    POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END };
+	const struct popt *tables[] = { opt, NULL };
+	struct flow_report r;
+	int ret = post_parse(&cmd, argc, argv, tables, opts, &f, 0, NULL, NULL);
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int r = af_common_option(argc, argv, &i, opts, &s.filter);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if ((r = report_opt_value(argc, argv, &i, "--top", &v))) {
-			if (r < 0 || report_parse_top("--top", v, &top) < 0)
-				return EXIT_USAGE;
-			continue;
-		}
-		pr_err("profile: unknown option '%s' (see 'post profile --help')", argv[i]);
-		return EXIT_USAGE;
-	}
-	ret = af_open(&s, opts, true);
+	if (ret)
+		return POST_EXIT(ret);
+	ret = flow_report_open(&r, opts, &f, FR_ARCS, "profile");
+	r.wide = out.wide;
 	if (!ret)
-		ret = af_run(&s);
+		ret = flow_report_run(&r);
 	if (!ret)
-		ret = print_report(&s, top);
-	af_close(&s);
+		ret = print_report(&r, &out);
+	flow_report_close(&r);
 	return ret;
 }

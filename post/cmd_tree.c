@@ -4,8 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arcflow.h"
+#include "flowreport.h"
 #include "log.h"
+
+static const struct popt_cmd cmd = {
+	.name = "tree", .synopsis = "[OPTIONS]",
+	.description =
+	"The call tree of each thread: one line per call path with its depth, calls,\n"
+	"Base (self) and Cum (inclusive) instructions, children by Cum.  With\n"
+	"--module/--symbol, only the subtrees rooted at such functions.",
+};
 
 struct tree_opts {
 	bool merged;
@@ -13,25 +21,12 @@ struct tree_opts {
 };
 
 struct tree_print {
-	const struct af_session *s;
+	const struct flow_report *r;
 	const struct arcs *a;
 	uint64_t total;
 	double prune;
 	uint64_t pruned;	  /* subtrees hidden by --prune */
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: post tree [OPTIONS]\n\n"
-		   "The call tree of each thread: one line per call path with its depth, calls,\n"
-		   "Base (self) and Cum (inclusive) instructions.  Options:\n"
-		   "  -i DIR           trace directory (default pitrace.data)\n"
-		   "  --merged         one tree for all threads\n"
-		   "  --prune PCT      hide subtrees under PCT%% of all steps\n"
-		   "%s"
-		   "With --module/--symbol, only the subtrees rooted at such functions.\n",
-		   af_filter_help);
-}
 
 static int child_cmp(const void *pa, const void *pb, void *arg)
 {
@@ -41,120 +36,85 @@ static int child_cmp(const void *pa, const void *pb, void *arg)
 
 	if (a->cum != b->cum)
 		return a->cum > b->cum ? -1 : 1;
-	return strcmp(cf_func(p->s->cf, a->fn)->name, cf_func(p->s->cf, b->fn)->name);
+	return strcmp(cf_func(p->r->cf, a->fn)->name, cf_func(p->r->cf, b->fn)->name);
 }
 
-static int print_node(struct tree_print *p, uint32_t node, unsigned depth, bool shown)
+/* A node: its line, unless pruned (then not its subtree either); flag: a selected function is above. */
+static int print_node(void *ctx, uint32_t node, unsigned depth, const uint32_t *path, int shown)
 {
+	struct tree_print *p = ctx;
 	const struct arc_node *n = arcs_node(p->a, node);
-	uint32_t *kids = NULL;
-	size_t nk = 0;
 
-	if (n->fn != CF_NO_FN) {
-		if (p->prune > 0 && 100.0 * (double)n->cum < p->prune * (double)p->total) {
-			p->pruned++;
-			return 0;
-		}
-		if (!shown && af_fn_selected(p->s, n->fn))
-			shown = true;
-		if (shown)
-			printf("%7u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%s\n",
-			       depth, n->calls, n->base, n->cum,
-			       p->total ? 100.0 * (double)n->cum / (double)p->total : 0.0,
-			       (int)(2 * depth), "", cf_func(p->s->cf, n->fn)->name);
-		depth++;
+	(void)path;
+	if (p->prune > 0 && 100.0 * (double)n->cum < p->prune * (double)p->total) {
+		p->pruned++;
+		return ARC_WALK_SKIP;
 	}
-	for (uint32_t c = n->first_child; c != ARC_NONE; c = arcs_node(p->a, c)->next_sibling)
-		nk++;
-	if (!nk)
-		return 0;
-	kids = malloc(nk * sizeof(*kids));
-	if (!kids) {
-		pr_err("out of memory printing the call tree");
-		return -1;
-	}
-	nk = 0;
-	for (uint32_t c = n->first_child; c != ARC_NONE; c = arcs_node(p->a, c)->next_sibling)
-		kids[nk++] = c;
-	qsort_r(kids, nk, sizeof(*kids), child_cmp, p);
-	for (size_t k = 0; k < nk; k++)
-		if (print_node(p, kids[k], n->fn == CF_NO_FN ? 0 : depth, shown) < 0) {
-			free(kids);
-			return -1;
-		}
-	free(kids);
-	return 0;
+	shown = shown || fr_selected(p->r, n->fn);
+	if (shown)
+		printf("%7u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%s\n", depth,
+		       n->calls, n->base, n->cum, report_percent(n->cum, p->total),
+		       (int)(2 * depth), "", fr_name(p->r, n->fn));
+	return shown;
 }
 
-static int print_report(struct af_session *s, const struct tree_opts *o)
+static int print_tree(struct tree_print *p, uint32_t root)
 {
-	struct tree_print p = { .s = s, .a = s->arcs, .total = arcs_total(s->arcs),
-				.prune = o->prune };
-	int r = 0;
+	return arcs_walk(p->a, root, child_cmp, print_node, p);
+}
 
-	af_print_header(stdout, s, o->merged ? "merged call tree" : "call tree");
-	printf("# total: %" PRIu64 " steps\n", p.total);
+static int print_report(struct flow_report *r, const struct tree_opts *o)
+{
+	struct tree_print p = { .r = r, .a = r->arcs, .total = arcs_total(r->arcs),
+				.prune = o->prune };
+	int ret = 0;
+
+	report_header(stdout, r->s, o->merged ? "merged call tree" : "call tree");
+	report_total(stdout, r->s, p.total, fr_selected_base(r));
 	if (o->merged) {
 		printf("#\n# all threads\n#%6s %11s %11s %11s %7s  %s\n", "depth", "calls", "base",
 		       "cum", "cum%", "function");
-		r = print_node(&p, arcs_merged_root(s->arcs), 0, false);
+		ret = print_tree(&p, arcs_merged_root(r->arcs));
 	} else {
-		for (size_t i = 0; i < arcs_nr_threads(s->arcs) && !r; i++) {
-			uint32_t pid, tid, root = arcs_thread_root(s->arcs, i, &pid, &tid);
+		for (size_t i = 0; i < arcs_nr_threads(r->arcs) && !ret; i++) {
+			uint32_t pid, tid, root = arcs_thread_root(r->arcs, i, &pid, &tid);
 
 			printf("#\n# thread %u (pid %u)\n#%6s %11s %11s %11s %7s  %s\n", tid, pid,
 			       "depth", "calls", "base", "cum", "cum%", "function");
-			r = print_node(&p, root, 0, false);
+			ret = print_tree(&p, root);
 		}
 	}
-	if (r < 0)
+	if (ret < 0)
 		return EXIT_RUNTIME;
 	if (p.pruned)
 		printf("# %" PRIu64 " subtrees under %g%% pruned\n", p.pruned, o->prune);
-	return af_finish_output(stdout, "the call tree");
+	return report_finish(stdout, "the call tree");
 }
 
 int cmd_tree(int argc, char **argv, struct post_opts *opts)
 {
-	struct af_session s = { 0 };
+	struct session_filter f = SESSION_FILTER_INIT;
+	struct report_out out = { 0 };
 	struct tree_opts o = { 0 };
-	int ret;
+	const struct popt opt[] = {
+		OPT_GROUP("Options"),
+		OPT_FLAG(0, "merged", &o.merged, "one tree for all threads"),
+		OPT_PERCENT(0, "prune", &o.prune, "PCT", "hide subtrees under PCT% of all steps"),
+		OPT_FLAG(0, "wide", &out.wide, "names whole (long ones are elided in the middle)"),
+		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
+	};
+	const struct popt *tables[] = { opt, NULL };
+	struct flow_report r;
+	int ret = post_parse(&cmd, argc, argv, tables, opts, &f, 0, NULL, NULL);
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		char *end;
-		int r = af_common_option(argc, argv, &i, opts, &s.filter);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--merged")) {
-			o.merged = true;
-			continue;
-		}
-		if ((r = report_opt_value(argc, argv, &i, "--prune", &v))) {
-			if (r < 0)
-				return EXIT_USAGE;
-			o.prune = strtod(v, &end);
-			if (end == v || *end || !(o.prune >= 0 && o.prune <= 100)) {
-				pr_err("tree: --prune '%s' is not a percentage (0 to 100)", v);
-				return EXIT_USAGE;
-			}
-			continue;
-		}
-		pr_err("tree: unknown option '%s' (see 'post tree --help')", argv[i]);
-		return EXIT_USAGE;
-	}
-	ret = af_open(&s, opts, true);
+	if (ret)
+		return POST_EXIT(ret);
+	ret = flow_report_open(&r, opts, &f, FR_ARCS, "call tree");
+	r.wide = out.wide;
 	if (!ret)
-		ret = af_run(&s);
+		ret = flow_report_run(&r);
 	if (!ret)
-		ret = print_report(&s, &o);
-	af_close(&s);
+		ret = print_report(&r, &o);
+	flow_report_close(&r);
 	return ret;
 }

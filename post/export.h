@@ -3,9 +3,10 @@
 #ifndef POST_EXPORT_H
 #define POST_EXPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
-#include "arcflow.h"
+#include "flowreport.h"
 
 /*
  * callgrind format (callgrind_annotate, KCachegrind): _new before the run
@@ -13,8 +14,21 @@
  * _write after it (0 or EXIT_RUNTIME, printed).
  */
 struct export_cg;
-struct export_cg *export_callgrind_new(struct af_session *s);
+struct export_cg *export_callgrind_new(struct flow_report *r);
 int export_callgrind_write(struct export_cg *c, FILE *out);
 void export_callgrind_free(struct export_cg *c);
+
+/* Folded stacks, after the run; 0 or EXIT_RUNTIME (printed). */
+int export_folded(struct flow_report *r, FILE *out);
+
+/*
+ * Chrome/Perfetto JSON, written while the engine runs: _new before the run
+ * (it writes the head), _finish after it.  steps_clock: one microsecond a
+ * step instead of the trace's time.
+ */
+struct chrome;
+struct chrome *export_chrome_new(struct flow_report *r, FILE *out, bool steps_clock);
+int export_chrome_finish(struct chrome *c);
+void export_chrome_free(struct chrome *c);
 
 #endif /* POST_EXPORT_H */

@@ -41,7 +41,7 @@ struct cg_jump {
 };
 
 struct export_cg {
-	struct af_session *s;
+	struct flow_report *r;
 	FILE *out;
 	bool oom;
 	/* taken while the run goes on (arcs_first_sight) */
@@ -67,7 +67,7 @@ static const char *or_unknown(const char *s)
 
 static void locate(struct export_cg *c, struct cg_locs *l, size_t i, uint32_t pid, uint64_t pc)
 {
-	const struct cf_site_info *in = cf_sites_info(c->s->sites, c->s->cf, pid, pc, 0);
+	const struct cf_site_info *in = cf_sites_info(session_sites(c->r->s), c->r->cf, pid, pc, 0);
 
 	if (i >= l->size) {
 		size_t n = l->size ? 2 * l->size : 1024;
@@ -92,7 +92,7 @@ static void sight_pc(void *ctx, const struct arcs *a, size_t i)
 	struct export_cg *c = ctx;
 	const struct arc_pc *p = arcs_pc(a, i);
 
-	if (af_fn_selected(c->s, p->fn))
+	if (fr_selected(c->r, p->fn))
 		locate(c, &c->pc_loc, i, p->pid, p->pc);
 }
 
@@ -101,7 +101,7 @@ static void sight_jump(void *ctx, const struct arcs *a, size_t i)
 	struct export_cg *c = ctx;
 	const struct arc_jump *j = arcs_jump(a, i);
 
-	if (!af_fn_selected(c->s, j->fn))
+	if (!fr_selected(c->r, j->fn))
 		return;
 	locate(c, &c->jump_from, i, j->pid, j->from);
 	locate(c, &c->jump_to, i, j->pid, j->to);
@@ -114,10 +114,10 @@ static void sight_entry(void *ctx, const struct arcs *a, size_t i)
 
 	if (e->entry_site)
 		locate(c, &c->entry_site, i, e->entry_pid, e->entry_site);
-	locate(c, &c->entry_target, i, e->entry_pid, cf_func(c->s->cf, e->callee)->addr);
+	locate(c, &c->entry_target, i, e->entry_pid, cf_func(c->r->cf, e->callee)->addr);
 }
 
-struct export_cg *export_callgrind_new(struct af_session *s)
+struct export_cg *export_callgrind_new(struct flow_report *r)
 {
 	struct export_cg *c = calloc(1, sizeof(*c));
 	struct arcs_first_sight fs = {
@@ -128,8 +128,8 @@ struct export_cg *export_callgrind_new(struct af_session *s)
 		pr_err("out of memory for the callgrind export");
 		return NULL;
 	}
-	c->s = s;
-	arcs_set_first_sight(s->arcs, &fs);
+	c->r = r;
+	arcs_set_first_sight(r->arcs, &fs);
 	return c;
 }
 
@@ -182,9 +182,9 @@ static const char *cg_main_file(const struct cg_pc *pcs, size_t first, size_t en
 
 static int cg_collect_pcs(struct export_cg *c)
 {
-	struct af_session *s = c->s;
-	size_t npc = arcs_nr_pcs(s->arcs);
-	uint32_t nfn = cf_nr_funcs(s->cf);
+	struct flow_report *r = c->r;
+	size_t npc = arcs_nr_pcs(r->arcs);
+	uint32_t nfn = cf_nr_funcs(r->cf);
 
 	c->pcs = calloc(npc + 1, sizeof(*c->pcs));
 	c->fn_first = malloc((nfn + 1) * sizeof(*c->fn_first));
@@ -192,9 +192,9 @@ static int cg_collect_pcs(struct export_cg *c)
 	if (!c->pcs || !c->fn_first || !c->fn_file)
 		return -1;
 	for (size_t i = 0; i < npc; i++) {
-		const struct arc_pc *p = arcs_pc(s->arcs, i);
+		const struct arc_pc *p = arcs_pc(r->arcs, i);
 
-		if (af_fn_selected(s, p->fn))
+		if (fr_selected(r, p->fn))
 			c->pcs[c->nr_pcs++] = (struct cg_pc){
 				.fn = p->fn, .pid = p->pid, .pc = p->pc, .count = p->count,
 				.loc = loc_at(&c->pc_loc, i),
@@ -226,7 +226,7 @@ static int cg_jump_cmp(const void *pa, const void *pb)
 /* The selected functions' taken jumps, by address; the same jump in several processes is one. */
 static int cg_collect_jumps(struct export_cg *c)
 {
-	const struct arcs *a = c->s->arcs;
+	const struct arcs *a = c->r->arcs;
 	size_t n = 0;
 
 	c->jumps = calloc(arcs_nr_jumps(a) + 1, sizeof(*c->jumps));
@@ -235,7 +235,7 @@ static int cg_collect_jumps(struct export_cg *c)
 	for (size_t i = 0; i < arcs_nr_jumps(a); i++) {
 		const struct arc_jump *j = arcs_jump(a, i);
 
-		if (af_fn_selected(c->s, j->fn))
+		if (fr_selected(c->r, j->fn))
 			c->jumps[n++] = (struct cg_jump){
 				.fn = j->fn, .cls = j->cls, .count = j->count,
 				.from = loc_at(&c->jump_from, i), .to = loc_at(&c->jump_to, i),
@@ -265,7 +265,7 @@ static int cg_edge_cmp(const void *pa, const void *pb, void *arg)
 /* Arcs that frames entered (those with costs) out of or into selected functions, by caller. */
 static int cg_collect_edges(struct export_cg *c)
 {
-	const struct arcs *a = c->s->arcs;
+	const struct arcs *a = c->r->arcs;
 
 	c->edges = malloc((arcs_nr_edges(a) + 1) * sizeof(*c->edges));
 	if (!c->edges)
@@ -273,8 +273,8 @@ static int cg_collect_edges(struct export_cg *c)
 	for (size_t i = 0; i < arcs_nr_edges(a); i++) {
 		const struct arc_edge *e = arcs_edge(a, i);
 
-		if (e->entries && (af_fn_selected(c->s, e->callee) ||
-				   (e->caller != CF_NO_FN && af_fn_selected(c->s, e->caller))))
+		if (e->entries && (fr_selected(c->r, e->callee) ||
+				   (e->caller != CF_NO_FN && fr_selected(c->r, e->caller))))
 			c->edges[c->nr_edges++] = i;
 	}
 	qsort_r(c->edges, c->nr_edges, sizeof(*c->edges), cg_edge_cmp, (void *)a);
@@ -289,7 +289,7 @@ static size_t cg_first_edge(const struct export_cg *c, uint32_t caller)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (arcs_edge(c->s->arcs, c->edges[mid])->caller < caller)
+		if (arcs_edge(c->r->arcs, c->edges[mid])->caller < caller)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -374,8 +374,8 @@ static void cg_jumps(struct export_cg *c, uint32_t fn)
  */
 static void cg_call(struct export_cg *c, size_t edge, bool zero_line)
 {
-	const struct arc_edge *e = arcs_edge(c->s->arcs, edge);
-	const struct cf_func *callee = cf_func(c->s->cf, e->callee);
+	const struct arc_edge *e = arcs_edge(c->r->arcs, edge);
+	const struct cf_func *callee = cf_func(c->r->cf, e->callee);
 	struct cg_loc target = loc_at(&c->entry_target, edge);
 	struct cg_loc site = loc_at(&c->entry_site, edge);
 
@@ -398,12 +398,12 @@ static void cg_call(struct export_cg *c, size_t edge, bool zero_line)
  */
 static void cg_function(struct export_cg *c, uint32_t f)
 {
-	const struct cf_func *fn = cf_func(c->s->cf, f);
+	const struct cf_func *fn = cf_func(c->r->cf, f);
 	size_t e = cg_first_edge(c, f);
-	bool calls = e < c->nr_edges && arcs_edge(c->s->arcs, c->edges[e])->caller == f;
-	bool selected = af_fn_selected(c->s, f);
+	bool calls = e < c->nr_edges && arcs_edge(c->r->arcs, c->edges[e])->caller == f;
+	bool selected = fr_selected(c->r, f);
 
-	if (!calls && (!arcs_fn(c->s->arcs, f)->base || !selected))
+	if (!calls && (!arcs_fn(c->r->arcs, f)->base || !selected))
 		return;
 	c->cur_file = cg_fn_file(c, f, calls ? loc_at(&c->entry_site, c->edges[e]).file : "???");
 	fprintf(c->out, "\nob=%s\nfl=%s\nfn=%s\n", fn->module_path, c->cur_file, fn->name);
@@ -420,7 +420,7 @@ static void cg_function(struct export_cg *c, uint32_t f)
 		fprintf(c->out, "%#" PRIx64 " %d %" PRIu64 "\n", p->loc.vaddr, p->loc.line, n);
 	}
 	cg_jumps(c, f);
-	for (; e < c->nr_edges && arcs_edge(c->s->arcs, c->edges[e])->caller == f; e++)
+	for (; e < c->nr_edges && arcs_edge(c->r->arcs, c->edges[e])->caller == f; e++)
 		cg_call(c, c->edges[e], !selected);
 }
 
@@ -432,16 +432,16 @@ static void cg_function(struct export_cg *c, uint32_t f)
  */
 static bool cg_need_root(struct export_cg *c)
 {
-	uint32_t nfn = cf_nr_funcs(c->s->cf);
+	uint32_t nfn = cf_nr_funcs(c->r->cf);
 	uint8_t *seen = calloc(nfn + 1, 1);
 	bool need = false;
 
 	if (!seen)
 		return true;
 	for (size_t i = 0; i < c->nr_edges; i++) {
-		const struct arc_edge *e = arcs_edge(c->s->arcs, c->edges[i]);
+		const struct arc_edge *e = arcs_edge(c->r->arcs, c->edges[i]);
 
-		if (af_fn_selected(c->s, e->callee))
+		if (fr_selected(c->r, e->callee))
 			seen[e->callee] |= e->caller == CF_NO_FN ? 1 : 2;
 	}
 	for (uint32_t f = 0; f < nfn && !need; f++)
@@ -460,8 +460,8 @@ static void cg_root(struct export_cg *c)
 
 int export_callgrind_write(struct export_cg *c, FILE *out)
 {
-	struct af_session *s = c->s;
-	const struct trace_info *ti = trace_info(s->trace);
+	struct flow_report *r = c->r;
+	const struct trace_info *ti = trace_info(session_trace(r->s));
 
 	c->out = out;
 	if (c->oom || cg_collect_pcs(c) < 0 || cg_collect_jumps(c) < 0 ||
@@ -477,8 +477,8 @@ int export_callgrind_write(struct export_cg *c, FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "positions: instr line\nevents: Ir\nsummary: %" PRIu64 "\n",
-		arcs_total(s->arcs));
-	for (uint32_t f = 0; f < cf_nr_funcs(s->cf); f++)
+		arcs_total(r->arcs));
+	for (uint32_t f = 0; f < cf_nr_funcs(r->cf); f++)
 		cg_function(c, f);
 	if (cg_need_root(c))
 		cg_root(c);

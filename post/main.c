@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdline.h"
 #include "log.h"
 #include "post.h"
 
@@ -25,98 +26,45 @@ static const struct command commands[] = {
 	{ "export", cmd_export, "callgrind, folded stacks or Chrome JSON of the call flow" },
 };
 
-static void usage(FILE *f)
+static char description[2048];
+
+static const char *describe(void)
 {
-	fprintf(f, "usage: post [-v] [-i DIR] [--force] [--vmlinux FILE] [--debug-dir DIR] "
-		   "[--no-demangle] COMMAND [OPTIONS]\n\n"
-		   "Reports from a pitrace trace directory (default pitrace.data).\n"
-		   "--vmlinux: the traced kernel with debug info (default: found by build-id\n"
-		   "under --debug-dir, default /usr/lib/debug).\n"
-		   "--no-demangle: C++ names as in the symbol table (_ZN3foo3barEv,\n"
-		   "not foo::bar()).\n\n"
-		   "Commands:\n");
+	size_t n = (size_t)snprintf(description, sizeof(description),
+				    "Reports from a pitrace trace directory (default pitrace.data).\n\n"
+				    "Commands:\n");
+
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nRun 'post COMMAND --help' for a command's options.\n");
-}
-
-int post_common_option(int argc, char **argv, int *i, struct post_opts *opts)
-{
-	const char *a = argv[*i];
-
-	if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-		log_verbose = ++opts->verbose;
-		return 1;
-	}
-	if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
-		if (*i + 1 >= argc) {
-			pr_err("option '%s' needs a trace directory", a);
-			return -1;
-		}
-		opts->input = argv[++*i];
-		return 1;
-	}
-	if (!strncmp(a, "--input=", 8)) {
-		opts->input = a + 8;
-		return 1;
-	}
-	if (!strcmp(a, "--force")) {
-		opts->force = 1;
-		return 1;
-	}
-	/* Symbol sources (docs/symbols.md): every report that resolves addresses. */
-	if (!strcmp(a, "--vmlinux") || !strcmp(a, "--debug-dir")) {
-		const char **slot = !strcmp(a, "--vmlinux") ? &opts->vmlinux : &opts->debug_dir;
-
-		if (*i + 1 >= argc) {
-			pr_err("option '%s' needs a path", a);
-			return -1;
-		}
-		*slot = argv[++*i];
-		return 1;
-	}
-	if (!strncmp(a, "--vmlinux=", 10)) {
-		opts->vmlinux = a + 10;
-		return 1;
-	}
-	if (!strncmp(a, "--debug-dir=", 12)) {
-		opts->debug_dir = a + 12;
-		return 1;
-	}
-	if (!strcmp(a, "--no-demangle")) {
-		opts->no_demangle = 1;
-		return 1;
-	}
-	return 0;
+		n += (size_t)snprintf(description + n, sizeof(description) - n, "  %-8s %s\n",
+				      commands[i].name, commands[i].summary);
+	snprintf(description + n, sizeof(description) - n,
+		 "\nRun 'post COMMAND --help' for a command's options.");
+	return description;
 }
 
 int main(int argc, char **argv)
 {
 	struct post_opts opts = { .input = "pitrace.data" };
-	int i;
+	struct popt_cmd cmd = {
+		.synopsis = "[OPTIONS] COMMAND [OPTIONS]", .stop_at_args = true,
+	};
+	const struct popt opt[] = { POST_TRACE_OPTIONS(&opts), OPT_END };
+	const struct popt *tables[] = { opt, NULL };
+	char **args;
+	int nargs, r;
 
 	log_progname = "post";
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		int r = post_common_option(argc, argv, &i, &opts);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		pr_err("unknown option '%s' (see 'post --help')", argv[i]);
-		return EXIT_USAGE;
-	}
-	if (i >= argc) {
-		usage(stderr);
+	cmd.description = describe();
+	r = post_parse(&cmd, argc, argv, tables, &opts, NULL, argc, &args, &nargs);
+	if (r)
+		return POST_EXIT(r);
+	if (!nargs) {
+		popt_usage(stderr, &cmd, tables);
 		return EXIT_USAGE;
 	}
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
-		if (!strcmp(argv[i], commands[c].name))
-			return commands[c].fn(argc - i, argv + i, &opts);
-	pr_err("unknown command '%s' (see 'post --help')", argv[i]);
+		if (!strcmp(args[0], commands[c].name))
+			return commands[c].fn(nargs, args, &opts);
+	pr_err("unknown command '%s' (see 'post --help')", args[0]);
 	return EXIT_USAGE;
 }

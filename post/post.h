@@ -3,22 +3,17 @@
 #ifndef POST_POST_H
 #define POST_POST_H
 
+#include <stdbool.h>
+
+/* The options every command takes, before or after its name (cmdline.h: POST_TRACE_OPTIONS). */
 struct post_opts {
 	int verbose;		  /* -v count */
 	const char *input;	  /* trace directory (-i DIR), default pitrace.data */
-	int force;		  /* --force: read a damaged trace up to the damage */
+	bool force;		  /* --force: read a damaged trace up to the damage */
 	const char *vmlinux;	  /* --vmlinux: the traced kernel's image with DWARF */
 	const char *debug_dir;	  /* --debug-dir: root of separate debuginfo */
-	int no_demangle;	  /* --no-demangle: C++ names as in the symbol table */
+	bool no_demangle;	  /* --no-demangle: C++ names as in the symbol table */
 };
-
-/*
- * Options every report accepts, before or after the command name:
- * -i DIR / --input DIR, -v, --force, --vmlinux PATH, --debug-dir DIR, --no-demangle.
- * Returns 1 if argv[*i] was one (and advances *i
- * past its argument), 0 if not, -1 on a usage error (printed).
- */
-int post_common_option(int argc, char **argv, int *i, struct post_opts *opts);
 
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_info(int argc, char **argv, struct post_opts *opts);

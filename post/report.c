@@ -5,66 +5,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "callflow.h"
 #include "log.h"
 #include "report.h"
+#include "session.h"
 #include "trace_reader.h"
-
-int report_opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n])
-		return 0;
-	if (*i + 1 >= argc) {
-		pr_err("option '%s' needs a value", name);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
-
-int report_parse_u32(const char *opt, const char *arg, uint32_t *v)
-{
-	char *end;
-	unsigned long long n;
-
-	errno = 0;
-	n = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || n == 0 || n > UINT32_MAX || arg[0] == '-') {
-		pr_err("option '%s': '%s' is not a positive number", opt, arg);
-		return -1;
-	}
-	*v = (uint32_t)n;
-	return 0;
-}
-
-int report_parse_top(const char *opt, const char *arg, size_t *top)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!arg) {
-		pr_err("option '%s' needs a number of rows", opt);
-		return -1;
-	}
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || v == 0 || arg[0] == '-') {
-		pr_err("option '%s': '%s' is not a positive number of rows", opt, arg);
-		return -1;
-	}
-	*top = (size_t)v;
-	return 0;
-}
 
 static size_t sort_cols;
 
@@ -105,21 +51,357 @@ double report_percent(uint64_t part, uint64_t total)
 	return total ? 100.0 * (double)part / (double)total : 0.0;
 }
 
-void report_trace_header(FILE *f, const struct trace *t)
+static void print_duration(FILE *f, uint64_t ns)
 {
-	const struct trace_info *in = trace_info(t);
+	if (ns % 1000000000u == 0)
+		fprintf(f, "%" PRIu64 " s", ns / 1000000000u);
+	else if (ns >= 1000000)
+		fprintf(f, "%.6g ms", (double)ns / 1e6);
+	else
+		fprintf(f, "%" PRIu64 " ns", ns);
+}
 
-	fprintf(f, "# trace: %s (%s, %s", trace_dir(t), in->backend[0] ? in->backend : "?",
-		in->state[0] ? in->state : "state unknown");
+void report_header(FILE *f, struct session *s, const char *report)
+{
+	const struct trace *t = session_trace(s);
+	const struct trace_info *in = trace_info(t);
+	const struct session_filter *fl = session_filter(s);
+	static const char *const rings[] = { "all", "user", "kernel" };
+	const char *sep = " ";
+
+	fprintf(f, "# %s of trace %s (%s, %s", report, trace_dir(t),
+		in->backend[0] ? in->backend : "?", in->state[0] ? in->state : "state unknown");
 	if (in->totals.lost)
 		fprintf(f, ", %" PRIu64 " steps lost", in->totals.lost);
 	fputs(")\n# command:", f);
-	for (size_t i = 0; in->argv[i]; i++)
+	for (size_t i = 0; in->argv && in->argv[i]; i++)
 		fprintf(f, " %s", in->argv[i]);
-	if (!in->argv[0])
+	if (!in->argv || !in->argv[0])
 		fputs(" ?", f);
 	fputc('\n', f);
+	if (fl->pid || fl->tid || fl->module || fl->symbol || fl->ring) {
+		fputs("# filter:", f);
+		if (fl->pid)
+			fprintf(f, "%spid %u", sep, fl->pid), sep = ", ";
+		if (fl->tid)
+			fprintf(f, "%stid %u", sep, fl->tid), sep = ", ";
+		if (fl->module)
+			fprintf(f, "%smodule %s", sep, fl->module), sep = ", ";
+		if (fl->symbol)
+			fprintf(f, "%ssymbol %s", sep, fl->symbol), sep = ", ";
+		if (fl->ring)
+			fprintf(f, "%s%s code", sep, rings[fl->ring]);
+		fputc('\n', f);
+	}
+	if (fl->from || fl->to != UINT64_MAX || fl->time_from || fl->time_to != UINT64_MAX) {
+		fputs("# window:", f);
+		if (fl->from || fl->to != UINT64_MAX) {
+			fprintf(f, " steps %" PRIu64 " to ", fl->from);
+			if (fl->to == UINT64_MAX)
+				fputs("the end", f);
+			else
+				fprintf(f, "%" PRIu64, fl->to);
+		}
+		if (fl->time_from || fl->time_to != UINT64_MAX) {
+			fputs(fl->from || fl->to != UINT64_MAX ? ", time " : " time ", f);
+			print_duration(f, fl->time_from);
+			fputs(" to ", f);
+			if (fl->time_to == UINT64_MAX)
+				fputs("the end", f);
+			else
+				print_duration(f, fl->time_to);
+			fputs(" after the start", f);
+		}
+		fputc('\n', f);
+	}
 }
+
+void report_total(FILE *f, struct session *s, uint64_t total, uint64_t shown)
+{
+	const struct session_filter *fl = session_filter(s);
+	bool threads = fl->pid || fl->tid;
+	bool window = fl->from || fl->to != UINT64_MAX || fl->time_from || fl->time_to != UINT64_MAX;
+
+	fprintf(f, "# total: %" PRIu64 " steps%s%s%s (percentages are of these)\n", total,
+		threads ? " of the selected threads" : "", window ? " in the window" : "",
+		!threads && !window ? " of the trace" : "");
+	if (filter_on_functions(session_select(s)))
+		fprintf(f, "# shown: %" PRIu64 " steps (%.2f%%) in the functions the filter "
+			"selects\n", shown, report_percent(shown, total));
+}
+
+/* ---- names ---- */
+
+/* Back over UTF-8 continuation bytes, so a cut never splits a character. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+/* Is the '<' or '>' at i a template bracket (not in operator<, operator<<, operator->, ...)? */
+static bool is_bracket(const char *s, size_t i)
+{
+	size_t k = i;
+
+	while (k > 0 && (s[k - 1] == '<' || s[k - 1] == '>' || s[k - 1] == '=' || s[k - 1] == '-'))
+		k--;
+	if (k >= 8 && !strncmp(s + k - 8, "operator", 8))
+		return false;
+	return !(s[i] == '>' && i > 0 && s[i - 1] == '-');
+}
+
+/*
+ * C++ names: the template arguments nested deeper than depth, as "<[...]>",
+ * into out (size bytes); its length, or 0 when the brackets don't pair up.
+ */
+static size_t collapse_templates(const char *name, unsigned depth, char *out, size_t size)
+{
+	size_t n = 0;
+	unsigned d = 0;
+
+	for (size_t i = 0; name[i]; i++) {
+		bool br = (name[i] == '<' || name[i] == '>') && is_bracket(name, i);
+
+		if (br && name[i] == '>') {
+			if (!d)
+				return 0;
+			d--;
+		}
+		if (d <= depth || (br && name[i] == '<' && d == depth)) {
+			if (n + 1 >= size)
+				return 0;
+			out[n++] = name[i];
+		}
+		if (br && name[i] == '<') {
+			if (++d == depth + 1) {
+				if (n + 6 >= size)
+					return 0;
+				memcpy(out + n, "[...]", 5);
+				n += 5;
+			}
+		}
+	}
+	out[n] = '\0';
+	return d ? 0 : n;
+}
+
+/*
+ * A long name shown shorter: first its deepest template arguments go (C++
+ * names keep their functions' and classes' own names), then, if still too
+ * long, its middle.
+ */
+static const char *elide(const char *name, char *buf, size_t size)
+{
+	size_t len = strlen(name), head, tail, max_depth = 0;
+	unsigned d = 0;
+	char *tmp;
+
+	if (len <= REPORT_NAME_MAX || size < REPORT_NAME_MAX + 8)
+		return name;
+	for (size_t i = 0; name[i]; i++)
+		if ((name[i] == '<' || name[i] == '>') && is_bracket(name, i)) {
+			d = name[i] == '<' ? d + 1 : d ? d - 1 : 0;
+			if (d > max_depth)
+				max_depth = d;
+		}
+	/* "<[...]>" can be longer than what it stands for */
+	tmp = max_depth ? malloc(2 * len + 16) : NULL;
+	for (size_t depth = max_depth; tmp && depth-- > 0;) {
+		size_t n = collapse_templates(name, (unsigned)depth, tmp, 2 * len + 16);
+
+		if (!n)
+			break;
+		if (n <= REPORT_NAME_MAX && n < size) {
+			memcpy(buf, tmp, n + 1);
+			free(tmp);
+			return buf;
+		}
+		if (!depth) {
+			/* all templates collapsed and still long: cut the middle of that */
+			name = tmp;
+			len = n;
+		}
+	}
+	/* cut at "::" where one is near: whole components read better */
+	head = char_start(name, REPORT_NAME_MAX / 2 - 2);
+	for (size_t k = head; k >= 16; k--)
+		if (name[k - 1] == ':' && name[k - 2] == ':') {
+			head = k;
+			break;
+		}
+	tail = char_start(name, len - (REPORT_NAME_MAX - head - 5));
+	for (size_t k = tail; k + 30 > tail && k > head + 2; k--)
+		if (name[k - 1] == ':' && name[k - 2] == ':') {
+			tail = k - 2;
+			break;
+		}
+	snprintf(buf, size, "%.*s[...]%s", (int)head, name, name + tail);
+	free(tmp);
+	return buf;
+}
+
+/* How many leading bytes a and b share. */
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	while (a[n] && a[n] == b[n])
+		n++;
+	return n;
+}
+
+const char *report_elide(const char *name, char *buf, size_t size)
+{
+	return elide(name, buf, size);
+}
+
+/*
+ * name shown as its head, the part around byte at (where it differs from
+ * others) and its tail, "[...]" between them; NULL when that is not shorter.
+ */
+static char *around(const char *name, size_t at)
+{
+	enum { HEAD = 20, BEFORE = 12, AFTER = 28, TAIL = 30 };
+	size_t len = strlen(name), from, to, tail;
+	char *out;
+
+	from = char_start(name, at > BEFORE ? at - BEFORE : 0);
+	to = char_start(name, at + AFTER < len ? at + AFTER : len);
+	tail = char_start(name, len > TAIL ? len - TAIL : 0);
+	if (from <= HEAD + 5 || to + 5 >= tail || HEAD + (to - from) + TAIL + 10 >= len)
+		return NULL;
+	if (asprintf(&out, "%.*s[...]%.*s[...]%s", HEAD, name, (int)(to - from), name + from,
+		     name + tail) < 0)
+		return NULL;
+	return out;
+}
+
+/*
+ * Names whose short forms (shown[k] for names[k], k in idx[0..n)) look
+ * alike: shown again with the part where they differ kept, "[...]" before
+ * and after it; whole if that fails.  shown[] entries are malloc'ed (NULL:
+ * the name whole).
+ */
+static void tell_apart(const char *const *names, char **shown, const size_t *idx, size_t n)
+{
+	size_t at = SIZE_MAX;
+
+	for (size_t k = 1; k < n; k++) {
+		size_t c = common_prefix(names[idx[0]], names[idx[k]]);
+
+		if (c < at)
+			at = c;
+	}
+	for (size_t k = 0; k < n; k++) {
+		free(shown[idx[k]]);
+		shown[idx[k]] = around(names[idx[k]], at);
+	}
+	for (size_t k = 0; k < n; k++)
+		for (size_t j = k + 1; j < n; j++)
+			if (shown[idx[k]] && shown[idx[j]] && !strcmp(shown[idx[k]], shown[idx[j]])) {
+				free(shown[idx[k]]);
+				free(shown[idx[j]]);
+				shown[idx[k]] = shown[idx[j]] = NULL;
+			}
+}
+
+/* String compare of shown names through an index (qsort_r). */
+static int idx_cmp(const void *pa, const void *pb, void *arg)
+{
+	char **shown = arg;
+	const char *a = shown[*(const size_t *)pa], *b = shown[*(const size_t *)pb];
+
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/*
+ * Short forms of names[0..n) for a table: malloc'ed in shown[] (NULL:
+ * whole), none two alike.
+ */
+static void shorten_all(const char *const *names, size_t n, char **shown)
+{
+	char buf[2 * REPORT_NAME_MAX];
+	size_t *idx = malloc((n + 1) * sizeof(*idx)), nl = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *e = report_elide(names[i], buf, sizeof(buf));
+
+		shown[i] = e == names[i] ? NULL : strdup(e);
+		if (shown[i] && idx)
+			idx[nl++] = i;
+	}
+	if (!idx)
+		return;
+	qsort_r(idx, nl, sizeof(*idx), idx_cmp, shown);
+	for (size_t i = 0, j; i < nl; i = j) {
+		for (j = i + 1; j < nl && !strcmp(shown[idx[i]], shown[idx[j]]); j++)
+			;
+		if (j - i > 1)
+			tell_apart(names, shown, idx + i, j - i);
+	}
+	free(idx);
+}
+
+
+struct report_names {
+	const struct callflow *cf;
+	char **shown;		  /* per function: its short name, NULL when shown whole */
+	uint32_t n;
+};
+
+struct report_names *report_names_new(const struct callflow *cf, bool wide)
+{
+	struct report_names *rn = calloc(1, sizeof(*rn));
+	const char **names;
+
+	if (!rn)
+		return NULL;
+	rn->cf = cf;
+	rn->n = cf_nr_funcs(cf);
+	if (wide)
+		return rn;
+	rn->shown = calloc(rn->n + 1, sizeof(*rn->shown));
+	names = malloc((rn->n + 1) * sizeof(*names));
+	if (!rn->shown || !names) {
+		free(names);
+		return rn;	/* without memory, names are shown whole */
+	}
+	for (uint32_t f = 0; f < rn->n; f++)
+		names[f] = cf_func(cf, f)->name;
+	shorten_all(names, rn->n, rn->shown);
+	free(names);
+	return rn;
+}
+
+const char *report_name(const struct report_names *rn, uint32_t fn)
+{
+	if (rn->shown && fn < rn->n && rn->shown[fn])
+		return rn->shown[fn];
+	return cf_func(rn->cf, fn)->name;
+}
+
+void report_names_free(struct report_names *rn)
+{
+	if (!rn)
+		return;
+	for (uint32_t f = 0; rn->shown && f < rn->n; f++)
+		free(rn->shown[f]);
+	free(rn->shown);
+	free(rn);
+}
+
+int report_finish(FILE *f, const char *what)
+{
+	if (fflush(f) != 0 || ferror(f)) {
+		pr_err("cannot write %s: %s", what, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* ---- tables ---- */
 
 static int digits(uint64_t v)
 {
@@ -132,13 +414,40 @@ static int digits(uint64_t v)
 	return n;
 }
 
+/* The rows' names (malloc'ed short forms in *shorts, NULL: whole). */
+static const char **table_names(const struct report_table *t, const struct report_row *rows,
+				size_t shown, char ***shorts)
+{
+	size_t last = t->name_col ? (size_t)t->name_col - 1 : t->nr_cols - 1;
+	const char **names = calloc(shown + 1, sizeof(*names));
+
+	*shorts = NULL;
+	if (!names)
+		return NULL;
+	for (size_t i = 0; i < shown; i++)
+		names[i] = rows[i].cols[last] ? rows[i].cols[last] : "-";
+	if (t->wide)
+		return names;
+	*shorts = calloc(shown + 1, sizeof(**shorts));
+	if (!*shorts)
+		return names;
+	shorten_all(names, shown, *shorts);
+	for (size_t i = 0; i < shown; i++)
+		if ((*shorts)[i])
+			names[i] = (*shorts)[i];
+	return names;
+}
+
 void report_print_table(FILE *f, const struct report_table *t, const struct report_row *rows,
 			size_t n)
 {
 	size_t shown = t->top && t->top < n ? t->top : n;
 	const char *count_name = t->count_name ? t->count_name : "count";
 	int cw = digits(t->total), w[REPORT_MAX_COLS] = { 0 };
-	uint64_t rest = 0;
+	uint64_t rest = 0, sum = 0;
+	char **shorts;
+	/* every row's name: a short form tells the shown rows from the others too */
+	const char **names = table_names(t, rows, n, &shorts);
 
 	for (size_t i = 0; i < shown; i++)
 		if (digits(rows[i].count) > cw)
@@ -148,11 +457,14 @@ void report_print_table(FILE *f, const struct report_table *t, const struct repo
 		cw = 8;
 	if (cw < (int)strlen(count_name) + 2)
 		cw = (int)strlen(count_name) + 2;
-	/* context columns are padded to their widest shown value; the name (w 0) is not */
+	/* context columns are padded to their widest shown value; the last (w 0) is not */
 	for (size_t c = 0; c + 1 < t->nr_cols; c++) {
+		size_t nc = t->name_col ? (size_t)t->name_col - 1 : t->nr_cols - 1;
+
 		w[c] = (int)strlen(t->col_names[c]);
 		for (size_t i = 0; i < shown; i++) {
-			int l = rows[i].cols[c] ? (int)strlen(rows[i].cols[c]) : 1;
+			const char *v = c == nc && names ? names[i] : rows[i].cols[c];
+			int l = v ? (int)strlen(v) : 1;
 
 			if (l > w[c])
 				w[c] = l;
@@ -168,14 +480,22 @@ void report_print_table(FILE *f, const struct report_table *t, const struct repo
 		for (size_t c = 0; c < t->nr_cols; c++) {
 			const char *s = rows[i].cols[c] ? rows[i].cols[c] : "-";
 
+			if (names && c == (t->name_col ? (size_t)t->name_col - 1 : t->nr_cols - 1))
+				s = names[i];
 			fprintf(f, "  %-*s", w[c], s);
 		}
 		fputc('\n', f);
 	}
+	for (size_t i = 0; i < n; i++)
+		sum += rows[i].count;
 	for (size_t i = shown; i < n; i++)
 		rest += rows[i].count;
 	if (shown < n)
 		fprintf(f, "# %zu more rows: %" PRIu64 " (%.2f%%)\n", n - shown, rest,
 			report_percent(rest, t->total));
-	fprintf(f, "%*" PRIu64 "  %6.2f%%  total\n", cw, t->total, t->total ? 100.0 : 0.0);
+	fprintf(f, "%*" PRIu64 "  %6.2f%%  total\n", cw, sum, report_percent(sum, t->total));
+	free(names);
+	for (size_t i = 0; shorts && i < n; i++)
+		free(shorts[i]);
+	free(shorts);
 }

@@ -11,9 +11,28 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <stdbool.h>
+#include <stddef.h>
+
+struct callflow;
+struct session;
 struct trace;
 
 #define REPORT_MAX_COLS 4
+
+/*
+ * Names longer than this are elided in the middle in table columns,
+ * "std::vector<int, std::[...]>::_M_realloc_insert(int const&)", unless
+ * --wide; the head and the tail are kept (where C++ names, and symbol+0xOFF,
+ * differ), and names that would then look alike are shown whole.
+ */
+#define REPORT_NAME_MAX 100
+
+/* The output options of the table reports (cmdline.h: POST_OUTPUT_OPTIONS). */
+struct report_out {
+	size_t top;		  /* at most this many rows (0: all) */
+	bool wide;		  /* names whole */
+};
 
 struct report_row {
 	uint64_t count;
@@ -24,25 +43,11 @@ struct report_table {
 	const char *const *col_names;	  /* names of cols[] for the column line */
 	size_t nr_cols;			  /* 1..REPORT_MAX_COLS; the last is the name */
 	const char *count_name;		  /* heading of the count column ("count") */
-	uint64_t total;			  /* 100%: the sum of every row, shown rows or not */
+	uint64_t total;			  /* 100%: every step of the selected threads */
 	size_t top;			  /* print at most this many rows (0: all) */
+	bool wide;			  /* names whole */
+	int name_col;			  /* the column of names to shorten, from 1 (0: the last) */
 };
-
-/*
- * An option with a value, as "--name VALUE" or "--name=VALUE": 1 with *val
- * set (and *i advanced past a separate value), 0 if argv[*i] is not this
- * option, -1 if the value is missing (printed).
- */
-int report_opt_value(int argc, char **argv, int *i, const char *name, const char **val);
-
-/* A positive integer that fits in 32 bits (pid, tid); -1 with a usage message. */
-int report_parse_u32(const char *opt, const char *arg, uint32_t *v);
-
-/*
- * Parse a --top argument (a positive integer); 0 on success, -1 with a
- * usage message printed.
- */
-int report_parse_top(const char *opt, const char *arg, size_t *top);
 
 /* Sort rows by count (descending), ties by name, then by the other columns. */
 void report_sort(struct report_row *rows, size_t n, size_t nr_cols);
@@ -50,12 +55,40 @@ void report_sort(struct report_row *rows, size_t n, size_t nr_cols);
 /* A '#' line: report_comment(f, "counts by %s", by) prints "# counts by symbol". */
 void report_comment(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The standard first lines of a report: the trace, its command, its state. */
-void report_trace_header(FILE *f, const struct trace *t);
+/*
+ * The first lines of every report:
+ *   # REPORT of trace DIR (backend, state[, N steps lost])
+ *   # command: ARGV
+ *   # filter: pid P, module M, ...      (the filters set)
+ *   # window: steps A to B, ...         (when one is set)
+ */
+void report_header(FILE *f, struct session *s, const char *report);
+
+/*
+ * "# total: N steps (percentages are of these)", saying whose steps they
+ * are; with a function filter also how many of them the rows hold.
+ */
+void report_total(FILE *f, struct session *s, uint64_t total, uint64_t shown);
+
+/*
+ * Display names of the engine's functions for table columns (elided as
+ * REPORT_NAME_MAX says, unless wide), valid until report_names_free.
+ */
+struct report_names;
+struct report_names *report_names_new(const struct callflow *cf, bool wide);
+const char *report_name(const struct report_names *rn, uint32_t fn);
+void report_names_free(struct report_names *rn);
+
+/* name, elided to at most REPORT_NAME_MAX bytes plus the marker, into buf (>= 128 bytes). */
+const char *report_elide(const char *name, char *buf, size_t size);
+
+/* Finish writing f (stdout or a file): 0, or EXIT_RUNTIME with a message. */
+int report_finish(FILE *f, const char *what);
 
 /*
  * The column line, the rows (--top of them, then a '#' line saying how many
- * rows and steps were left out), and the total row:
+ * rows and steps were left out), and the total row (the sum of all rows,
+ * shown or not, with its percent of the table's total):
  *   #    count  percent  module     symbol
  *       123456   45.67%  demo       main
  *       270336  100.00%  total

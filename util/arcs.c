@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Aggregation of the call flow into functions, arcs, call trees and address counts (arcs.h). */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@ struct tree_thread {
 	uint32_t *stack;
 	uint64_t *site;		  /* per stack slot: pc of the call in the frame below */
 	uint32_t depth, size;
+	uint32_t entered;	  /* frames from the bottom whose entries are counted (counting
+				   * off, cf_set_counting, frames come and go uncounted) */
 	uint64_t replaced_site;	  /* site of the frame a tail call or jump just replaced */
 	uint64_t last_pc;	  /* the last step, while have_last */
 	uint32_t last_fn;
@@ -326,6 +329,21 @@ static bool counts_as_call(uint8_t kind)
 	       kind == CF_ENTRY_KERNEL;
 }
 
+/*
+ * Count the entries of the frames below the top that ran uncounted
+ * (opened while counting was off): they count where the steps that do
+ * count find them, so that every arc with costs has entries.
+ */
+static void catch_up(struct arcs *a, struct tree_thread *tt, uint32_t pid, uint32_t depth)
+{
+	for (; tt->entered < depth; tt->entered++) {
+		uint32_t k = tt->entered;
+		uint32_t parent = k ? a->nodes[tt->stack[k - 1]].fn : CF_NO_FN;
+
+		count_entry(a, parent, a->nodes[tt->stack[k]].fn, pid, tt->site[k]);
+	}
+}
+
 static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
 		    const struct cf_frame *f)
 {
@@ -343,7 +361,14 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 			f->kind == CF_ENTRY_CALL || f->kind == CF_ENTRY_KERNEL ? f->call_site :
 			f->kind == CF_ENTRY_ASYNC ? f->resume_from : 0;
 
+	bool counting = cf_counting(a->cf);
+
+	(void)parent;
 	fn_stats(a, f->fn);
+	tt->replaced_site = 0;
+	tree_push(a, tt, node, site);
+	if (!counting)
+		return;
 	if (counts_as_call(f->kind)) {
 		struct arc_edge *e = edge(a, f->caller_fn, f->fn);
 
@@ -355,9 +380,7 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 		fn_stats(a, f->fn)->calls++;
 		a->nodes[node].calls++;
 	}
-	count_entry(a, parent ? parent->fn : CF_NO_FN, f->fn, t->pid, site);
-	tt->replaced_site = 0;
-	tree_push(a, tt, node, site);
+	catch_up(a, tt, t->pid, tt->depth);
 }
 
 static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
@@ -379,10 +402,13 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	tt->site[0] = 0;
 	tt->depth = 1;
 	tree_push(a, tt, old, 0);
+	if (!tt->entered)
+		return;		/* counted when counting finds them */
 	/* the oldest frame ran above the reconstructed caller, not as a root */
 	edge(a, CF_NO_FN, a->nodes[old].fn)->entries--;
 	count_entry(a, root->fn, a->nodes[old].fn, t->pid, 0);
 	count_entry(a, CF_NO_FN, root->fn, t->pid, 0);
+	tt->entered = 2;
 }
 
 static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
@@ -405,6 +431,8 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 		n->base += cost->self;
 		n->cum += cost->incl;
 		tt->replaced_site = how == CF_END_REPLACED ? tt->site[tt->depth] : 0;
+		if (tt->entered > tt->depth)
+			tt->entered = tt->depth;
 	}
 }
 
@@ -415,6 +443,7 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
 	const struct arch_insn *in = &tt->last_insn;
 
 	a->total++;
+	catch_up(a, tt, t->pid, tt->depth);
 	count_pc(a, t->pid, s->pc, s->site->fn);
 	if (tt->have_last && tt->last_fn == s->site->fn &&
 	    (in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
@@ -526,6 +555,99 @@ uint32_t arcs_thread_root(const struct arcs *a, size_t i, uint32_t *pid, uint32_
 const struct arc_node *arcs_node(const struct arcs *a, uint32_t node)
 {
 	return &a->nodes[node];
+}
+
+/* One level of a walk: a node's sorted children and how far it got through them. */
+struct walk_level {
+	uint32_t *kids;
+	size_t n, next;
+	int flag;		  /* what its children get */
+};
+
+static uint32_t *sorted_children(const struct arcs *a, uint32_t node,
+				 int (*cmp)(const void *, const void *, void *), void *ctx,
+				 size_t *n, bool *oom)
+{
+	uint32_t *kids;
+	size_t k = 0;
+
+	*n = 0;
+	for (uint32_t c = a->nodes[node].first_child; c != ARC_NONE; c = a->nodes[c].next_sibling)
+		k++;
+	if (!k)
+		return NULL;
+	kids = malloc(k * sizeof(*kids));
+	if (!kids) {
+		*oom = true;
+		return NULL;
+	}
+	k = 0;
+	for (uint32_t c = a->nodes[node].first_child; c != ARC_NONE; c = a->nodes[c].next_sibling)
+		kids[k++] = c;
+	if (cmp)
+		qsort_r(kids, k, sizeof(*kids), cmp, ctx);
+	*n = k;
+	return kids;
+}
+
+int arcs_walk(const struct arcs *a, uint32_t root, int (*cmp)(const void *, const void *, void *),
+	      int (*visit)(void *ctx, uint32_t node, unsigned depth, const uint32_t *path, int flag),
+	      void *ctx)
+{
+	struct walk_level *lv = malloc(64 * sizeof(*lv));
+	uint32_t *path = malloc(64 * sizeof(*path));
+	size_t top = 1, size = 64;
+	bool oom = false;
+
+	if (!lv || !path) {
+		free(lv);
+		free(path);
+		pr_err("out of memory walking a call tree");
+		return -1;
+	}
+	lv[0] = (struct walk_level){ .flag = 0 };
+	lv[0].kids = sorted_children(a, root, cmp, ctx, &lv[0].n, &oom);
+	while (!oom && top) {
+		struct walk_level *l = &lv[top - 1];
+		uint32_t node;
+		int flag;
+
+		if (l->next == l->n) {
+			free(l->kids);
+			top--;
+			continue;
+		}
+		node = l->kids[l->next++];
+		path[top - 1] = node;
+		flag = visit(ctx, node, (unsigned)(top - 1), path, l->flag);
+		if (flag == ARC_WALK_SKIP || a->nodes[node].first_child == ARC_NONE)
+			continue;
+		if (top == size) {
+			struct walk_level *nl = realloc(lv, 2 * size * sizeof(*lv));
+			uint32_t *np = nl ? realloc(path, 2 * size * sizeof(*path)) : NULL;
+
+			if (nl)
+				lv = nl;
+			if (!np) {
+				oom = true;
+				break;
+			}
+			path = np;
+			size *= 2;
+		}
+		lv[top] = (struct walk_level){ .flag = flag };
+		lv[top].kids = sorted_children(a, node, cmp, ctx, &lv[top].n, &oom);
+		top++;
+	}
+	while (top)
+		free(lv[--top].kids);
+	free(lv);
+	free(path);
+	if (oom) {
+		pr_err("out of memory walking a call tree");
+		return -1;
+	}
+	return 0;
 }
 
 /* Add the subtree at src (and its counts) under dst's matching children. */

@@ -74,6 +74,20 @@ size_t arcs_nr_threads(const struct arcs *a);
 uint32_t arcs_thread_root(const struct arcs *a, size_t i, uint32_t *pid, uint32_t *tid);
 const struct arc_node *arcs_node(const struct arcs *a, uint32_t node);
 
+/*
+ * Walk the tree under root depth first, each node's children in cmp order
+ * (qsort_r's comparison of node indexes, given ctx), with an explicit stack:
+ * any depth.  visit gets each node below root at its depth (root's children
+ * at 0), path[0..depth] the nodes from there down to it, and the flag its
+ * parent's visit returned (root's children: 0); it returns ARC_WALK_SKIP to
+ * leave the node's children out, else the flag they get.  0, or -1 when out
+ * of memory (printed).
+ */
+#define ARC_WALK_SKIP (-1)
+int arcs_walk(const struct arcs *a, uint32_t root, int (*cmp)(const void *, const void *, void *),
+	      int (*visit)(void *ctx, uint32_t node, unsigned depth, const uint32_t *path, int flag),
+	      void *ctx);
+
 /* Merge every thread's tree into one; returns its root (valid until arcs_free). */
 uint32_t arcs_merged_root(struct arcs *a);
 

@@ -38,6 +38,7 @@ struct callflow {
 	uint32_t thread_hash_size;
 	struct cf_thread *cur;	  /* the thread of the last step */
 	bool block_mode;
+	bool counting;		  /* cf_set_counting */
 	bool in_step;		  /* cur_index: the step being placed */
 	uint64_t cur_index;
 	struct cf_stats stats;
@@ -774,17 +775,19 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 		transition(cf, t, &t->last_site, t->last_pc, ev->pc, &site, ev);
 	}
 	t->gap = t->async_pending = t->sigreturn_pending = false;
-	top(t)->self++;
-	t->steps++;
-	cf->stats.steps++;
-	s.pc = ev->pc;
-	s.index = ev->index;
-	s.time_ns = ev->time_ns;
-	s.ring = ev->ring;
-	s.site = &site;
-	for (int c = 0; c < cf->nr_cons; c++)
-		if (cf->cons[c].ops->step)
-			cf->cons[c].ops->step(cf->cons[c].ctx, t, &s);
+	if (cf->counting) {
+		top(t)->self++;
+		t->steps++;
+		cf->stats.steps++;
+		s.pc = ev->pc;
+		s.index = ev->index;
+		s.time_ns = ev->time_ns;
+		s.ring = ev->ring;
+		s.site = &site;
+		for (int c = 0; c < cf->nr_cons; c++)
+			if (cf->cons[c].ops->step)
+				cf->cons[c].ops->step(cf->cons[c].ctx, t, &s);
+	}
 	t->last_pc = ev->pc;
 	t->last_site = site;
 	t->last_time = ev->time_ns;
@@ -867,6 +870,16 @@ static void expand_block(struct callflow *cf, struct cf_thread *t, bool have_nex
 void cf_set_block_mode(struct callflow *cf, bool on)
 {
 	cf->block_mode = on;
+}
+
+void cf_set_counting(struct callflow *cf, bool on)
+{
+	cf->counting = on;
+}
+
+bool cf_counting(const struct callflow *cf)
+{
+	return cf->counting;
 }
 
 static void on_block(struct callflow *cf, const struct trace_event *ev)
@@ -996,6 +1009,7 @@ struct callflow *cf_new(const struct cf_source *src)
 	struct callflow *cf = xcalloc(1, sizeof(*cf));
 
 	cf->src = *src;
+	cf->counting = true;
 	return cf;
 }
 

@@ -214,6 +214,16 @@ void cf_event(struct callflow *cf, const struct trace_event *ev);
  */
 void cf_set_block_mode(struct callflow *cf, bool on);
 
+/*
+ * Counting (on by default): while off, steps still move the stacks (calls,
+ * returns, everything the rules above do) but not the threads' clocks, so
+ * they add to no cost, and the consumers' step callbacks are not called.
+ * A report session turns it off outside a window of steps or time: every
+ * cost is then the window's, with the stacks as they were.
+ */
+void cf_set_counting(struct callflow *cf, bool on);
+bool cf_counting(const struct callflow *cf);
+
 /* End of input: every open frame ends (CF_END_FLUSH), oldest threads first. */
 void cf_finish(struct callflow *cf);
 

@@ -99,7 +99,6 @@ static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32
 	struct site_entry *e;
 	struct sym_loc loc;
 	size_t k;
-	char name[256];
 
 	if (2 * (s->used + 1) > s->size)
 		grow(s);
@@ -130,8 +129,16 @@ static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32
 		e->info.site.entry = loc.sym_offset == 0;
 	} else {
 		/* No symbol: one pseudo function per module, never an "entry". */
-		snprintf(name, sizeof(name), "[%s]", loc.module);
+		size_t n = strlen(loc.module) + 3;
+		char *name = malloc(n);
+
+		if (!name) {
+			pr_err("out of memory naming code without symbols");
+			exit(EXIT_RUNTIME);
+		}
+		snprintf(name, n, "[%s]", loc.module);
 		e->info.site.fn = cf_func_intern(cf, loc.module, loc.module_path, name, 0);
+		free(name);
 		e->info.site.anon = true;
 	}
 	cf_func_set_ring(cf, e->info.site.fn, ring);

@@ -8,6 +8,7 @@
 
 #include "arch_decode.h"
 #include "counts.h"
+#include "filter.h"
 #include "log.h"
 #include "symbols.h"
 #include "trace_reader.h"
@@ -208,31 +209,35 @@ static struct row *row_add(struct counts *c, uint64_t hash, size_t slot)
 /* The row named by cols[0..n), created on first use. */
 static struct row *row_by_cols(struct counts *c, const char *const *cols, size_t n)
 {
-	char key[1024];
 	size_t len = 0, slot;
 	uint64_t h;
 	struct row *row;
+	char *key;
 
+	for (size_t i = 0; i < n; i++)
+		len += strlen(cols[i]) + 1;
+	key = malloc(len);
+	if (!key)
+		return NULL;
+	len = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(cols[i]);
+		size_t l = strlen(cols[i]) + 1;
 
-		if (l > 300)
-			l = 300;	/* a C++ name can be huge; 300 bytes tell rows apart */
 		memcpy(key + len, cols[i], l);
 		len += l;
-		key[len++] = '\0';
 	}
 	h = hash_bytes(key, len);
 	for (slot = h & c->row_mask; (row = c->row_map[slot]); slot = (slot + 1) & c->row_mask)
-		if (row->hash == h && row->key_len == len && !memcmp(row->key, key, len))
+		if (row->hash == h && row->key_len == len && !memcmp(row->key, key, len)) {
+			free(key);
 			return row;
+		}
 	row = row_add(c, h, slot);
-	if (!row)
+	if (!row) {
+		free(key);
 		return NULL;
-	row->key = malloc(len);
-	if (!row->key)
-		return NULL;
-	memcpy(row->key, key, len);
+	}
+	row->key = key;
 	row->key_len = len;
 	for (size_t i = 0, off = 0; i < n; i++) {
 		row->out.cols[i] = row->key + off;
@@ -265,25 +270,26 @@ static struct row *row_by_id(struct counts *c, uint64_t id, uint32_t pid)
 	return row;
 }
 
-static bool module_matches(const struct counts *c, const struct sym_loc *loc)
-{
-	return !c->o.module || (loc->module && !strcmp(loc->module, c->o.module)) ||
-	       (loc->module_path && !strcmp(loc->module_path, c->o.module));
-}
-
-/* "main", or where nothing names the address, "libfoo.so+0x1234" or "[unknown]". */
-static void symbol_name(const struct sym_loc *loc, bool with_offset, char *buf, size_t size)
+/*
+ * "main", or where nothing names the address, "libfoo.so+0x1234" or
+ * "[unknown]"; with_offset: "main+0x12".  Malloc'ed (names are never cut),
+ * NULL when out of memory.
+ */
+static char *symbol_name(const struct sym_loc *loc, bool with_offset)
 {
 	const char *module = loc->module ? loc->module : "[unknown]";
+	char *buf = NULL;
+	int r;
 
 	if (loc->symbol && with_offset && loc->sym_offset)
-		snprintf(buf, size, "%s+0x%" PRIx64, loc->symbol, loc->sym_offset);
+		r = asprintf(&buf, "%s+0x%" PRIx64, loc->symbol, loc->sym_offset);
 	else if (loc->symbol)
-		snprintf(buf, size, "%s", loc->symbol);
+		r = asprintf(&buf, "%s", loc->symbol);
 	else if (loc->mod)
-		snprintf(buf, size, "%s+0x%" PRIx64, module, loc->module_offset);
+		r = asprintf(&buf, "%s+0x%" PRIx64, module, loc->module_offset);
 	else
-		snprintf(buf, size, "%s", module);
+		r = asprintf(&buf, "%s", module);
+	return r < 0 ? NULL : buf;
 }
 
 static void insn_text(struct counts *c, uint32_t pid, uint64_t pc, char *buf, size_t size)
@@ -298,40 +304,43 @@ static void insn_text(struct counts *c, uint32_t pid, uint64_t pc, char *buf, si
 static void resolve_site(struct counts *c, struct site *s)
 {
 	struct sym_loc loc;
-	char name[512], addr[32], text[128];
+	char addr[32], text[128], *name = NULL, *line = NULL;
 	const char *module;
 
 	memset(&loc, 0, sizeof(loc));
 	c->r.resolve(c->r.arg, s->pid, s->pc, c->o.by == COUNTS_BY_LINE ? SYM_LINES : 0, &loc);
-	s->pass = module_matches(c, &loc);
+	module = loc.module ? loc.module : "[unknown]";
+	s->pass = filter_module(c->o.filter, module, loc.module_path) &&
+		  filter_symbol(c->o.filter, loc.symbol, loc.symbol_raw);
 	s->row = NULL;
 	if (!s->pass || c->by_id)
 		return;
-	module = loc.module ? loc.module : "[unknown]";
 	switch (c->o.by) {
 	case COUNTS_BY_MODULE:
 		s->row = row_by_cols(c, (const char *[]){ module }, 1);
 		break;
 	case COUNTS_BY_SYMBOL:
-		symbol_name(&loc, false, name, sizeof(name));
-		s->row = row_by_cols(c, (const char *[]){ module, name }, 2);
+		if ((name = symbol_name(&loc, false)))
+			s->row = row_by_cols(c, (const char *[]){ module, name }, 2);
 		break;
 	case COUNTS_BY_LINE:
-		if (loc.file && loc.line > 0)
-			snprintf(name, sizeof(name), "%s:%d", loc.file, loc.line);
-		else
-			symbol_name(&loc, false, name, sizeof(name));
-		s->row = row_by_cols(c, (const char *[]){ module, name }, 2);
+		if (loc.file && loc.line > 0 && asprintf(&line, "%s:%d", loc.file, loc.line) < 0)
+			line = NULL;
+		name = line ? NULL : symbol_name(&loc, false);
+		if (line || name)
+			s->row = row_by_cols(c, (const char *[]){ module, line ? line : name }, 2);
 		break;
 	case COUNTS_BY_INSN:
 		snprintf(addr, sizeof(addr), "0x%" PRIx64, s->pc);
-		symbol_name(&loc, true, name, sizeof(name));
 		insn_text(c, s->pid, s->pc, text, sizeof(text));
-		s->row = row_by_cols(c, (const char *[]){ addr, name, text }, 3);
+		if ((name = symbol_name(&loc, true)))
+			s->row = row_by_cols(c, (const char *[]){ addr, name, text }, 3);
 		break;
 	default:
 		break;
 	}
+	free(name);
+	free(line);
 }
 
 static int sites_grow(struct counts *c)
@@ -395,9 +404,9 @@ static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t p
 {
 	struct row *row = NULL;
 
-	if ((c->o.pid && pid != c->o.pid) || (c->o.tid && tid != c->o.tid))
+	if (!filter_thread(c->o.filter, pid, tid))
 		return;
-	if (has_pc && (!c->by_id || c->o.module)) {
+	if (has_pc && (!c->by_id || filter_on_functions(c->o.filter))) {
 		struct site *s = site_get(c, pid, pc);
 
 		if (!s->pass)
@@ -405,7 +414,7 @@ static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t p
 		row = s->row;
 	} else if (!has_pc && !c->by_id) {
 		/* count-only records carry no address */
-		if (c->o.module)
+		if (filter_on_functions(c->o.filter))
 			return;
 		row = c->o.by == COUNTS_BY_INSN
 			? row_by_cols(c, (const char *[]){ "-", "[counted]", "[counted]" }, 3)
@@ -425,32 +434,19 @@ static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t p
 	c->total += n;
 }
 
-int counts_parse_ring(const char *s, enum counts_ring *ring)
-{
-	static const char *const names[] = { "all", "user", "kernel" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
-			*ring = (enum counts_ring)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 void counts_event(struct counts *c, const struct trace_event *ev)
 {
 	switch (ev->kind) {
 	case TEV_STEP:
 		c->seen++;
-		if (c->o.ring && ev->ring != (c->o.ring == COUNTS_RING_KERNEL))
+		if (!filter_ring(c->o.filter, ev->ring))
 			break;
 		count_steps(c, ev->pid, ev->tid, ev->pc, true, 1);
 		break;
 	case TEV_COUNT:
 		c->seen += ev->a;
 		/* count-only records don't say which ring: only in an unfiltered count */
-		if (c->o.ring)
+		if (c->o.filter && c->o.filter->f.ring)
 			break;
 		count_steps(c, ev->pid, ev->tid, 0, false, ev->a);
 		break;
@@ -474,29 +470,6 @@ void counts_event(struct counts *c, const struct trace_event *ev)
 	default:
 		break;
 	}
-}
-
-int counts_run(struct counts *c, struct trace *t)
-{
-	struct trace_iter *it = trace_iter_new(t);
-	struct trace_event ev;
-	uint64_t expect = trace_info(t)->totals.steps, n = 0;
-	bool progress = log_is_tty();
-	int r;
-
-	if (!it)
-		return -1;
-	while ((r = trace_next(it, &ev)) == 1) {
-		counts_event(c, &ev);
-		if (progress && !(++n & ((1u << 20) - 1)))
-			fprintf(stderr, "\r%s: counting: %" PRIu64 " steps%s%.0f%%", log_progname,
-				c->seen, expect ? ", " : "",
-				expect ? 100.0 * (double)c->seen / (double)expect : 0.0);
-	}
-	if (progress && n >= (1u << 20))
-		fprintf(stderr, "\r\033[K");
-	trace_iter_free(it);
-	return r < 0 || c->failed ? -1 : 0;
 }
 
 static int row_cmp(const void *pa, const void *pb)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct filter;
 struct trace;
 struct trace_event;
 struct trace_task_rec;
@@ -36,21 +37,16 @@ enum counts_by {
 int counts_parse_by(const char *s, enum counts_by *by);
 const char *counts_by_name(enum counts_by by);
 
-/* Which privilege ring's steps to count (kernel-mode traces have both). */
-enum counts_ring {
-	COUNTS_RING_ALL = 0,
-	COUNTS_RING_USER,
-	COUNTS_RING_KERNEL,
-};
-/* "all", "user", "kernel" <-> enum; counts_parse_ring returns -1 for others. */
-int counts_parse_ring(const char *s, enum counts_ring *ring);
-
+/*
+ * What to count: every step of the events fed, by one key.  The filter
+ * (filter.h, the report session's) selects threads, modules, functions
+ * and rings; NULL counts everything.  COUNT records (count-only traces)
+ * carry no address: they count in rows "[counted]", only without a
+ * module, symbol or ring filter.
+ */
 struct counts_options {
 	enum counts_by by;
-	uint32_t pid;		  /* count only this process (0: all) */
-	uint32_t tid;		  /* count only this thread (0: all) */
-	const char *module;	  /* count only this module, by short name or path (NULL: all) */
-	enum counts_ring ring;	  /* count only steps of this ring (COUNTS_RING_ALL: all) */
+	struct filter *filter;
 };
 
 /*
@@ -86,9 +82,6 @@ void counts_free(struct counts *c);
 /* Feed every event of a trace, in order (TEV_TASK ones included). */
 void counts_event(struct counts *c, const struct trace_event *ev);
 
-/* Feed a whole trace (progress on a terminal); 0, or -1 if reading failed. */
-int counts_run(struct counts *c, struct trace *t);
-
 /*
  * The result, sorted by count (descending), then by name.  Each row has
  * the columns counts_columns() names: cols[0..n-2] are context (pid,
@@ -102,7 +95,7 @@ struct counts_row {
 size_t counts_columns(enum counts_by by, const char *const **names);
 size_t counts_result(struct counts *c, const struct counts_row **rows);
 
-/* Steps that passed the filters (the sum of all rows), and all steps seen. */
+/* Steps that passed the filters (the sum of all rows), and all steps fed. */
 uint64_t counts_total(const struct counts *c);
 uint64_t counts_seen(const struct counts *c);
 /* Steps the trace says were lost (LOST records): in no row. */

@@ -367,11 +367,11 @@ static void collect_symtab(struct sym_module *m, Elf *elf, Elf_Scn *scn, struct 
 		if (!name || !*name || name[0] == '$')
 			continue;
 		if ((at = strchr(name, '@')) && at > name) {
-			char base[512];
+			char *base = strndup(name, (size_t)(at - name));
 
 			c.old_version = at[1] != '@';
-			snprintf(base, sizeof(base), "%.*s", (int)(at - name), name);
-			name = strtab_intern(&m->strs, base);
+			name = base ? strtab_intern(&m->strs, base) : NULL;
+			free(base);
 			if (!name)
 				continue;
 		}
@@ -572,12 +572,14 @@ static void collect_plt(struct sym_module *m, struct cand_vec *cv)
 			const struct arch_plt_entry *pe = &sec[k].ents[i];
 			struct sym_cand c = { 0 };
 			const char *target;
-			char buf[512];
+			char *buf;
 
 			if (!pe->got_slot || !(target = got_name_find(got, nr_got, pe->got_slot)))
 				continue;
-			snprintf(buf, sizeof(buf), "%s@plt", target);
+			if (asprintf(&buf, "%s@plt", target) < 0)
+				continue;
 			c.e.name = c.e.raw = strtab_intern(&m->strs, buf);
+			free(buf);
 			if (!c.e.name)
 				continue;
 			c.e.addr = pe->addr;

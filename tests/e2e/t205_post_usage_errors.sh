@@ -23,14 +23,19 @@ done <<'CASES'
 ^post: error: dump: unknown option '--bogus'|dump --bogus
 ^post: error: counts: --by 'bogus' is not one of process, thread, module, symbol, line, insn$|counts --by bogus
 ^post: error: counts: --by 'symbols' is not one of|counts --by=symbols
-^post: error: option '--by' needs a value$|counts --by
-^post: error: option '--top': '0' is not a positive number of rows$|counts --top 0
-^post: error: option '--top': 'x' is not a positive number of rows$|counts --top x
-^post: error: option '--pid': 'abc' is not a positive number$|counts --pid abc
-^post: error: option '--tid': '-3' is not a positive number$|counts --tid -3
+^post: error: counts: option '--by' needs a value$|counts --by
+^post: error: tree: option '--merged' takes no value|tree --merged=yes
+^post: error: counts: --top '0' is not a positive number of rows$|counts --top 0
+^post: error: counts: --top 'x' is not a positive number of rows$|counts --top x
+^post: error: counts: --pid 'abc' is not a positive number$|counts --pid abc
+^post: error: counts: --tid '-3' is not a positive number$|counts --tid -3
+^post: error: profile: --ring 'both' is not one of all, user, kernel$|profile --ring both
+^post: error: counts: --time-from '1x' is not a time|counts --time-from 1x
+^post: error: counts: --from 9 is after --to 2$|counts --from 9 --to 2
 ^post: error: counts: unexpected argument 'extra'|counts extra
 ^post: error: info: unexpected argument 'extra'|info extra
-^post: error: dump: more than one FILE|dump tasks header
-^post: error: option '-i' needs a trace directory$|counts -i
+^post: error: dump: unexpected argument 'header'|dump tasks header
+^post: error: counts: option '-i' needs a value$|counts -i
+^post: error: option '-i' needs a value$|-i
 CASES
 echo PASS

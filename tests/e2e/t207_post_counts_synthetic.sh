@@ -39,9 +39,11 @@ cat >want <<'WANT'
 WANT
 rows out >got
 expect_same_file "counts --by symbol" want got
-grep -q '^# counts by symbol: one count is one executed instruction (a rep-prefixed string instruction counts once per iteration)$' out ||
+grep -q '^# counts by symbol of trace ' out || fail "the header must say what the report is"
+grep -q '^# one count is one executed instruction (a rep-prefixed string instruction counts once per iteration)$' out ||
 	fail "the header must say what a count is"
-grep -q '^# steps: 26 read, 26 counted$' out || fail "steps line: $(grep steps out)"
+grep -q '^# total: 26 steps of the trace (percentages are of these)$' out ||
+	fail "total line: $(grep total out)"
 
 "$POST" -i t counts --by module >out || fail "counts --by module"
 printf '      23   88.46%%  labels\n       3   11.54%%  [unknown]\n      26  100.00%%  total\n' >want
@@ -69,8 +71,10 @@ loop=$(rows out | grep -c 'labels\.S:')
 rows out | head -1 | grep -Eq '^ +26  100\.00%  1000  1000 \(prog\)$' || fail "--by thread: $(cat out)"
 
 "$POST" -i t counts --module labels --by symbol --top 1 >out || fail "--module"
-grep -q '^# only: module labels$' out || fail "--module: filter line missing"
-rows out | tail -1 | grep -Eq '^ +23  100\.00%  total$' || fail "--module: total: $(cat out)"
+grep -q '^# filter: module labels$' out || fail "--module: filter line missing"
+grep -q '^# shown: 23 steps (88.46%) in the functions the filter selects$' out ||
+	fail "--module: shown line: $(grep shown out)"
+rows out | tail -1 | grep -Eq '^ +23   88\.46%  total$' || fail "--module: total: $(cat out)"
 
 "$POST" -i t info >out || fail "info: exit $?"
 grep -Eq '^steps: +26$' out || fail "info: steps: $(cat out)"

@@ -39,4 +39,5 @@ grep -v '^#' out | awk '{ print $1, $3, $4 }' >got
 expect_same_file "block-mode counts --by symbol" want got
 grep -q "^# block mode: $blocks block records expanded into $steps instructions$" out ||
 	fail "the header should say $blocks blocks became $steps instructions: $(grep '^# block' out)"
-grep -q "^# steps: $steps read, $steps counted$" out || fail "steps line: $(grep '^# steps' out)"
+grep -q "^# total: $steps steps of the trace (percentages are of these)$" out ||
+	fail "total line: $(grep '^# total' out)"

@@ -33,11 +33,12 @@ expect_same_file "flow --symbol $raw (but for the filter line)" \
 expect_eq "--no-demangle thrower calls" 15 "$(grep -c "> $raw\$" flow.nd)"
 "$POST" -i oracle profile --no-demangle >profile.nd || fail "profile --no-demangle"
 grep -q "  $raw \[arc_exception\]\$" profile.nd || fail "--no-demangle profile lacks $raw"
-grep -q '(' profile.nd && fail "--no-demangle profile shows a demangled name: $(grep '(' profile.nd | head -1)"
+grep -v '^#' profile.nd | grep -q '(' &&
+	fail "--no-demangle profile shows a demangled name: $(grep -v '^#' profile.nd | grep '(' | head -1)"
 "$POST" -i oracle profile >profile || fail "profile"
 expect_eq "functions with and without demangling" \
-	"$(sed -n 's/^# total: .*, \([0-9]*\) functions$/\1/p' profile.nd)" \
-	"$(sed -n 's/^# total: .*, \([0-9]*\) functions$/\1/p' profile)"
+	"$(sed -n 's/^# \([0-9][0-9]*\) functions$/\1/p' profile.nd)" \
+	"$(sed -n 's/^# \([0-9][0-9]*\) functions$/\1/p' profile)"
 # Each raw C++ name of the program shows as c++filt demangles it.
 for r in $(awk '{ print $NF, $(NF-1) }' profile.nd | awk '$1 == "[arc_exception]" && $2 ~ /^_Z/ { print $2 }'); do
 	d=$(c++filt "$r")

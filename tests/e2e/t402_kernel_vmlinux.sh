@@ -174,5 +174,5 @@ expect_refused "missing file" t no-such-vmlinux \
 	"^post: warning: vmlinux no-such-vmlinux: No such file or directory"
 
 run_expect_status "--vmlinux without a path" 2 "$POST" -i t steps --vmlinux 2>err
-grep -q "^post: error: option '--vmlinux' needs a path$" err || fail "usage error: $(cat err)"
+grep -q "^post: error: steps: option '--vmlinux' needs a value$" err || fail "usage error: $(cat err)"
 echo PASS

@@ -1,7 +1,7 @@
-# arc of trace trace
+# arc of trace trace (ptrace, complete)
 # command: arc_recurse
-# total: 33 steps, 2 functions
-# callers (<) above each function, callees (>) below; Base = self, Cum = inclusive
+# total: 33 steps of the trace (percentages are of these)
+# 2 functions; callers (<) above each function, callees (>) below; Base = self, Cum = inclusive
 #
 #     calls        base   base%         cum    cum%  function
 #

@@ -21,8 +21,8 @@ best() {	# best OUTVAR-free: best of three "rate" values of a command's traces
 }
 user=$(best pitrace record -o tb -- $PT_PROGS/vm_bench)
 kern=$(best pitrace record --kernel -o tb -- $PT_PROGS/kern_getpid 20000)
-ks=$(post -i tb counts --ring kernel | sed -n 's/^# steps: [0-9]* read, \([0-9]*\) counted.*/\1/p')
-all=$(post -i tb counts | sed -n 's/^# steps: [0-9]* read, \([0-9]*\) counted.*/\1/p')
+ks=$(post -i tb counts --ring kernel | sed -n 's/^# shown: \([0-9]*\) steps.*/\1/p')
+all=$(post -i tb counts | sed -n 's/^# total: \([0-9]*\) steps.*/\1/p')
 [ "$kern" -gt 0 ] && echo "PASS bench-kernel-record" || echo "FAIL bench-kernel-record: no rate"
 echo "INFO bench: user-mode record $user steps/s; kernel-mode (--kernel, getpid loop," \
 	"$ks of $all steps in the kernel) $kern steps/s"

@@ -18,7 +18,7 @@ echo "INFO kernel count mode: user only $u, user+kernel $k steps"
 pitrace record --mode block --kernel -o b -- $PT_PROGS/kern_syscalls 3 >block.out 2>&1
 check_eq kk-block-status "exit status, block mode" 0 $?
 post -i b counts --ring kernel >bk.out 2>&1
-kb=$(sed -n 's/^# steps: [0-9]* read, \([0-9][0-9]*\) counted.*/\1/p' bk.out)
+kb=$(sed -n 's/^# shown: \([0-9][0-9]*\) steps.*/\1/p' bk.out)
 [ "${kb:-0}" -gt 0 ] && echo "PASS kk-block-kernel-steps" || { head bk.out; echo "FAIL kk-block-kernel-steps: ${kb:-none}"; }
 pitrace record --kernel --kernel-limit 50 -o l -- $PT_PROGS/kern_syscalls 3 >limit.out 2>&1
 check_eq kk-limit-status "exit status, --kernel-limit 50" 0 $?

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parsing a command's options with the shared tables (cmdline.h). */
+#include <inttypes.h>
+
+#include "cmdline.h"
+#include "log.h"
+
+const char *const post_ring_names[] = { "all", "user", "kernel", NULL };
+
+int post_parse(const struct popt_cmd *cmd, int argc, char **argv,
+	       const struct popt *const *tables, const struct post_opts *opts,
+	       const struct session_filter *filter, int max_args, char ***args, int *nargs)
+{
+	char **rest;
+	int n, r = popt_parse(cmd, argc, argv, tables, &rest, &n);
+
+	if (r)
+		return r;
+	log_verbose = opts->verbose;
+	if (n > max_args) {
+		pr_err("%s: unexpected argument '%s' (see 'post %s --help')", cmd->name,
+		       rest[max_args], cmd->name);
+		return EXIT_USAGE;
+	}
+	if (filter && filter->from > filter->to) {
+		pr_err("%s: --from %" PRIu64 " is after --to %" PRIu64, cmd->name, filter->from,
+		       filter->to);
+		return EXIT_USAGE;
+	}
+	if (filter && filter->time_from > filter->time_to) {
+		pr_err("%s: --time-from is after --time-to", cmd->name);
+		return EXIT_USAGE;
+	}
+	if (args)
+		*args = rest;
+	if (nargs)
+		*nargs = n;
+	return 0;
+}
+
+struct session_source post_source(const struct post_opts *opts)
+{
+	return (struct session_source){
+		.input = opts->input, .force = opts->force, .vmlinux = opts->vmlinux,
+		.debug_dir = opts->debug_dir, .no_demangle = opts->no_demangle,
+	};
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The option tables post's commands share (options.h), and the one call
+ * every command makes to parse its command line with them.
+ */
+#ifndef POST_CMDLINE_H
+#define POST_CMDLINE_H
+
+#include "options.h"
+#include "post.h"
+#include "report.h"
+#include "session.h"
+
+/* Where the trace and its symbols come from: every command. */
+#define POST_TRACE_OPTIONS(o)                                                                \
+	OPT_GROUP("Trace and symbols (before or after the command)"),                        \
+	OPT_STRING('i', "input", &(o)->input, "DIR", "the trace directory (default pitrace.data)"), \
+	OPT_FLAG(0, "force", &(o)->force, "read a damaged trace up to the damage"),           \
+	OPT_STRING(0, "vmlinux", &(o)->vmlinux, "FILE",                                      \
+		   "the traced kernel with debug info (default: found by build-id\n"         \
+		   "under --debug-dir)"),                                                     \
+	OPT_STRING(0, "debug-dir", &(o)->debug_dir, "DIR",                                   \
+		   "where separate debuginfo is looked for first (default\n"                  \
+		   "/usr/lib/debug)"),                                                        \
+	OPT_FLAG(0, "no-demangle", &(o)->no_demangle,                                        \
+		 "C++ names as in the symbol table (_ZN3foo3barEv, not foo::bar())"),         \
+	OPT_COUNT('v', "verbose", &(o)->verbose, "more diagnostics on stderr (repeat for more)")
+
+/* Which threads' steps, and which functions, a report looks at. */
+#define POST_FILTER_OPTIONS(f)                                                               \
+	OPT_GROUP("Filters"),                                                                 \
+	OPT_U32(0, "pid", &(f)->pid, "PID", "only this process's threads"),                   \
+	OPT_U32(0, "tid", &(f)->tid, "TID", "only this thread"),                              \
+	OPT_STRING(0, "module", &(f)->module, "NAME",                                        \
+		   "only this module's functions (short name, path, or the name\n"            \
+		   "before .so: libc for libc.so.6)"),                                        \
+	OPT_STRING(0, "symbol", &(f)->symbol, "NAME",                                        \
+		   "only this function (C++: demangled or mangled name)"),                    \
+	OPT_CHOICE(0, "ring", &(f)->ring, "RING", post_ring_names,                            \
+		   "only user or kernel code (user, kernel; all: the default)")
+
+/* A window of steps or time: what counts (aggregate reports) or what is listed. */
+#define POST_WINDOW_OPTIONS(f)                                                               \
+	OPT_GROUP("Window (inclusive; the stacks are rebuilt from the trace's start)"),       \
+	OPT_U64(0, "from", &(f)->from, "N", "from step index N"),                             \
+	OPT_U64(0, "to", &(f)->to, "M", "to step index M"),                                   \
+	OPT_DURATION(0, "time-from", &(f)->time_from, "T",                                   \
+		     "from T after the trace's start (seconds, or 20ms, 300us, ...)"),        \
+	OPT_DURATION(0, "time-to", &(f)->time_to, "T", "to T after the trace's start")
+
+/* The table reports' output. */
+#define POST_OUTPUT_OPTIONS(o)                                                               \
+	OPT_GROUP("Output"),                                                                  \
+	OPT_SIZE(0, "top", &(o)->top, "N", "only the first N rows"),                          \
+	OPT_FLAG(0, "wide", &(o)->wide, "names whole (long ones are elided in the middle)")
+
+extern const char *const post_ring_names[]; /* "all", "user", "kernel" (enum session_ring) */
+
+/*
+ * Parse a command's command line (argv[0] its name) with tables, which
+ * hold the command's own options and the shared ones it takes: 0 with
+ * the positional arguments in *args (at most max_args of them, else a
+ * usage error); POPT_HELP after printing --help; EXIT_USAGE after one
+ * error line.  POST_EXIT(r) is the exit status for a non-zero one.  It
+ * also sets the log level (-v) and checks a window (from <= to).
+ */
+#define POST_EXIT(r) ((r) == POPT_HELP ? 0 : (r))
+int post_parse(const struct popt_cmd *cmd, int argc, char **argv,
+	       const struct popt *const *tables, const struct post_opts *opts,
+	       const struct session_filter *filter, int max_args, char ***args, int *nargs);
+
+/* The session's source from the trace options. */
+struct session_source post_source(const struct post_opts *opts);
+
+#endif /* POST_CMDLINE_H */

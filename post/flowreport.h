@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What post's call-flow reports (arc, tree, profile, flow, steps, export)
+ * share: a report session (util/session.h) with the call-flow engine and,
+ * when the report aggregates, the arc tables (util/arcs.h) attached.
+ */
+#ifndef POST_FLOWREPORT_H
+#define POST_FLOWREPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arcs.h"
+#include "callflow.h"
+#include "cf_sites.h"
+#include "cmdline.h"
+#include "report.h"
+#include "session.h"
+
+struct flow_report {
+	struct session *s;
+	struct callflow *cf;
+	struct arcs *arcs;	  /* FR_ARCS */
+	struct report_names *names; /* after flow_report_run */
+	bool wide;
+};
+
+/* flow_report_open() flags. */
+#define FR_ARCS (1u << 0)	  /* aggregate into arcs; the window decides what counts */
+
+/* Open the session and the engine (with arcs if asked); exit status on failure (printed). */
+int flow_report_open(struct flow_report *r, const struct post_opts *opts,
+		     const struct session_filter *filter, unsigned flags, const char *what);
+
+/* The pass (session_run), then the function names for output; 0 or an exit status. */
+int flow_report_run(struct flow_report *r);
+
+void flow_report_close(struct flow_report *r);
+
+/* Is function fn selected by --module / --symbol / --ring? */
+static inline bool fr_selected(const struct flow_report *r, uint32_t fn)
+{
+	return session_fn_selected(r->s, fn);
+}
+
+/* A function's name as tables show it (report.h: elided unless --wide). */
+static inline const char *fr_name(const struct flow_report *r, uint32_t fn)
+{
+	return report_name(r->names, fn);
+}
+
+/* Sort orders of function lists. */
+enum fr_order {
+	FR_BY_CUM,		  /* Cum, then Base, then name */
+	FR_BY_BASE,		  /* Base, then Cum, then name */
+};
+
+/* The selected functions that ran (steps or calls), sorted; malloc'ed, NULL if out of memory. */
+uint32_t *fr_sorted_functions(const struct flow_report *r, enum fr_order order, size_t *n);
+
+/* Base of the selected functions (what their rows add up to). */
+uint64_t fr_selected_base(const struct flow_report *r);
+
+#endif /* POST_FLOWREPORT_H */

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The report session: one pass of a trace, filtered, through the report's consumers (session.h). */
+#define PR_FMT "session"
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "demangle.h"
+#include "log.h"
+#include "session.h"
+
+#define SESSION_MAX_CONSUMERS 4
+
+struct session {
+	struct session_source src;
+	struct session_filter f;
+	unsigned flags;
+	const char *what;
+	struct trace *trace;
+	struct sym_session *sym;
+	struct cf_sites *sites;
+	struct callflow *cf;
+	bool block_mode;
+	struct {
+		const struct session_consumer_ops *ops;
+		void *ctx;
+	} cons[SESSION_MAX_CONSUMERS];
+	int nr_cons;
+	bool windowed;		  /* a window is set */
+	uint64_t t0;		  /* the trace's start (monotonic ns) */
+	uint64_t seen, in_window, last_index;
+	bool any_index;
+	struct filter fl;
+	/* filters' verdicts: per function 0 undecided, 1 no, 2 yes */
+	uint8_t *fn_verdict;
+	size_t fn_verdict_size;
+	bool ran;
+};
+
+/* ---- opening ---- */
+
+static void expanded_step(void *ctx, struct cf_thread *t, const struct cf_step *st);
+
+int session_open(struct session **out, const struct session_source *src,
+		 const struct session_filter *filter, unsigned flags, const char *what)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	struct sym_options so = { 0 };
+	const struct trace_info *in;
+
+	*out = NULL;
+	if (!s) {
+		pr_err("out of memory opening %s", src->input);
+		return EXIT_RUNTIME;
+	}
+	s->src = *src;
+	s->f = *filter;
+	filter_init(&s->fl, filter);
+	s->flags = flags;
+	s->what = what;
+	s->trace = trace_open_flags(src->input, src->force ? TRACE_OPEN_FORCE : 0);
+	if (!s->trace)
+		goto err;
+	in = trace_info(s->trace);
+	s->t0 = in->start.monotonic_ns;
+	s->block_mode = !strcmp(in->mode, "block");
+	s->windowed = s->f.from || s->f.to != UINT64_MAX || s->f.time_from ||
+		      s->f.time_to != UINT64_MAX;
+	so.trace_dir = trace_dir(s->trace);
+	so.vmlinux = src->vmlinux;
+	so.debug_dir = src->debug_dir;
+	so.no_demangle = src->no_demangle;
+	s->sym = sym_session_new(&so);
+	if (!s->sym) {
+		pr_err("cannot set up symbol resolution for %s", trace_dir(s->trace));
+		goto err;
+	}
+	s->sites = cf_sites_new(s->sym);
+	if (!s->sites)
+		goto err;
+	*out = s;
+	return 0;
+err:
+	session_close(s);
+	return EXIT_RUNTIME;
+}
+
+static const char *thread_comm(void *ctx, uint32_t tid)
+{
+	return trace_comm(ctx, tid);
+}
+
+void session_close(struct session *s)
+{
+	if (!s)
+		return;
+	if (s->ran)
+		filter_warn_unmatched(&s->fl, s->seen, s->in_window, s->last_index, thread_comm,
+				      s->trace);
+	cf_free(s->cf);
+	cf_sites_free(s->sites);
+	if (s->sym)
+		sym_session_free(s->sym);
+	if (s->trace)
+		trace_close(s->trace);
+	free(s->fn_verdict);
+	filter_free(&s->fl);
+	free(s);
+}
+
+struct trace *session_trace(const struct session *s)
+{
+	return s->trace;
+}
+
+struct sym_session *session_symbols(const struct session *s)
+{
+	return s->sym;
+}
+
+struct cf_sites *session_sites(const struct session *s)
+{
+	return s->sites;
+}
+
+const struct session_filter *session_filter(const struct session *s)
+{
+	return &s->f;
+}
+
+struct callflow *session_callflow(struct session *s)
+{
+	struct cf_source src;
+
+	if (s->cf)
+		return s->cf;
+	cf_sites_source(s->sites, &src);
+	s->cf = cf_new(&src);
+	/* block traces hold one step per run of instructions: the engine expands them */
+	cf_set_block_mode(s->cf, s->block_mode);
+	if (s->block_mode) {
+		static const struct cf_consumer_ops ops = { .step = expanded_step };
+
+		if (cf_add_consumer(s->cf, &ops, s) < 0) {
+			cf_free(s->cf);
+			s->cf = NULL;
+		}
+	}
+	return s->cf;
+}
+
+int session_add_consumer(struct session *s, const struct session_consumer_ops *ops, void *ctx)
+{
+	if (s->nr_cons == SESSION_MAX_CONSUMERS)
+		return -1;
+	s->cons[s->nr_cons].ops = ops;
+	s->cons[s->nr_cons].ctx = ctx;
+	return s->nr_cons++;
+}
+
+/* ---- the pass ---- */
+
+bool session_in_window(const struct session *s, uint64_t index, uint64_t time_ns)
+{
+	if (index < s->f.from || index > s->f.to)
+		return false;
+	if (s->f.time_from || s->f.time_to != UINT64_MAX) {
+		uint64_t t = time_ns > s->t0 ? time_ns - s->t0 : 0;
+
+		if (t < s->f.time_from || t > s->f.time_to)
+			return false;
+	}
+	return true;
+}
+
+static void deliver(struct session *s, const struct trace_event *ev)
+{
+	for (int c = 0; c < s->nr_cons; c++)
+		if (s->cons[c].ops->event)
+			s->cons[c].ops->event(s->cons[c].ctx, ev);
+}
+
+/* Block mode: the engine's expanded instructions are the consumers' steps. */
+static void expanded_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
+{
+	struct session *s = ctx;
+	struct trace_event ev = {
+		.kind = TEV_STEP, .pid = t->pid, .tid = t->tid, .cpu = UINT32_MAX,
+		.ring = st->ring, .pc = st->pc, .index = st->index, .time_ns = st->time_ns,
+	};
+
+	if (!(s->flags & SESSION_WINDOW_COUNTS) && !session_in_window(s, st->index, st->time_ns))
+		return;
+	deliver(s, &ev);
+}
+
+static bool thread_selected(struct session *s, const struct trace_event *ev)
+{
+	if (ev->kind == TEV_TASK)
+		return true;	/* address spaces and thread lifetimes: always */
+	if (!s->f.pid && !s->f.tid)
+		return true;
+	return filter_thread(&s->fl, ev->pid, ev->tid);
+}
+
+/* Progress on a terminal: steps, percent of the header's total, rate and time left. */
+struct progress {
+	bool on;
+	uint64_t expect, next;
+	struct timespec start;
+	bool shown;
+};
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void progress_show(struct progress *p, const char *what, uint64_t n)
+{
+	double secs = seconds_since(&p->start), rate = secs > 0 ? (double)n / secs : 0;
+
+	fprintf(stderr, "\r%s: %s: %.1fM steps", log_progname, what, (double)n / 1e6);
+	if (p->expect && n <= p->expect) {
+		fprintf(stderr, ", %.0f%%", 100.0 * (double)n / (double)p->expect);
+		if (rate > 0)
+			fprintf(stderr, ", %.0f s left", (double)(p->expect - n) / rate);
+	}
+	fprintf(stderr, ", %.1fM steps/s\033[K", rate / 1e6);
+	p->shown = true;
+}
+
+int session_run(struct session *s)
+{
+	struct trace_iter *it = trace_iter_new(s->trace);
+	struct progress p = { .on = log_is_tty(), .expect = trace_info(s->trace)->totals.steps,
+			      .next = 1u << 20 };
+	bool counts_window = s->flags & SESSION_WINDOW_COUNTS;
+	bool direct = !s->block_mode;	/* steps go to the consumers as they are */
+	struct trace_event ev;
+	int r;
+
+	if (!it)
+		return EXIT_RUNTIME;
+	if (s->block_mode && s->nr_cons)
+		session_callflow(s);
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	while ((r = trace_next(it, &ev)) == 1) {
+		bool inside = true;
+
+		if (!thread_selected(s, &ev))
+			continue;
+		if (ev.kind == TEV_STEP) {
+			s->seen++;
+			s->last_index = ev.index;
+			s->any_index = true;
+			s->fl.saw_ring[ev.ring ? 1 : 0] = true;
+			inside = session_in_window(s, ev.index, ev.time_ns);
+			s->in_window += inside;
+			if (ev.index > s->f.to)
+				break;	/* nothing after the window can count */
+			if (s->cf && counts_window && s->windowed)
+				cf_set_counting(s->cf, inside);
+			if (p.on && s->seen >= p.next) {
+				progress_show(&p, s->what, s->seen);
+				p.next += 1u << 20;
+			}
+		}
+		if (s->cf)
+			cf_event(s->cf, &ev);
+		if (direct && (ev.kind != TEV_STEP || inside))
+			deliver(s, &ev);
+		else if (!direct && ev.kind != TEV_STEP)
+			deliver(s, &ev);
+	}
+	if (p.shown)
+		fprintf(stderr, "\r\033[K");
+	trace_iter_free(it);
+	if (s->cf) {
+		struct cf_stats st;
+
+		cf_finish(s->cf);
+		cf_get_stats(s->cf, &st);
+		pr_dbg("call flow: %" PRIu64 " steps, %" PRIu64 " threads, max depth %u, %" PRIu64
+		       " unmatched returns, %" PRIu64 " async entries, %" PRIu64 " gaps",
+		       st.steps, st.threads, st.max_depth, st.unmatched, st.async, st.gaps);
+	}
+	if (r < 0)
+		return EXIT_RUNTIME;
+	s->ran = true;
+	return 0;
+}
+
+uint64_t session_steps_seen(const struct session *s)
+{
+	return s->seen;
+}
+
+uint64_t session_steps_in_window(const struct session *s)
+{
+	return s->in_window;
+}
+
+/* ---- function filters ---- */
+
+struct filter *session_select(struct session *s)
+{
+	return &s->fl;
+}
+
+bool session_fn_selected(struct session *s, uint32_t fn)
+{
+	const struct cf_func *f;
+	bool yes;
+
+	if (fn == CF_NO_FN)
+		return !filter_on_functions(&s->fl);
+	if (fn < s->fn_verdict_size && s->fn_verdict[fn])
+		return s->fn_verdict[fn] == 2;
+	f = cf_func(s->cf, fn);
+	yes = filter_ring(&s->fl, f->ring) && filter_module(&s->fl, f->module, f->module_path) &&
+	      filter_symbol(&s->fl, f->name, NULL);
+	if (fn >= s->fn_verdict_size) {
+		size_t n = s->fn_verdict_size ? 2 * s->fn_verdict_size : 256;
+		uint8_t *v;
+
+		while (n <= fn)
+			n *= 2;
+		v = realloc(s->fn_verdict, n);
+		if (!v)
+			return yes;	/* decided anew next time */
+		memset(v + s->fn_verdict_size, 0, n - s->fn_verdict_size);
+		s->fn_verdict = v;
+		s->fn_verdict_size = n;
+	}
+	s->fn_verdict[fn] = yes ? 2 : 1;
+	return yes;
+}
