@@ -33,6 +33,16 @@ PROGS := $(patsubst tests/progs/%.S,$(O)/progs/%,$(PROG_S)) \
 	 $(O)/progs/demo
 buildflags = $(shell sed -n 's,^\(//\|#\) build: ,,p' $(1))
 
+# The version (scripts/version.sh: VERSION file of a release tarball, else
+# git describe) reaches util/version.o; the stamp rebuilds it when it changes.
+VERSION := $(shell scripts/version.sh)
+$(O)/version-stamp: FORCE
+	@mkdir -p $(O)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+$(O)/util/version.o: $(O)/version-stamp
+$(O)/util/version.o: CFLAGS += -DPITRACE_VERSION='"$(VERSION)"'
+FORCE:
+
 .PHONY: all deps demo check check-unit check-e2e check-vm bench driver clean progs
 all: $(BIN)/pitrace $(BIN)/post lib/libpitrace.so
 

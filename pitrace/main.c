@@ -25,7 +25,8 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pitrace [-v] COMMAND [OPTIONS]\n\n"
+	fprintf(f, "usage: pitrace [-v] COMMAND [OPTIONS]\n"
+		   "       pitrace --version\n\n"
 		   "An instruction tracer: records every instruction a program executes.\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -47,6 +48,9 @@ int main(int argc, char **argv)
 			opts.verbose += 2;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			pitrace_print_version(stdout);
 			return 0;
 		} else {
 			pr_err("unknown option '%s' (see 'pitrace --help')", argv[i]);

@@ -196,7 +196,7 @@ int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
 	}
 	co.argv = argv + optind;
 
-	if (ds_open(&ds) < 0)
+	if (ds_open_loading(&ds) < 0)
 		return EXIT_RUNTIME;
 	if (ds_claim(&ds, &cfg) < 0)
 		goto err_close;

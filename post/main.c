@@ -6,6 +6,7 @@
 
 #include "log.h"
 #include "post.h"
+#include "version.h"
 
 struct command {
 	const char *name;
@@ -28,7 +29,8 @@ static const struct command commands[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: post [-v] [-i DIR] [--force] [--vmlinux FILE] [--debug-dir DIR] "
-		   "[--no-demangle] COMMAND [OPTIONS]\n\n"
+		   "[--no-demangle] COMMAND [OPTIONS]\n"
+		   "       post --version\n\n"
 		   "Reports from a pitrace trace directory (default pitrace.data).\n"
 		   "--vmlinux: the traced kernel with debug info (default: found by build-id\n"
 		   "under --debug-dir, default /usr/lib/debug).\n"
@@ -105,6 +107,10 @@ int main(int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--version")) {
+			pt_version_print(stdout, "post", false);
 			return 0;
 		}
 		pr_err("unknown option '%s' (see 'post --help')", argv[i]);
