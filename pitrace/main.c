@@ -31,7 +31,11 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nRun 'pitrace COMMAND --help' for a command's options.\n"
+	fprintf(f, "\nOptions:\n"
+		   "  -v, --verbose  more diagnostics on stderr (-vv: more still)\n"
+		   "  --version      this pitrace's version, the trace format and driver ABI it\n"
+		   "                 speaks, and the loaded driver's\n"
+		   "\nRun 'pitrace COMMAND --help' for a command's options.\n"
 		   "Reports are made by 'post' from the trace directory (default pitrace.data).\n");
 }
 

@@ -113,6 +113,9 @@ int main(int argc, char **argv)
 			pt_version_print(stdout, "post", false);
 			return 0;
 		}
+		/* Not in --help: names for shell completion (post/list.c). */
+		if (!strcmp(argv[i], "--list") && i + 1 < argc)
+			return post_list(argv[i + 1], &opts);
 		pr_err("unknown option '%s' (see 'post --help')", argv[i]);
 		return EXIT_USAGE;
 	}

@@ -20,6 +20,12 @@ struct post_opts {
  */
 int post_common_option(int argc, char **argv, int *i, struct post_opts *opts);
 
+/*
+ * post [-i DIR] --list symbols|modules|pids|tids: the trace's names for
+ * shell completion, one a line (list.c); returns the exit status.
+ */
+int post_list(const char *what, struct post_opts *opts);
+
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_info(int argc, char **argv, struct post_opts *opts);
 int cmd_dump(int argc, char **argv, struct post_opts *opts);
