@@ -4,7 +4,7 @@
 #   make            bin/pitrace, bin/post (and lib/libpitrace.so)
 #   make deps       install what the build and tests need (apt-get, idempotent)
 #   make demo       deps + build + trace examples/demo and print reports
-#   make check      deps + build + every test (unit, end-to-end, VM)
+#   make check      deps + build + every test (unit, end-to-end, packages, VM)
 #   make driver     driver/pitrace.ko for each installed header set (or KDIR=)
 #   make bench      benchmarks: figures, not pass/fail
 #   make man        man pages from docs/man/*.md (pandoc)
@@ -13,6 +13,7 @@
 #   make install-dkms  the driver's source and dkms.conf in /usr/src (DESTDIR)
 #   make dist       pitrace-VERSION.tar.gz (with its VERSION file) in $(O)/
 #   make deb        Debian packages (debian/) in this directory
+#   make check-pkg  install the packages here, use them, purge them (root)
 
 ARCH ?= $(shell uname -m)
 O ?= build
@@ -118,7 +119,7 @@ demo: deps
 
 check: deps
 	@$(MAKE) --no-print-directory all progs $(O)/unit-tests
-	@$(MAKE) --no-print-directory check-unit check-e2e check-vm
+	@$(MAKE) --no-print-directory check-unit check-e2e check-pkg check-vm
 
 check-unit: $(O)/unit-tests
 	$(O)/unit-tests
@@ -208,5 +209,10 @@ dist: $(O)/version-stamp
 # The packages are built from the release tarball, unpacked in $(O)/deb.
 deb: dist
 	scripts/deb.sh $(O) '$(VERSION)'
+
+# The packages installed on this host (root), used and purged again; the
+# 6.12 guest boots with the module dkms built (tests/pkg/install.sh).
+check-pkg: deb progs
+	PT_PROGS=$(O)/progs tests/pkg/install.sh
 
 -include $(CORE_OBJ:.o=.d) $(PITRACE_OBJ:.o=.d) $(POST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

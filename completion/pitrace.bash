@@ -49,7 +49,7 @@ _pitrace()
 	local cur prev words cword split
 	_init_completion -s || return
 
-	local prog=${words[0]} cmd= cmd_at= i
+	local prog=${words[0]} cmd='' cmd_at='' i
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
 		-*) ;;

@@ -64,7 +64,7 @@ _post()
 	local cur prev words cword split
 	_init_completion -s -n : || return
 
-	local prog=${words[0]} cmd= dir=pitrace.data i w names_as=
+	local prog=${words[0]} cmd='' dir=pitrace.data i w names_as=''
 	# The options every report takes: those of the synopsis, the first
 	# paragraph of "post --help" (the rest describes the reports).
 	local common
@@ -86,6 +86,7 @@ _post()
 		fi
 	done
 	dir=$(_post_dequote "$dir")
+	# shellcheck disable=SC2088 # a "~/" typed on the line, not expanded there
 	[[ $dir == "~/"* ]] && dir=$HOME/${dir#"~/"}
 
 	local help=$common

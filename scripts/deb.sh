@@ -5,8 +5,8 @@
 # debian/changelog an entry for VERSION when it is not a release there
 # (0.1.0-12-gabc1234 becomes 0.1.0+12.gabc1234), runs
 # `dpkg-buildpackage -us -uc -b`, checks the result with lintian (errors
-# fail; LINTIAN=0 skips it) and moves the .deb files to the source tree's
-# top, replacing older ones.  The build log is OUTDIR/deb/build.log.
+# fail; LINTIAN=0 skips it) and moves the packages (not -dbgsym) to the
+# source tree's top, replacing older ones.  The build log is OUTDIR/deb/build.log.
 set -euo pipefail
 out=$1 version=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,11 +55,13 @@ if [ "${LINTIAN:-1}" != 0 ]; then
 		echo "deb: lintian found errors" >&2
 		exit 1
 	else
-		sed 's/^/lintian: /' "$work/lintian.log"
+		grep -v 'running with root privileges' "$work/lintian.log" | sed 's/^/lintian: /' || true
 	fi
 fi
+# The three packages; the automatic -dbgsym one stays in $work.
 rm -f "$root"/pitrace_*.deb "$root"/pitrace-dkms_*.deb "$root"/libpitrace-dev_*.deb
-mv "$work"/*.deb "$root/"
-for f in "$root"/pitrace_*.deb "$root"/pitrace-dkms_*.deb "$root"/libpitrace-dev_*.deb; do
-	echo "deb: $(basename "$f") ($(du -k "$f" | cut -f1) KiB)"
+for p in pitrace pitrace-dkms libpitrace-dev; do
+	f=$(ls "$work/${p}_$debver"_*.deb)
+	mv "$f" "$root/"
+	echo "deb: $(basename "$f") ($(du -k "$root/$(basename "$f")" | cut -f1) KiB)"
 done

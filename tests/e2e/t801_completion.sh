@@ -9,7 +9,12 @@
 
 BC=/usr/share/bash-completion/bash_completion
 [ -r "$BC" ] || skip "bash-completion is not installed (make deps)"
+# The source tree's files, or (PT_COMPLETION_DIR) installed ones, which
+# have the command's name.
 COMP_DIR=${PT_COMPLETION_DIR:-$ROOT/completion}
+suffix=.bash
+[ -f "$COMP_DIR/pitrace$suffix" ] || suffix=
+[ -f "$COMP_DIR/pitrace$suffix" ] || fail "no completion file for pitrace in $COMP_DIR"
 
 "$PITRACE" record -o names.data -- "$PROGS/arc_names" >/dev/null 2>&1 ||
 	fail "cannot record arc_names"
@@ -19,7 +24,7 @@ COMP_DIR=${PT_COMPLETION_DIR:-$ROOT/completion}
 # which become words of their own, as readline does.
 complete_line() {
 	bash -c '
-		. "$1"; . "$2/pitrace.bash"; . "$2/post.bash"
+		. "$1"; . "$2/pitrace$4"; . "$2/post$4"
 		line=$3
 		read -ra blank <<<"$line"
 		[[ $line == *" " ]] && blank+=("")
@@ -37,7 +42,7 @@ complete_line() {
 		spec=$(complete -p "${COMP_WORDS[0]##*/}") || exit 3
 		fn=${spec#*-F }; fn=${fn%% *}
 		"$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null
-		printf "%s\n" "${COMPREPLY[@]}"' complete "$BC" "$COMP_DIR" "$1" | sort -u
+		printf "%s\n" "${COMPREPLY[@]}"' complete "$BC" "$COMP_DIR" "$1" "$suffix" | sort -u
 }
 
 # expect_completion LINE WORD...: offered, each of WORD
@@ -63,8 +68,8 @@ expect_only() {
 
 # The files register their functions for the command names.
 for c in pitrace post; do
-	spec=$(bash -c '. "$1"; . "$2/$3.bash"; complete -p "$3"' x "$BC" "$COMP_DIR" $c) ||
-		fail "$COMP_DIR/$c.bash registers no completion for $c"
+	spec=$(bash -c '. "$1"; . "$2/$3$4"; complete -p "$3"' x "$BC" "$COMP_DIR" $c "$suffix") ||
+		fail "$COMP_DIR/$c$suffix registers no completion for $c"
 	expect_eq "complete -p $c" "complete -F _$c $c" "$spec"
 done
 
