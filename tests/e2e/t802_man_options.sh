@@ -18,9 +18,11 @@ options() {
 }
 
 # render PAGE: the page as man shows it, one line per paragraph (no
-# hyphenation at line ends), plain text
+# hyphenation at line ends), plain text; rendered once
 render() {
-	MANWIDTH=2000 MAN_KEEP_FORMATTING= man -l "$MAN_DIR/$1" 2>/dev/null | col -bx
+	[ -f "$TMP/$1.txt" ] ||
+		MANWIDTH=2000 MAN_KEEP_FORMATTING= man -l "$MAN_DIR/$1" 2>/dev/null | col -bx >"$TMP/$1.txt"
+	cat "$TMP/$1.txt"
 }
 
 # defined PAGE: the options defined in the page's OPTIONS and SELECTION

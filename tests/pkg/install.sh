@@ -209,7 +209,7 @@ for k in $kernels; do
 			test \"\$(modinfo -F version '$ko')\" = '$upver'"
 done
 # A kernel installed later is built the same way: remove one, build it with -k.
-k=${kernels##* }
+k=${kernels# }; k=${k%% *}
 start=$SECONDS
 if dkms remove -m pitrace -v "$debver" -k "$k" >"$WORK/dkms.log" 2>&1 &&
 	dkms install -m pitrace -v "$debver" -k "$k" >>"$WORK/dkms.log" 2>&1 &&
