@@ -44,7 +44,7 @@ check() {	# check NAME WHY CMD...: PASS if CMD succeeds, else FAIL with WHY
 	if "$@"; then result "PASS $name"; else result "FAIL $name: $why"; fi
 }
 finish() {
-	echo "check-pkg: $npass passed, $nfail failed, $nskip skipped"
+	echo "check-pkg: $npass passed, $nfail failed, $nskip skipped ($SECONDS s)"
 	rm -rf "$WORK"
 	[ "$nfail" = 0 ]
 	exit
