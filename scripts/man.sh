@@ -14,6 +14,8 @@
 # VERSION file's in a release tarball), for reproducible output.
 set -eu
 src=$1 out=$2 version=$3
+command -v pandoc >/dev/null ||
+	{ echo "man.sh: pandoc is missing: make deps (or apt install pandoc) renders the man pages" >&2; exit 1; }
 dir=$(dirname "$src")
 root=$(cd "$(dirname "$0")/.." && pwd)
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The Debian packages (make deb) on this host, as a user gets them:
+# make install and uninstall (staged), then the Debian packages (make deb)
+# on this host, as a user gets them:
 #   apt install ./pitrace_*.deb ./pitrace-dkms_*.deb ./libpitrace-dev_*.deb
 # then the installed commands record and report a program whose count is
 # known by construction, man pages and bash completion are found where man
@@ -125,6 +126,23 @@ for d in /lib/modules/*/build; do
 	[ -e "$d/include/generated/utsrelease.h" ] && kernels="$kernels $(basename "$(dirname "$d")")"
 done
 [ -n "$kernels" ] || { result "FAIL setup: no kernel headers (make deps)"; finish; }
+
+# make install and make uninstall, staged: every file installed, then none.
+stage=$WORK/stage
+make -s -C "$ROOT" install DESTDIR="$stage" PREFIX=/usr/local >"$WORK/make-install.log" 2>&1
+rc=$?
+want="bin/pitrace bin/post lib/libpitrace.so.0 lib/libpitrace.so lib/pkgconfig/libpitrace.pc
+include/pitrace/pitrace.h include/pitrace/abi.h share/man/man1/pitrace-record.1
+share/man/man4/pitrace.ko.4 share/man/man5/pitrace-trace-format.5
+share/bash-completion/completions/pitrace share/bash-completion/completions/post
+share/doc/pitrace/README.md"
+missing=
+for f in $want; do [ -e "$stage/usr/local/$f" ] || missing="$missing $f"; done
+check make-install "exit $rc, missing:$missing $(tail -n 2 "$WORK/make-install.log")" \
+	test $rc = 0 -a -z "$missing"
+make -s -C "$ROOT" uninstall DESTDIR="$stage" PREFIX=/usr/local >"$WORK/make-uninstall.log" 2>&1
+left=$(find "$stage" ! -type d)
+check make-uninstall "left: $(tr '\n' ' ' <<<"$left")" test -z "$left"
 
 echo "$debver" >"$MARK"
 trap cleanup EXIT
