@@ -5,6 +5,7 @@
 # for -o, and after "--" (or the first operand of record) the traced
 # command.  Installed as .../bash-completion/completions/pitrace.
 
+# The --help parsers, which completion/post.bash uses too.
 # _pitrace_help_opts: the options named in the help text on stdin, one a
 # line ("--kernel[=syscalls]" names --kernel).  Options start with '-'.
 _pitrace_help_opts()
@@ -30,8 +31,8 @@ _pitrace_help_values()
 		sed -E 's/.*(=| )//' | tr '|' '\n' | sort -u
 }
 
-# _pitrace_commands PITRACE: the commands, from the indented name column of
-# "pitrace --help" ("  record   trace a command ...").
+# _pitrace_commands PROG: the commands, from the indented name column of
+# "PROG --help" ("  record   trace a command ..."); post's reports too.
 _pitrace_commands()
 {
 	"$1" --help 2>/dev/null | sed -nE 's/^[[:space:]]+([a-z][a-z-]*)[[:space:]]{2,}.*/\1/p'

@@ -6,31 +6,15 @@
 # the trace's task records and the modules' symbol tables).  Installed as
 # .../bash-completion/completions/post.
 
-# _post_help_opts, _post_help_argopts, _post_help_values: as pitrace's
-# (completion/pitrace.bash), on the help text on stdin.
-_post_help_opts()
-{
-	grep -oE -- '(^|[][[:space:],|(])--?[[:alpha:]][[:alnum:]-]*' | sed 's/^[^-]*//' | sort -u
-}
-
-_post_help_argopts()
-{
-	grep -E -- '--?[[:alpha:]][[:alnum:]-]*(=| )([A-Z][A-Z_]*|[a-z]+(\|[a-z]+)+)' |
-		grep -oE -- '(^|[][[:space:],|(])--?[[:alpha:]][[:alnum:]-]*(,|(=| )([A-Z][A-Z_]*|[a-z]+(\|[a-z]+)+))' |
-		grep -oE -- '--?[[:alpha:]][[:alnum:]-]*' | sort -u
-}
-
-_post_help_values()
-{
-	grep -oE -- "(^|[^[:alnum:]-])$1(\[=[a-z]+(\|[a-z]+)*|[ =][a-z]+(\|[a-z]+)+)" |
-		sed -E 's/.*(=| )//' | tr '|' '\n' | sort -u
-}
-
-# The reports, from the indented name column of "post --help".
-_post_commands()
-{
-	"$1" --help 2>/dev/null | sed -nE 's/^[[:space:]]+([a-z][a-z-]*)[[:space:]]{2,}.*/\1/p'
-}
+# The --help parsers are pitrace's (installed as "pitrace" next to this
+# file, pitrace.bash in the source tree); loading it also completes pitrace.
+if ! declare -F _pitrace_help_opts >/dev/null; then
+	for _post_f in "${BASH_SOURCE[0]%/*}"/pitrace "${BASH_SOURCE[0]%/*}"/pitrace.bash; do
+		# shellcheck source=completion/pitrace.bash
+		[ -f "$_post_f" ] && . "$_post_f" && break
+	done
+	unset _post_f
+fi
 
 # _post_complete_names CUR: COMPREPLY from the lines on stdin that start
 # with CUR.  Names may hold spaces, parentheses, commas and colons (C++):
@@ -70,7 +54,7 @@ _post()
 	local common
 	common=$("$prog" --help 2>/dev/null | sed '/^[[:space:]]*$/q')
 	local common_argopts
-	common_argopts=$(_post_help_argopts <<<"$common")
+	common_argopts=$(_pitrace_help_argopts <<<"$common")
 	# The trace directory and the report, wherever they are on the line.
 	for ((i = 1; i < cword; i++)); do
 		w=${words[i]}
@@ -111,9 +95,9 @@ _post()
 		mapfile -t COMPREPLY < <(compgen -W "$("$prog" -i "$dir" --list tids 2>/dev/null)" -- "$cur")
 		return ;;
 	esac
-	if grep -qxF -- "$prev" <<<"$(_post_help_argopts <<<"$help")"; then
+	if grep -qxF -- "$prev" <<<"$(_pitrace_help_argopts <<<"$help")"; then
 		local values
-		values=$(_post_help_values "$prev" <<<"$help")
+		values=$(_pitrace_help_values "$prev" <<<"$help")
 		# Values the help gives in prose, not as a|b|c.
 		[[ -z $values ]] && case $prev in
 		--ring) values="user kernel all" ;;
@@ -126,11 +110,11 @@ _post()
 	[[ $split == true ]] && return
 	if [[ $cur == -* ]]; then
 		local opts
-		opts="$(_post_help_opts <<<"$help" | grep -vx -- --version) --help"
+		opts="$(_pitrace_help_opts <<<"$help" | grep -vx -- --version) --help"
 		[[ -z $cmd ]] && opts+=" --version"	# before a report only
 		mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur" | sort -u)
 	elif [[ -z $cmd ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "$(_post_commands "$prog")" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "$(_pitrace_commands "$prog")" -- "$cur")
 	elif [[ $cmd == dump ]]; then
 		# FILE: a file of the trace, or any path
 		mapfile -t COMPREPLY < <(cd "$dir" 2>/dev/null && compgen -f -- "$cur")

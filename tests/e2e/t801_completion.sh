@@ -24,8 +24,9 @@ suffix=.bash
 # which become words of their own, as readline does.
 complete_line() {
 	bash -c '
-		. "$1"; . "$2/pitrace$4"; . "$2/post$4"
 		line=$3
+		# only the command'"'"'s file, as bash-completion loads it on first use
+		. "$1"; . "$2/$(basename "${line%% *}")$4"
 		read -ra blank <<<"$line"
 		[[ $line == *" " ]] && blank+=("")
 		COMP_WORDS=()
