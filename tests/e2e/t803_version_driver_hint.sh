@@ -16,7 +16,8 @@ minor=$(sed -n 's/^#define PITRACE_ABI_MINOR \([0-9]*\)$/\1/p' "$ROOT/include/pi
 
 "$PITRACE" --version >out 2>err || fail "pitrace --version failed: $(cat err)"
 [ -s err ] && fail "pitrace --version wrote to stderr: $(cat err)"
-expect_eq "pitrace --version line 1" "pitrace $version" "$(sed -n 1p out)"
+[ "$(sed -n 1p out)" = "pitrace $version" ] ||
+	fail "pitrace --version says '$(sed -n 1p out)', this tree is $version (a build of another commit? make)"
 expect_eq "pitrace --version line 2" \
 	"trace format: writes $fmt (readable by readers of format $minr and later)" "$(sed -n 2p out)"
 expect_eq "pitrace --version line 3" \
