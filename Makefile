@@ -4,10 +4,18 @@
 #   make            bin/pitrace, bin/post (and lib/libpitrace.so)
 #   make deps       install what the build and tests need (apt-get, idempotent)
 #   make demo       deps + build + trace examples/demo and print reports
-#   make check      deps + build + every test (unit, end-to-end, VM)
+#   make check      deps + build + every test (unit, end-to-end, packages, VM)
 #   make driver     driver/pitrace.ko for each installed header set (or KDIR=)
 #   make bench      benchmarks: figures, not pass/fail
+#   make man        man pages from docs/man/*.md (pandoc)
+#   make install    commands, libpitrace, man pages, completion, docs under
+#                   PREFIX (/usr/local), staged in DESTDIR; make uninstall
+#   make install-dkms  the driver's source and dkms.conf in /usr/src (DESTDIR)
+#   make dist       pitrace-VERSION.tar.gz (with its VERSION file) in $(O)/
+#   make deb        Debian packages (debian/) in this directory
+#   make check-pkg  install the packages here, use them, purge them (root)
 
+.DEFAULT_GOAL := all
 ARCH ?= $(shell uname -m)
 O ?= build
 BIN ?= bin
@@ -33,23 +41,34 @@ PROGS := $(patsubst tests/progs/%.S,$(O)/progs/%,$(PROG_S)) \
 	 $(O)/progs/demo
 buildflags = $(shell sed -n 's,^\(//\|#\) build: ,,p' $(1))
 
-.PHONY: all deps demo check check-unit check-e2e check-vm bench driver clean progs
+# The version (scripts/version.sh: VERSION file of a release tarball, else
+# git describe) reaches util/version.o; the stamp rebuilds it when it changes.
+VERSION := $(shell scripts/version.sh)
+$(O)/version-stamp: FORCE
+	@mkdir -p $(O)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+$(O)/util/version.o: $(O)/version-stamp
+$(O)/util/version.o: CFLAGS += -DPITRACE_VERSION='"$(VERSION)"'
+FORCE:
+
+.PHONY: all deps demo check check-unit check-e2e check-vm bench driver clean progs man \
+	install uninstall install-dkms dist deb check-pkg
 all: $(BIN)/pitrace $(BIN)/post lib/libpitrace.so
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(O)/libcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^
 
 $(BIN)/pitrace: $(PITRACE_OBJ) $(O)/libcore.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
 
 $(BIN)/post: $(POST_OBJ) $(O)/libcore.a
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lncursesw -ltinfo -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE) -lncursesw -ltinfo -lm
 
 # pitrace's modules without main(), so unit tests can link the ones they test.
 $(O)/libpitrace-cmd.a: $(filter-out $(O)/pitrace/main.o,$(PITRACE_OBJ))
@@ -60,9 +79,15 @@ $(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libcore.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit
 
 # libpitrace: pitrace_on()/pitrace_off() for traced programs (include/pitrace/pitrace.h).
-lib/libpitrace.so: libpitrace/pitrace.c include/pitrace/pitrace.h include/pitrace/abi.h
+# The soname's number changes only when a program linked with it would break.
+LIBPITRACE_SONAME := libpitrace.so.0
+lib/$(LIBPITRACE_SONAME): libpitrace/pitrace.c include/pitrace/pitrace.h include/pitrace/abi.h
 	@mkdir -p lib
-	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fPIC -shared -Wl,-soname,libpitrace.so -o $@ $<
+	$(CC) $(CPPFLAGS) $(filter-out -MMD -MP,$(CFLAGS)) -fPIC -shared $(LDFLAGS) \
+		-Wl,-soname,$(LIBPITRACE_SONAME) -o $@ $<
+
+lib/libpitrace.so: lib/$(LIBPITRACE_SONAME)
+	ln -sf $(LIBPITRACE_SONAME) $@
 
 $(O)/progs/%: tests/progs/%.S
 	@mkdir -p $(dir $@)
@@ -95,12 +120,12 @@ demo: deps
 
 check: deps
 	@$(MAKE) --no-print-directory all progs $(O)/unit-tests
-	@$(MAKE) --no-print-directory check-unit check-e2e check-vm
+	@$(MAKE) --no-print-directory check-unit check-e2e check-pkg check-vm
 
 check-unit: $(O)/unit-tests
 	$(O)/unit-tests
 
-check-e2e: all progs
+check-e2e: all progs man
 	tests/run-e2e.sh
 
 # Boots each installed kernel with headers in QEMU; VM_CASES=PATTERN picks cases.
@@ -115,7 +140,80 @@ driver:
 	@MAKEFLAGS= $(MAKE) --no-print-directory -C driver OUT=$(abspath $(O))/driver $(if $(KDIR),KDIR=$(KDIR))
 
 clean:
-	rm -rf $(O) $(BIN) lib/libpitrace.so
+	rm -rf $(O) $(BIN) lib/libpitrace.so lib/$(LIBPITRACE_SONAME)
 	@if [ -f driver/Makefile ]; then $(MAKE) -C driver clean; fi
+
+# ---- man pages, install, release tarball, Debian packages ----
+# One markdown source per page (docs/man/, which docs/ link to); t802
+# checks every page against --help.
+MAN_SRC := $(wildcard docs/man/*.[1-9].md)
+MAN_PAGES := $(patsubst docs/man/%.md,$(O)/man/%,$(MAN_SRC))
+man: $(MAN_PAGES)
+$(O)/man/%: docs/man/%.md scripts/man.sh $(wildcard docs/man/_*.md docs/*.md) $(O)/version-stamp
+	scripts/man.sh $< $@ '$(VERSION)'
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/pitrace
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DKMS_VERSION ?= $(VERSION)
+DKMSDIR ?= /usr/src/pitrace-$(DKMS_VERSION)
+INSTALL ?= install
+
+$(O)/libpitrace.pc: libpitrace/libpitrace.pc.in $(O)/version-stamp Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' $< >$@
+
+install: all man $(O)/libpitrace.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/pitrace $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 755 $(BIN)/pitrace $(BIN)/post $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 lib/$(LIBPITRACE_SONAME) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(LIBPITRACE_SONAME) $(DESTDIR)$(LIBDIR)/libpitrace.so
+	$(INSTALL) -m 644 $(O)/libpitrace.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 include/pitrace/*.h $(DESTDIR)$(INCLUDEDIR)/pitrace/
+	set -e; for p in $(MAN_PAGES); do s=$${p##*.}; \
+		$(INSTALL) -d $(DESTDIR)$(MANDIR)/man$$s; $(INSTALL) -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/; done
+	$(INSTALL) -m 644 completion/pitrace.bash $(DESTDIR)$(BASHCOMPDIR)/pitrace
+	$(INSTALL) -m 644 completion/post.bash $(DESTDIR)$(BASHCOMPDIR)/post
+	$(INSTALL) -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pitrace $(DESTDIR)$(BINDIR)/post \
+		$(DESTDIR)$(LIBDIR)/$(LIBPITRACE_SONAME) $(DESTDIR)$(LIBDIR)/libpitrace.so \
+		$(DESTDIR)$(PKGCONFIGDIR)/libpitrace.pc \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/pitrace/,$(notdir $(wildcard include/pitrace/*.h))) \
+		$(DESTDIR)$(BASHCOMPDIR)/pitrace $(DESTDIR)$(BASHCOMPDIR)/post
+	set -e; for p in $(notdir $(MAN_PAGES)); do rm -f $(DESTDIR)$(MANDIR)/man$${p##*.}/$$p; done
+	rm -rf $(DESTDIR)$(DOCDIR)
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/pitrace
+
+# What DKMS needs to build pitrace.ko for any kernel: driver/Makefile and
+# Kbuild with the sources they name, the shared headers, the version.
+DKMS_FILES := $(wildcard driver/*.c driver/*.h arch/*/driver/*.[ch] include/pitrace/*.h) \
+	driver/Kbuild driver/Makefile scripts/version.sh
+install-dkms: $(O)/version-stamp
+	set -e; for f in $(DKMS_FILES); do \
+		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DKMSDIR)/$$f; done
+	chmod 755 $(DESTDIR)$(DKMSDIR)/scripts/version.sh
+	echo '$(VERSION)' >$(DESTDIR)$(DKMSDIR)/VERSION
+	sed 's/#MODULE_VERSION#/$(DKMS_VERSION)/' driver/dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf
+
+dist: $(O)/version-stamp
+	scripts/dist.sh $(O) '$(VERSION)'
+
+# The packages are built from the release tarball, unpacked in $(O)/deb.
+deb: dist
+	scripts/deb.sh $(O) '$(VERSION)'
+
+# The packages installed on this host (root), used and purged again; the
+# 6.12 guest boots with the module dkms built (tests/pkg/install.sh).
+check-pkg: deb progs
+	PT_PROGS=$(O)/progs tests/pkg/install.sh
 
 -include $(CORE_OBJ:.o=.d) $(PITRACE_OBJ:.o=.d) $(POST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

@@ -450,3 +450,4 @@ module_init(pitrace_init);
 module_exit(pitrace_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("pitrace: system-wide instruction tracing by single-step trap");
+MODULE_VERSION(PITRACE_VERSION);	/* scripts/version.sh, through driver/Makefile */

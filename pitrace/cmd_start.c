@@ -238,7 +238,7 @@ static int collector_main(struct start_opts *o, int ready_fd)
 		pr_err("signalfd: %s", strerror(errno));
 		return EXIT_RUNTIME;
 	}
-	if (ds_open(&ds) < 0)
+	if (ds_open_loading(&ds) < 0)
 		return EXIT_RUNTIME;
 	if (ds_claim(&ds, &o->cfg) < 0)
 		return EXIT_RUNTIME;

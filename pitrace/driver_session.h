@@ -30,6 +30,11 @@ struct driver_session {
  * returns -1.  The device path can be overridden with $PITRACE_DEVICE (tests).
  */
 int ds_open(struct driver_session *ds);
+/*
+ * The same for commands that need the driver (start, record --backend
+ * driver): a missing /dev/pitrace first loads the module (driver_module.h).
+ */
+int ds_open_loading(struct driver_session *ds);
 void ds_close(struct driver_session *ds);
 
 /*

@@ -25,12 +25,17 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pitrace [-v] COMMAND [OPTIONS]\n\n"
+	fprintf(f, "usage: pitrace [-v] COMMAND [OPTIONS]\n"
+		   "       pitrace --version\n\n"
 		   "An instruction tracer: records every instruction a program executes.\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nRun 'pitrace COMMAND --help' for a command's options.\n"
+	fprintf(f, "\nOptions:\n"
+		   "  -v, --verbose  more diagnostics on stderr (-vv: more still)\n"
+		   "  --version      this pitrace's version, the trace format and driver ABI it\n"
+		   "                 speaks, and the loaded driver's\n"
+		   "\nRun 'pitrace COMMAND --help' for a command's options.\n"
 		   "Reports are made by 'post' from the trace directory (default pitrace.data).\n");
 }
 
@@ -47,6 +52,9 @@ int main(int argc, char **argv)
 			opts.verbose += 2;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			pitrace_print_version(stdout);
 			return 0;
 		} else {
 			pr_err("unknown option '%s' (see 'pitrace --help')", argv[i]);

@@ -4,6 +4,7 @@
 #define PITRACE_PITRACE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct pitrace_opts {
 	int verbose;		  /* -v count */
@@ -25,5 +26,8 @@ int cmd_off(int argc, char **argv, struct pitrace_opts *opts);
  * one command count the same (aslr.c).
  */
 void aslr_child_setup(bool keep);
+
+/* pitrace --version (version.c). */
+void pitrace_print_version(FILE *f);
 
 #endif /* PITRACE_PITRACE_H */

@@ -70,7 +70,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: pitrace record --backend driver [OPTIONS] [--] CMD [ARGS]\n"
 		"Trace CMD and its descendants with the driver.\n"
-		"  --mode MODE        step (default), block or count\n"
+		"  --mode step|block|count  single steps (default), blocks, or counts only\n"
 		"  --buffer-size MB   ring buffer per CPU (default: the driver's)\n"
 		KERNEL_OPTS_HELP
 		"  -z, --compress     zstd-compress the step streams\n"
@@ -196,7 +196,7 @@ int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
 	}
 	co.argv = argv + optind;
 
-	if (ds_open(&ds) < 0)
+	if (ds_open_loading(&ds) < 0)
 		return EXIT_RUNTIME;
 	if (ds_claim(&ds, &cfg) < 0)
 		goto err_close;

@@ -7,6 +7,7 @@
 #include "cmdline.h"
 #include "log.h"
 #include "post.h"
+#include "version.h"
 
 struct command {
 	const char *name;
@@ -46,9 +47,18 @@ int main(int argc, char **argv)
 {
 	struct post_opts opts = { .input = "pitrace.data" };
 	struct popt_cmd cmd = {
-		.synopsis = "[OPTIONS] COMMAND [OPTIONS]", .stop_at_args = true,
+		.synopsis = "[OPTIONS] COMMAND [OPTIONS]\n       post --version",
+		.stop_at_args = true,
 	};
-	const struct popt opt[] = { POST_TRACE_OPTIONS(&opts), OPT_END };
+	bool version = false;
+	const char *list = NULL;
+	const struct popt opt[] = {
+		OPT_FLAG(0, "version", &version,
+			 "the version of post, of the trace format and of the driver ABI"),
+		/* not in --help: names for shell completion (post/list.c) */
+		OPT_STRING(0, "list", &list, "WHAT", NULL),
+		POST_TRACE_OPTIONS(&opts), OPT_END
+	};
 	const struct popt *tables[] = { opt, NULL };
 	char **args;
 	int nargs, r;
@@ -58,6 +68,12 @@ int main(int argc, char **argv)
 	r = post_parse(&cmd, argc, argv, tables, &opts, NULL, argc, &args, &nargs);
 	if (r)
 		return POST_EXIT(r);
+	if (version) {
+		pt_version_print(stdout, "post", false);
+		return 0;
+	}
+	if (list)
+		return post_list(list, &opts);
 	if (!nargs) {
 		popt_usage(stderr, &cmd, tables);
 		return EXIT_USAGE;

@@ -273,8 +273,13 @@ static int option_text(const struct popt *o, char *buf, size_t size)
 			      o->long_name ? ", " : "");
 	if (o->long_name)
 		n += snprintf(buf + n, size - (size_t)n, "--%s", o->long_name);
-	if (o->arg)
+	if (o->type == POPT_CHOICE) {
+		/* the values themselves: "--by process|thread|..." */
+		for (size_t i = 0; o->choices[i] && n < (int)size; i++)
+			n += snprintf(buf + n, size - (size_t)n, "%s%s", i ? "|" : " ", o->choices[i]);
+	} else if (o->arg) {
 		n += snprintf(buf + n, size - (size_t)n, " %s", o->arg);
+	}
 	return n;
 }
 
@@ -293,6 +298,8 @@ void popt_usage(FILE *f, const struct popt_cmd *cmd, const struct popt *const *t
 				fprintf(f, "\n%s:\n", h);
 				continue;
 			}
+			if (!o->help)
+				continue;	/* hidden */
 			n = option_text(o, text, sizeof(text));
 			fputs(text, f);
 			if (n >= COL - 1) {

@@ -34,7 +34,8 @@ struct popt {
 	const char *long_name;	  /* without "--", or NULL */
 	void *value;
 	const char *arg;	  /* the value's name in --help; NULL for flags */
-	const char *help;	  /* one line or more ('\n' continues it, indented) */
+	const char *help;	  /* one line or more ('\n' continues it, indented); NULL: not
+				   * in --help (an option for scripts, such as completion's) */
 	const char *const *choices; /* POPT_CHOICE: NULL terminated */
 	/* POPT_CALLBACK: 0, or -1 with a usage message printed (cmd: the command) */
 	int (*cb)(const struct popt *o, const char *arg, const char *cmd);

@@ -15,6 +15,12 @@ struct post_opts {
 	bool no_demangle;	  /* --no-demangle: C++ names as in the symbol table */
 };
 
+/*
+ * post [-i DIR] --list symbols|modules|pids|tids: the trace's names for
+ * shell completion, one a line (list.c); returns the exit status.
+ */
+int post_list(const char *what, struct post_opts *opts);
+
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_info(int argc, char **argv, struct post_opts *opts);
 int cmd_dump(int argc, char **argv, struct post_opts *opts);

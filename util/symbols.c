@@ -615,6 +615,27 @@ int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint
 	return ret;
 }
 
+int sym_file_functions(const char *path, bool raw, void (*fn)(const char *name, void *arg),
+		       void *arg)
+{
+	struct sym_module *m = sym_module_open(path, NULL, NULL, 0, NULL);
+	int n;
+
+	if (!m)
+		return -1;
+	if (!m->usable) {
+		sym_module_free(m);
+		return -1;
+	}
+	if (!raw)
+		sym_module_demangle(m);
+	for (size_t i = 0; i < m->nr_syms; i++)
+		fn(m->syms[i].name, arg);
+	n = (int)m->nr_syms;
+	sym_module_free(m);
+	return n;
+}
+
 size_t sym_file_build_id(const char *path, uint8_t *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -81,6 +81,15 @@ size_t sym_read_code(struct sym_session *s, uint32_t pid, uint64_t addr, uint8_t
  */
 int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint64_t *size);
 
+/*
+ * Standalone use by shell completion (post --list symbols): fn gets the
+ * name of every function of the ELF file at path, as reports show it
+ * (demangled unless raw).  Returns how many, or -1 when path is not a
+ * readable ELF file.
+ */
+int sym_file_functions(const char *path, bool raw, void (*fn)(const char *name, void *arg),
+		       void *arg);
+
 /* The build-id of an ELF file; returns its length, 0 if none. */
 size_t sym_file_build_id(const char *path, uint8_t *buf, size_t size);
 

@@ -19,7 +19,8 @@ expect_err() {
 	return 0
 }
 
-nodrv='^pitrace: error: /dev/pitrace not found: the pitrace driver is not loaded (see docs/driver.md)$'
+# The reason and the way to get the driver follow (t804 checks them).
+nodrv='^pitrace: error: /dev/pitrace not found[:,] '
 expect_err "start, no driver" 1 "$nodrv" "$PITRACE" start -p 1
 expect_err "status, no driver" 1 "$nodrv" "$PITRACE" status
 expect_err "on, no driver" 1 "$nodrv" "$PITRACE" on

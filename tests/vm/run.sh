@@ -10,13 +10,19 @@
 #   dir), PT_VM_TIMEOUT (seconds per boot, default 1800), PT_VM_KEEP=1 (keep
 #   the work directory and console logs), PT_VM_CASES_DIR (default
 #   tests/vm/cases; tests/vm/bench.sh uses tests/vm/bench), PT_VM_ACCEL
-#   (QEMU's accelerator words, default "-accel tcg,thread=single").
+#   (QEMU's accelerator words, default "-accel tcg,thread=single"),
+#   PT_VM_KO_DIR (a modules tree such as /lib/modules: boot each release
+#   with the pitrace.ko its RELEASE/modules.dep names, e.g. the one dkms
+#   built and installed, instead of building the module from source).
 #
 # Case-file contract (tests/vm/cases/NAME.sh, run by busybox sh as root in
 # the guest, in name order, each in a fresh empty directory):
 #   - pitrace.ko is loaded before each case and unloaded after it (a case
 #     may rmmod/insmod itself; "insmod $PT_KO" loads it again).  A module
-#     that cannot be unloaded after a case fails that case.
+#     that cannot be unloaded after a case fails that case.  The module is
+#     also installed as the kernel's modules are (/lib/modules/RELEASE,
+#     updates/dkms/pitrace.ko, with depmod's modules.dep), so modprobe
+#     finds it.
 #   - Environment: PT_BIN (pitrace, post), PT_PROGS (build/progs/*),
 #     PT_LIB (libpitrace.so if built), PT_KO (the module), PT_TOOLS
 #     (test tools built from tests/vm/*.c: ptdrv), PT_CASE (case name),
@@ -83,7 +89,7 @@ finish() {
 	exit
 }
 
-for tool in qemu-system-x86_64 busybox cpio gzip; do
+for tool in qemu-system-x86_64 busybox cpio gzip depmod xz; do
 	command -v $tool >/dev/null || { result host "FAIL setup: $tool missing (make deps)"; finish; }
 done
 BUSYBOX=$(command -v busybox)
@@ -120,12 +126,28 @@ copy_elf() {	# copy_elf FILE DESTDIR ROOTFS
 	done
 }
 
+# The module as modprobe finds it: RELEASE/updates/dkms/pitrace.ko (where
+# dkms installs it; uncompressed, for busybox) and depmod's tables.
+install_module() {	# install_module RELEASE KO ROOTFS
+	local mods=$3/lib/modules/$1
+	mkdir -p "$mods/updates/dkms"
+	case $2 in
+	*.xz) xz -dc "$2" >"$mods/updates/dkms/pitrace.ko" ;;
+	*) cp "$2" "$mods/updates/dkms/pitrace.ko" ;;
+	esac
+	cp "$mods/updates/dkms/pitrace.ko" "$3/pt/pitrace.ko"
+	echo updates/dkms/pitrace.ko >"$mods/modules.order"
+	: >"$mods/modules.builtin"
+	: >"$mods/modules.builtin.modinfo"
+	depmod -b "$3" "$1"
+}
+
 build_initramfs() {	# build_initramfs RELEASE KO OUT
 	local rfs=$WORK/rootfs-$1 f
 	rm -rf "$rfs"
 	mkdir -p "$rfs"/{bin,sbin,dev,proc,sys,tmp,etc,root,pt/bin,pt/progs,pt/lib,pt/tools,pt/cases}
 	cp "$BUSYBOX" "$rfs/bin/busybox"
-	cp "$2" "$rfs/pt/pitrace.ko"
+	install_module "$1" "$2" "$rfs" || return 1
 	cp "$ROOT/tests/vm/init.sh" "$rfs/init"
 	chmod 755 "$rfs/init"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$rfs/etc/passwd"
@@ -137,7 +159,7 @@ build_initramfs() {	# build_initramfs RELEASE KO OUT
 	for f in "$PROGS"/*; do
 		[ -f "$f" ] && [ -x "$f" ] && copy_elf "$f" "$rfs/pt/progs" "$rfs"
 	done
-	for f in "$LIBDIR"/*.so; do
+	for f in "$LIBDIR"/*.so "$LIBDIR"/*.so.[0-9]*; do
 		[ -f "$f" ] && copy_elf "$f" "$rfs/pt/lib" "$rfs"
 	done
 	for f in "$WORK"/tools/*; do
@@ -206,15 +228,25 @@ run_host_checks() {	# run_host_checks RELEASE
 BAD_KERNEL_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_.*stall|self-detected stall|Call Trace:|Kernel panic'
 
 for rel in $releases; do
+	ko=$WORK/driver/$rel/pitrace.ko
+	if [ -n "${PT_VM_KO_DIR:-}" ]; then
+		ko=$(awk -F: -v dir="$PT_VM_KO_DIR/$rel" \
+			'$1 ~ /(^|\/)pitrace\.ko(\.[a-z]+)?$/ { print dir "/" $1; exit }' \
+			"$PT_VM_KO_DIR/$rel/modules.dep" 2>/dev/null)
+		if [ -z "$ko" ] || [ ! -f "$ko" ]; then
+			result "$rel" "FAIL setup: no pitrace.ko in $PT_VM_KO_DIR/$rel/modules.dep"
+			continue
+		fi
+		echo "vm[$rel]: module $ko ($(modinfo -F version "$ko"))"
 	# MAKEFLAGS from a calling make (O=, BIN=) would reach Kbuild, which reads O= itself.
-	if ! MAKEFLAGS= make -s -C "$ROOT/driver" KDIR="/lib/modules/$rel/build" OUT="$WORK/driver" \
+	elif ! MAKEFLAGS= make -s -C "$ROOT/driver" KDIR="/lib/modules/$rel/build" OUT="$WORK/driver" \
 		>"$WORK/driver-$rel.log" 2>&1; then
 		cat "$WORK/driver-$rel.log"
 		result "$rel" "FAIL build: pitrace.ko does not build"
 		continue
 	fi
 	initrd=$WORK/initrd-$rel.gz
-	build_initramfs "$rel" "$WORK/driver/$rel/pitrace.ko" "$initrd" ||
+	build_initramfs "$rel" "$ko" "$initrd" ||
 		{ result "$rel" "FAIL setup: initramfs"; continue; }
 	log=$WORK/console-$rel.log
 	# no_timer_check: on a loaded host TCG can be too slow for the kernel's
