@@ -15,77 +15,130 @@ static const struct popt_cmd cmd = {
 	"Cum attributed to that arc.",
 };
 
+/* Arcs of one function, biggest first: by Cum, calls, Base, then the other end's name. */
 static int edge_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct arc_edge *a = *(const struct arc_edge *const *)pa;
 	const struct arc_edge *b = *(const struct arc_edge *const *)pb;
 	struct callflow *cf = arg;
 
-	if (a->cum != b->cum)
-		return a->cum > b->cum ? -1 : 1;
-	if (a->calls != b->calls)
-		return a->calls > b->calls ? -1 : 1;
-	if (a->base != b->base)
-		return a->base > b->base ? -1 : 1;
-	return strcmp(cf_func(cf, a->caller)->name, cf_func(cf, b->caller)->name) ?:
+	return fr_desc(a->cum, b->cum) ?: fr_desc(a->calls, b->calls) ?:
+	       fr_desc(a->base, b->base) ?:
+	       strcmp(cf_func(cf, a->caller)->name, cf_func(cf, b->caller)->name) ?:
 	       strcmp(cf_func(cf, a->callee)->name, cf_func(cf, b->callee)->name);
 }
 
-static void print_arc_line(const struct flow_report *r, const struct arc_edge *e, bool caller)
-{
-	uint32_t other = caller ? e->caller : e->callee;
+/* Arcs grouped by one end (callers or callees), each group sorted. */
+struct arc_index {
+	const struct arc_edge **e;
+	size_t *first;		  /* per function: its group's start; first[f + 1] its end */
+};
 
-	printf("%11" PRIu64 " %11" PRIu64 " %7s %11" PRIu64 " %7s     %s %s\n", e->calls,
-	       e->base, "", e->cum, "", caller ? "<" : ">",
-	       other == CF_NO_FN ? "(root)" : fr_name(r, other));
+static int arc_index_build(const struct flow_report *r, bool by_callee, struct arc_index *x)
+{
+	size_t ne = arcs_nr_edges(r->arcs), nf = cf_nr_funcs(r->cf);
+
+	x->e = malloc((ne + 1) * sizeof(*x->e));
+	x->first = calloc(nf + 2, sizeof(*x->first));
+	if (!x->e || !x->first)
+		return -1;
+	for (size_t i = 0; i < ne; i++) {
+		const struct arc_edge *e = arcs_edge(r->arcs, i);
+		uint32_t f = by_callee ? e->callee : e->caller;
+
+		if (f != CF_NO_FN)
+			x->first[f + 1]++;
+	}
+	for (size_t f = 0; f < nf; f++)
+		x->first[f + 1] += x->first[f];
+	{
+		size_t *at = malloc((nf + 1) * sizeof(*at));
+
+		if (!at)
+			return -1;
+		memcpy(at, x->first, (nf + 1) * sizeof(*at));
+		for (size_t i = 0; i < ne; i++) {
+			const struct arc_edge *e = arcs_edge(r->arcs, i);
+			uint32_t f = by_callee ? e->callee : e->caller;
+
+			if (f != CF_NO_FN)
+				x->e[at[f]++] = e;
+		}
+		free(at);
+	}
+	for (size_t f = 0; f < nf; f++)
+		qsort_r(x->e + x->first[f], x->first[f + 1] - x->first[f], sizeof(*x->e), edge_cmp,
+			r->cf);
+	return 0;
 }
 
-static int print_report(const struct flow_report *r, const struct report_out *out)
+static void arc_index_free(struct arc_index *x)
 {
-	size_t n, ne = arcs_nr_edges(r->arcs), k;
-	uint32_t *fns = fr_sorted_functions(r, FR_BY_CUM, &n);
-	const struct arc_edge **edges = malloc((ne + 1) * sizeof(*edges));
-	uint64_t total = arcs_total(r->arcs);
+	free(x->e);
+	free(x->first);
+}
 
-	if (!fns || !edges) {
+static void print_arc_line(const struct flow_report *r, const struct arc_edge *e, bool caller,
+			   int w)
+{
+	uint32_t other = caller ? e->caller : e->callee;
+	char a[32], b[32], c[32];
+
+	printf("%*s %*s %7s %*s %7s     %s %s\n", w, output_num(e->calls, a, sizeof(a)), w,
+	       output_num(e->base, b, sizeof(b)), "", w, output_num(e->cum, c, sizeof(c)), "",
+	       caller ? "<" : ">", other == CF_NO_FN ? "(root)" : fr_name(r, other));
+}
+
+static int print_report(const struct flow_report *r, const struct report_out *out,
+			const struct report_sort *sort)
+{
+	size_t n, shown = 0;
+	uint32_t *fns = fr_sorted_functions(r, sort, &n);
+	struct arc_index in = { 0 }, outs = { 0 };
+	uint64_t total = arcs_total(r->arcs);
+	int w = post_output.thousands ? 14 : 11, ret;
+	char a[32], b[32], c[32];
+
+	if (!fns || arc_index_build(r, true, &in) < 0 || arc_index_build(r, false, &outs) < 0) {
 		pr_err("out of memory sorting the arc report");
-		free(fns);
-		free(edges);
-		return EXIT_RUNTIME;
+		ret = EXIT_RUNTIME;
+		goto out;
 	}
 	report_header(stdout, r->s, "arc");
 	report_total(stdout, r->s, total, fr_selected_base(r));
 	printf("# %zu functions; callers (<) above each function, callees (>) below; "
 	       "Base = self, Cum = inclusive\n", n);
-	printf("#\n#%10s %11s %7s %11s %7s  %s\n", "calls", "base", "base%", "cum", "cum%",
-	       "function");
-	for (size_t i = 0; i < n && (!out->top || i < out->top); i++) {
+	printf("#\n#%*s %*s %7s %*s %7s  %s\n", w - 1, "calls", w, "base", "base%", w, "cum",
+	       "cum%", "function");
+	for (size_t i = 0; i < n && (!out->top || shown < out->top); i++) {
 		uint32_t f = fns[i];
 		const struct arc_fn_stats *st = arcs_fn(r->arcs, f);
 		const struct cf_func *fn = cf_func(r->cf, f);
+		double pc = report_percent(st->cum, total);
 
+		if (out->percent_limit > 0 &&
+		    report_percent(sort->key[0] == RK_BASE ? st->base : st->cum, total) <
+			    out->percent_limit)
+			continue;
+		shown++;
 		printf("#\n");
-		for (size_t e = k = 0; e < ne; e++)
-			if (arcs_edge(r->arcs, e)->callee == f)
-				edges[k++] = arcs_edge(r->arcs, e);
-		qsort_r(edges, k, sizeof(*edges), edge_cmp, r->cf);
-		for (size_t e = 0; e < k; e++)
-			print_arc_line(r, edges[e], true);
-		printf("%11" PRIu64 " %11" PRIu64 " %6.2f%% %11" PRIu64 " %6.2f%%  %s [%s]\n",
-		       st->calls, st->base, report_percent(st->base, total), st->cum,
-		       report_percent(st->cum, total), fr_name(r, f), fn->module);
-		for (size_t e = k = 0; e < ne; e++)
-			if (arcs_edge(r->arcs, e)->caller == f)
-				edges[k++] = arcs_edge(r->arcs, e);
-		qsort_r(edges, k, sizeof(*edges), edge_cmp, r->cf);
-		for (size_t e = 0; e < k; e++)
-			print_arc_line(r, edges[e], false);
+		for (size_t e = in.first[f]; e < in.first[f + 1]; e++)
+			print_arc_line(r, in.e[e], true, w);
+		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s [%s]%s\n", output_hot(pc), w,
+		       output_num(st->calls, a, sizeof(a)), w, output_num(st->base, b, sizeof(b)),
+		       report_percent(st->base, total), w, output_num(st->cum, c, sizeof(c)), pc,
+		       fr_name(r, f), fn->module, output_reset());
+		for (size_t e = outs.first[f]; e < outs.first[f + 1]; e++)
+			print_arc_line(r, outs.e[e], false, w);
 	}
-	if (out->top && n > out->top)
-		printf("#\n# %zu more functions not shown\n", n - out->top);
+	if (shown < n)
+		printf("#\n# %zu more functions not shown\n", n - shown);
+	ret = report_finish(stdout, "the arc report");
+out:
 	free(fns);
-	free(edges);
-	return report_finish(stdout, "the arc report");
+	arc_index_free(&in);
+	arc_index_free(&outs);
+	return ret;
 }
 
 /* --check: the invariants arcs.h promises, and how the stacks behaved. */
@@ -108,9 +161,13 @@ int cmd_arc(int argc, char **argv, struct post_opts *opts)
 {
 	struct session_filter f = SESSION_FILTER_INIT;
 	struct report_out out = { 0 };
+	struct report_sort sort = { { RK_CUM, RK_BASE }, 2 };
 	bool check = false;
 	const struct popt opt[] = {
 		OPT_GROUP("Options"),
+		{ .type = POPT_CALLBACK, .long_name = "sort", .value = &sort, .arg = "KEY[,KEY]",
+		  .help = "the functions' order: calls, base, cum (the default), name, addr",
+		  .choices = fr_sort_keys, .cb = report_sort_option },
 		OPT_FLAG(0, "check", &check,
 			 "only verify the invariants (sum of Base = steps; calls =\n"
 			 "calls over the callers; Cum = Base + callees' Cum; trees\n"
@@ -128,8 +185,10 @@ int cmd_arc(int argc, char **argv, struct post_opts *opts)
 	r.wide = out.wide;
 	if (!ret)
 		ret = flow_report_run(&r);
+	if (!ret && !check)
+		output_start(&out.o);
 	if (!ret)
-		ret = check ? check_report(&r) : print_report(&r, &out);
+		ret = check ? check_report(&r) : print_report(&r, &out, &sort);
 	flow_report_close(&r);
 	return ret;
 }

@@ -21,8 +21,26 @@ static const struct popt_cmd cmd = {
 	"does none).  Count-only traces can't be split by function or ring.",
 };
 
+enum { CK_COUNT, CK_NAME };
+static const char *const counts_sort_keys[] = { "count", "name", NULL };
+
+/* --sort name: rows by name, then the context columns; count: as counts_result gives them. */
+static int name_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct report_row *a = pa, *b = pb;
+	size_t nr_cols = *(const size_t *)arg;
+
+	for (size_t i = nr_cols; i-- > 0;) {
+		int d = strcmp(a->cols[i] ? a->cols[i] : "", b->cols[i] ? b->cols[i] : "");
+
+		if (d)
+			return d;
+	}
+	return 0;
+}
+
 static void print_report(struct counts *c, struct session *s, enum counts_by by,
-			 const struct report_out *out)
+			 const struct report_out *out, const struct report_sort *sort)
 {
 	const struct counts_row *crows;
 	struct report_row *rows;
@@ -35,6 +53,7 @@ static void print_report(struct counts *c, struct session *s, enum counts_by by,
 		.col_names = names, .nr_cols = nr_cols, .count_name = "count",
 		.total = counts_seen(c), .top = out->top, .wide = out->wide,
 		.name_col = by == COUNTS_BY_INSN ? 2 : 0,	/* symbol+offset */
+		.percent_limit = out->percent_limit,
 	};
 
 	rows = calloc(n ? n : 1, sizeof(*rows));
@@ -47,6 +66,8 @@ static void print_report(struct counts *c, struct session *s, enum counts_by by,
 		for (size_t k = 0; k < nr_cols && k < REPORT_MAX_COLS; k++)
 			rows[i].cols[k] = crows[i].cols[k];
 	}
+	if (sort->n && sort->key[0] == CK_NAME)
+		qsort_r(rows, n, sizeof(*rows), name_cmp, &nr_cols);
 	{
 		char what[64];
 
@@ -80,9 +101,13 @@ int cmd_counts(int argc, char **argv, struct post_opts *opts)
 	static const struct session_consumer_ops ops = { .event = counts_consume };
 	struct session_filter f = SESSION_FILTER_INIT;
 	struct report_out out = { 0 };
+	struct report_sort sort = { { CK_COUNT }, 1 };
 	int by = COUNTS_BY_SYMBOL;
 	const struct popt opt[] = {
 		OPT_GROUP("Options"),
+		{ .type = POPT_CALLBACK, .long_name = "sort", .value = &sort, .arg = "KEY",
+		  .help = "the rows' order: count (the default) or name",
+		  .choices = counts_sort_keys, .cb = report_sort_option },
 		OPT_CHOICE(0, "by", &by, "KEY", by_names,
 			   "what a row is: process, thread, module, symbol (the\n"
 			   "default), line or insn"),
@@ -112,7 +137,8 @@ int cmd_counts(int argc, char **argv, struct post_opts *opts)
 	c = counts_new(&o, &res);
 	ret = EXIT_RUNTIME;
 	if (c && session_add_consumer(s, &ops, c) >= 0 && !session_run(s)) {
-		print_report(c, s, o.by, &out);
+		output_start(&out.o);
+		print_report(c, s, o.by, &out, &sort);
 		ret = report_finish(stdout, "the report");
 	}
 	counts_free(c);

@@ -226,12 +226,14 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 	struct session_filter f = SESSION_FILTER_INIT;
 	struct flow_report r;
 	struct flow fl = { .r = &r };
+	struct output_opts oo = { 0 };
 	const struct popt opt[] = {
 		OPT_GROUP("Options"),
 		OPT_FLAG(0, "condensed", &fl.condensed,
 			 "one line per call: first and last step, instructions\n"
 			 "(printed when the call ends)"),
 		OPT_FLAG(0, "no-interrupts", &fl.no_interrupts, "no '~' lines"),
+		OPT_GROUP("Output"), POST_PAGER_OPTIONS(&oo),
 		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -244,6 +246,7 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 	if (!ret && cf_add_consumer(r.cf, &flow_ops, &fl) < 0)
 		ret = EXIT_RUNTIME;
 	if (!ret) {
+		output_start(&oo);
 		report_header(stdout, r.s, fl.condensed ? "condensed call flow" : "call flow");
 		if (fl.condensed)
 			printf("#%9s %10s %11s %7s %5s  %s\n", "first", "last", "insns", "tid",

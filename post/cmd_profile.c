@@ -11,14 +11,22 @@ static const struct popt_cmd cmd = {
 	.name = "profile", .synopsis = "[OPTIONS]",
 	.description =
 	"A flat profile: calls, Base (self) and Cum (inclusive) instructions per\n"
-	"function, sorted by Base.",
+	"function, sorted by Base (--sort: other keys).",
 };
 
-static int print_report(struct flow_report *r, const struct report_out *out)
+/* The percent --percent-limit looks at: of the first key, Base unless it is Cum. */
+static uint64_t limited(const struct report_sort *sort, const struct arc_fn_stats *st)
 {
-	size_t n;
-	uint32_t *fns = fr_sorted_functions(r, FR_BY_BASE, &n);
+	return sort->key[0] == RK_CUM ? st->cum : st->base;
+}
+
+static int print_report(struct flow_report *r, const struct report_out *out,
+			const struct report_sort *sort)
+{
+	size_t n, shown = 0, w = post_output.thousands ? 14 : 11;
+	uint32_t *fns = fr_sorted_functions(r, sort, &n);
 	uint64_t total = arcs_total(r->arcs), shown_base = 0;
+	char a[32], b[32], c[32];
 
 	if (!fns) {
 		pr_err("out of memory sorting the profile");
@@ -27,20 +35,26 @@ static int print_report(struct flow_report *r, const struct report_out *out)
 	report_header(stdout, r->s, "profile");
 	report_total(stdout, r->s, total, fr_selected_base(r));
 	printf("# %zu functions\n", n);
-	printf("#%10s %11s %7s %11s %7s  %s\n", "calls", "base", "base%", "cum", "cum%",
-	       "function [module]");
-	for (size_t i = 0; i < n && (!out->top || i < out->top); i++) {
+	printf("#%*s %*s %7s %*s %7s  %s\n", (int)w - 1, "calls", (int)w, "base", "base%", (int)w,
+	       "cum", "cum%", "function [module]");
+	for (size_t i = 0; i < n && (!out->top || shown < out->top); i++) {
 		const struct arc_fn_stats *st = arcs_fn(r->arcs, fns[i]);
 		const struct cf_func *fn = cf_func(r->cf, fns[i]);
+		double pb = report_percent(st->base, total);
 
+		if (out->percent_limit > 0 &&
+		    report_percent(limited(sort, st), total) < out->percent_limit)
+			continue;
+		shown++;
 		shown_base += st->base;
-		printf("%11" PRIu64 " %11" PRIu64 " %6.2f%% %11" PRIu64 " %6.2f%%  %s [%s]\n",
-		       st->calls, st->base, report_percent(st->base, total), st->cum,
-		       report_percent(st->cum, total), fr_name(r, fns[i]), fn->module);
+		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s [%s]%s\n", output_hot(pb), (int)w,
+		       output_num(st->calls, a, sizeof(a)), (int)w, output_num(st->base, b, sizeof(b)),
+		       pb, (int)w, output_num(st->cum, c, sizeof(c)), report_percent(st->cum, total),
+		       fr_name(r, fns[i]), fn->module, output_reset());
 	}
-	if (out->top && n > out->top)
+	if (shown < n)
 		printf("# %zu more functions with %" PRIu64 " steps of Base (%.2f%%) not shown\n",
-		       n - out->top, fr_selected_base(r) - shown_base,
+		       n - shown, fr_selected_base(r) - shown_base,
 		       report_percent(fr_selected_base(r) - shown_base, total));
 	free(fns);
 	return report_finish(stdout, "the profile");
@@ -50,8 +64,15 @@ int cmd_profile(int argc, char **argv, struct post_opts *opts)
 {
 	struct session_filter f = SESSION_FILTER_INIT;
 	struct report_out out = { 0 };
-	const struct popt opt[] = { POST_OUTPUT_OPTIONS(&out), POST_FILTER_OPTIONS(&f),
-				    POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END };
+	struct report_sort sort = { { RK_BASE, RK_CUM }, 2 };
+	const struct popt opt[] = {
+		OPT_GROUP("Options"),
+		{ .type = POPT_CALLBACK, .long_name = "sort", .value = &sort, .arg = "KEY[,KEY]",
+		  .help = "the order: calls, base (the default), cum, name, addr",
+		  .choices = fr_sort_keys, .cb = report_sort_option },
+		POST_OUTPUT_OPTIONS(&out), POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f),
+		POST_TRACE_OPTIONS(opts), OPT_END
+	};
 	const struct popt *tables[] = { opt, NULL };
 	struct flow_report r;
 	int ret = post_parse(&cmd, argc, argv, tables, opts, &f, 0, NULL, NULL);
@@ -62,8 +83,10 @@ int cmd_profile(int argc, char **argv, struct post_opts *opts)
 	r.wide = out.wide;
 	if (!ret)
 		ret = flow_report_run(&r);
-	if (!ret)
-		ret = print_report(&r, &out);
+	if (!ret) {
+		output_start(&out.o);
+		ret = print_report(&r, &out, &sort);
+	}
 	flow_report_close(&r);
 	return ret;
 }

@@ -56,7 +56,9 @@ int cmd_steps(int argc, char **argv, struct post_opts *opts)
 	struct session_filter f = SESSION_FILTER_INIT;
 	struct flow_report r;
 	struct steps p = { .r = &r };
+	struct output_opts oo = { 0 };
 	const struct popt opt[] = {
+		OPT_GROUP("Output"), POST_PAGER_OPTIONS(&oo),
 		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -68,6 +70,7 @@ int cmd_steps(int argc, char **argv, struct post_opts *opts)
 	if (!ret && cf_add_consumer(r.cf, &steps_ops, &p) < 0)
 		ret = EXIT_RUNTIME;
 	if (!ret) {
+		output_start(&oo);
 		report_header(stdout, r.s, "steps");
 		printf("#%9s %7s %18s  %-28s %-20s %-24s %s\n", "step", "tid", "address",
 		       "symbol+offset", "source", "bytes", "disassembly");

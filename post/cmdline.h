@@ -8,6 +8,7 @@
 
 #include "options.h"
 #include "post.h"
+#include "output.h"
 #include "report.h"
 #include "session.h"
 
@@ -49,10 +50,20 @@
 	OPT_DURATION(0, "time-to", &(f)->time_to, "T", "to T after the trace's start")
 
 /* The table reports' output. */
-#define POST_OUTPUT_OPTIONS(o)                                                               \
+#define POST_OUTPUT_OPTIONS(out_)                                                               \
 	OPT_GROUP("Output"),                                                                  \
-	OPT_SIZE(0, "top", &(o)->top, "N", "only the first N rows"),                          \
-	OPT_FLAG(0, "wide", &(o)->wide, "names whole (long ones are elided in the middle)")
+	OPT_SIZE(0, "top", &(out_)->top, "N", "only the first N rows"),                          \
+	OPT_PERCENT(0, "percent-limit", &(out_)->percent_limit, "P",                              \
+		    "leave out rows under P% (of the total)"),                                 \
+	OPT_FLAG(0, "wide", &(out_)->wide, "names whole (long ones are shortened with [...])"),   \
+	POST_PAGER_OPTIONS(&(out_)->o)
+
+/* Output for people: on a terminal only (scripts see plain text). */
+#define POST_PAGER_OPTIONS(oo)                                                               \
+	OPT_CHOICE(0, "color", &(oo)->color, "WHEN", output_color_names,                      \
+		   "colour hot rows: auto (on a terminal, the default), always, never"),      \
+	OPT_FLAG(0, "no-pager", &(oo)->no_pager,                                              \
+		 "no pager (on a terminal: $PAGER, else less -FRSX)")
 
 extern const char *const post_ring_names[]; /* "all", "user", "kernel" (enum session_ring) */
 

@@ -53,32 +53,56 @@ void flow_report_close(struct flow_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
+const char *const fr_sort_keys[] = { "calls", "base", "cum", "name", "addr", NULL };
+
+int fr_fn_cmp(const struct flow_report *r, const struct report_sort *sort, uint32_t a,
+	      uint32_t b)
+{
+	const struct arc_fn_stats *sa = arcs_fn(r->arcs, a), *sb = arcs_fn(r->arcs, b);
+	const struct cf_func *fa = cf_func(r->cf, a), *fb = cf_func(r->cf, b);
+
+	for (int k = 0; k < sort->n; k++) {
+		int d = 0;
+
+		switch (sort->key[k]) {
+		case RK_CALLS:
+			d = fr_desc(sa->calls, sb->calls);
+			break;
+		case RK_BASE:
+			d = fr_desc(sa->base, sb->base);
+			break;
+		case RK_CUM:
+			d = fr_desc(sa->cum, sb->cum);
+			break;
+		case RK_NAME:
+			d = strcmp(fa->name, fb->name);
+			break;
+		case RK_ADDR:
+			d = fa->addr == fb->addr ? 0 : fa->addr < fb->addr ? -1 : 1;
+			break;
+		}
+		if (d)
+			return d;
+	}
+	return strcmp(fa->name, fb->name) ?: strcmp(fa->module, fb->module);
+}
+
 struct sort_ctx {
 	const struct flow_report *r;
-	enum fr_order order;
+	const struct report_sort *sort;
 };
 
 static int fn_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct sort_ctx *c = arg;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct arc_fn_stats *sa = arcs_fn(c->r->arcs, a), *sb = arcs_fn(c->r->arcs, b);
-	uint64_t ka = c->order == FR_BY_CUM ? sa->cum : sa->base;
-	uint64_t kb = c->order == FR_BY_CUM ? sb->cum : sb->base;
-	uint64_t la = c->order == FR_BY_CUM ? sa->base : sa->cum;
-	uint64_t lb = c->order == FR_BY_CUM ? sb->base : sb->cum;
 
-	if (ka != kb)
-		return ka > kb ? -1 : 1;
-	if (la != lb)
-		return la > lb ? -1 : 1;
-	return strcmp(cf_func(c->r->cf, a)->name, cf_func(c->r->cf, b)->name) ?:
-	       strcmp(cf_func(c->r->cf, a)->module, cf_func(c->r->cf, b)->module);
+	return fr_fn_cmp(c->r, c->sort, *(const uint32_t *)pa, *(const uint32_t *)pb);
 }
 
-uint32_t *fr_sorted_functions(const struct flow_report *r, enum fr_order order, size_t *n)
+uint32_t *fr_sorted_functions(const struct flow_report *r, const struct report_sort *sort,
+			      size_t *n)
 {
-	struct sort_ctx c = { r, order };
+	struct sort_ctx c = { r, sort };
 	uint32_t *fns = malloc((cf_nr_funcs(r->cf) + 1) * sizeof(*fns));
 
 	*n = 0;

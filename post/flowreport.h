@@ -50,14 +50,25 @@ static inline const char *fr_name(const struct flow_report *r, uint32_t fn)
 	return report_name(r->names, fn);
 }
 
-/* Sort orders of function lists. */
-enum fr_order {
-	FR_BY_CUM,		  /* Cum, then Base, then name */
-	FR_BY_BASE,		  /* Base, then Cum, then name */
-};
+/* The keys --sort takes in the function reports. */
+extern const char *const fr_sort_keys[]; /* calls, base, cum, name, addr */
 
-/* The selected functions that ran (steps or calls), sorted; malloc'ed, NULL if out of memory. */
-uint32_t *fr_sorted_functions(const struct flow_report *r, enum fr_order order, size_t *n);
+/*
+ * The selected functions that ran (steps or calls), in sort's order (its
+ * keys, then name and module); malloc'ed, NULL if out of memory.
+ */
+uint32_t *fr_sorted_functions(const struct flow_report *r, const struct report_sort *sort,
+			      size_t *n);
+
+/* The comparison under fr_sorted_functions, of two functions' ids. */
+int fr_fn_cmp(const struct flow_report *r, const struct report_sort *sort, uint32_t a,
+	      uint32_t b);
+
+/* Compare two numbers for a key: larger first. */
+static inline int fr_desc(uint64_t a, uint64_t b)
+{
+	return a == b ? 0 : a > b ? -1 : 1;
+}
 
 /* Base of the selected functions (what their rows add up to). */
 uint64_t fr_selected_base(const struct flow_report *r);

@@ -6,6 +6,7 @@
 
 #include "cmdline.h"
 #include "log.h"
+#include "output.h"
 #include "post.h"
 #include "version.h"
 
@@ -25,6 +26,7 @@ static const struct command commands[] = {
 	{ "flow", cmd_flow, "chronological call flow (--condensed: a line per call)" },
 	{ "steps", cmd_steps, "every step: address, symbol, line, bytes, disassembly" },
 	{ "export", cmd_export, "callgrind, folded stacks or Chrome JSON of the call flow" },
+	{ "diff", cmd_diff, "calls, Base and Cum of two traces, with deltas and ratios" },
 };
 
 static char description[2048];
@@ -79,8 +81,11 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
-		if (!strcmp(args[0], commands[c].name))
-			return commands[c].fn(nargs, args, &opts);
+		if (!strcmp(args[0], commands[c].name)) {
+			r = commands[c].fn(nargs, args, &opts);
+			output_end();	/* the pager, if a report started one */
+			return r;
+		}
 	pr_err("unknown command '%s' (see 'post --help')", args[0]);
 	return EXIT_USAGE;
 }

@@ -12,6 +12,45 @@
 #include "session.h"
 #include "trace_reader.h"
 
+int report_sort_option(const struct popt *o, const char *arg, const char *cmd)
+{
+	struct report_sort *sort = o->value;
+	char *copy = strdup(arg), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -1;
+	sort->n = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		int k = -1;
+
+		for (int i = 0; o->choices[i]; i++)
+			if (!strcmp(tok, o->choices[i]))
+				k = i;
+		if (k < 0 || sort->n == REPORT_SORT_MAX) {
+			char list[128] = "";
+			size_t n = 0;
+
+			for (int i = 0; o->choices[i] && n < sizeof(list); i++)
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+						      o->choices[i]);
+			if (k < 0)
+				pr_err("%s: --sort '%s' is not one of %s", cmd, tok, list);
+			else
+				pr_err("%s: --sort takes at most %d keys", cmd, REPORT_SORT_MAX);
+			ret = -1;
+			break;
+		}
+		sort->key[sort->n++] = k;
+	}
+	if (!ret && !sort->n) {
+		pr_err("%s: --sort needs a key", cmd);
+		ret = -1;
+	}
+	free(copy);
+	return ret;
+}
+
 static size_t sort_cols;
 
 static int row_cmp(const void *pa, const void *pb)
@@ -441,17 +480,25 @@ static const char **table_names(const struct report_table *t, const struct repor
 void report_print_table(FILE *f, const struct report_table *t, const struct report_row *rows,
 			size_t n)
 {
-	size_t shown = t->top && t->top < n ? t->top : n;
 	const char *count_name = t->count_name ? t->count_name : "count";
+	size_t nc = t->name_col ? (size_t)t->name_col - 1 : t->nr_cols - 1, shown = 0;
 	int cw = digits(t->total), w[REPORT_MAX_COLS] = { 0 };
 	uint64_t rest = 0, sum = 0;
-	char **shorts;
+	size_t *sel = malloc((n + 1) * sizeof(*sel));
+	char **shorts, num[32];
 	/* every row's name: a short form tells the shown rows from the others too */
 	const char **names = table_names(t, rows, n, &shorts);
 
-	for (size_t i = 0; i < shown; i++)
-		if (digits(rows[i].count) > cw)
-			cw = digits(rows[i].count);
+	/* the rows shown: --top of those over --percent-limit, in order */
+	for (size_t i = 0; sel && i < n && (!t->top || shown < t->top); i++)
+		if (!(t->percent_limit > 0) ||
+		    report_percent(rows[i].count, t->total) >= t->percent_limit)
+			sel[shown++] = i;
+	for (size_t k = 0; k < shown; k++)
+		if (digits(rows[sel[k]].count) > cw)
+			cw = digits(rows[sel[k]].count);
+	if (post_output.thousands)
+		cw += (cw - 1) / 3;
 	/* at least 8 wide, so small tables line up with the '#' column line too */
 	if (cw < 8)
 		cw = 8;
@@ -459,11 +506,9 @@ void report_print_table(FILE *f, const struct report_table *t, const struct repo
 		cw = (int)strlen(count_name) + 2;
 	/* context columns are padded to their widest shown value; the last (w 0) is not */
 	for (size_t c = 0; c + 1 < t->nr_cols; c++) {
-		size_t nc = t->name_col ? (size_t)t->name_col - 1 : t->nr_cols - 1;
-
 		w[c] = (int)strlen(t->col_names[c]);
-		for (size_t i = 0; i < shown; i++) {
-			const char *v = c == nc && names ? names[i] : rows[i].cols[c];
+		for (size_t k = 0; k < shown; k++) {
+			const char *v = c == nc && names ? names[sel[k]] : rows[sel[k]].cols[c];
 			int l = v ? (int)strlen(v) : 1;
 
 			if (l > w[c])
@@ -474,26 +519,32 @@ void report_print_table(FILE *f, const struct report_table *t, const struct repo
 	for (size_t c = 0; c < t->nr_cols; c++)
 		fprintf(f, "  %-*s", w[c], t->col_names[c]);
 	fputc('\n', f);
-	for (size_t i = 0; i < shown; i++) {
-		fprintf(f, "%*" PRIu64 "  %6.2f%%", cw, rows[i].count,
-			report_percent(rows[i].count, t->total));
-		for (size_t c = 0; c < t->nr_cols; c++) {
-			const char *s = rows[i].cols[c] ? rows[i].cols[c] : "-";
+	for (size_t k = 0; k < shown; k++) {
+		const struct report_row *row = &rows[sel[k]];
+		double pct = report_percent(row->count, t->total);
 
-			if (names && c == (t->name_col ? (size_t)t->name_col - 1 : t->nr_cols - 1))
-				s = names[i];
-			fprintf(f, "  %-*s", w[c], s);
+		fprintf(f, "%s%*s  %6.2f%%", output_hot(pct), cw,
+			output_num(row->count, num, sizeof(num)), pct);
+		for (size_t c = 0; c < t->nr_cols; c++) {
+			const char *v = row->cols[c] ? row->cols[c] : "-";
+
+			if (names && c == nc)
+				v = names[sel[k]];
+			fprintf(f, "  %-*s", w[c], v);
 		}
-		fputc('\n', f);
+		fprintf(f, "%s\n", output_reset());
 	}
 	for (size_t i = 0; i < n; i++)
 		sum += rows[i].count;
-	for (size_t i = shown; i < n; i++)
-		rest += rows[i].count;
+	rest = sum;
+	for (size_t k = 0; k < shown; k++)
+		rest -= rows[sel[k]].count;
 	if (shown < n)
 		fprintf(f, "# %zu more rows: %" PRIu64 " (%.2f%%)\n", n - shown, rest,
 			report_percent(rest, t->total));
-	fprintf(f, "%*" PRIu64 "  %6.2f%%  total\n", cw, sum, report_percent(sum, t->total));
+	fprintf(f, "%*s  %6.2f%%  total\n", cw, output_num(sum, num, sizeof(num)),
+		report_percent(sum, t->total));
+	free(sel);
 	free(names);
 	for (size_t i = 0; shorts && i < n; i++)
 		free(shorts[i]);

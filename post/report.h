@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "options.h"
+
 struct callflow;
 struct session;
 struct trace;
@@ -28,11 +30,31 @@ struct trace;
  */
 #define REPORT_NAME_MAX 100
 
+#include "output.h"
+
 /* The output options of the table reports (cmdline.h: POST_OUTPUT_OPTIONS). */
 struct report_out {
 	size_t top;		  /* at most this many rows (0: all) */
+	double percent_limit;	  /* leave out rows under this percent */
 	bool wide;		  /* names whole */
+	struct output_opts o;	  /* colour, pager */
 };
+
+/*
+ * --sort KEY[,KEY...]: the order of a report's rows, by the first key,
+ * ties by the next; numbers largest first, names and addresses in order.
+ * Each report names its keys (a POPT_CALLBACK entry's choices); a key is
+ * its index there.  The function reports' (fr_sort_keys) are these:
+ */
+enum report_key { RK_CALLS, RK_BASE, RK_CUM, RK_NAME, RK_ADDR };
+#define REPORT_SORT_MAX 5
+struct report_sort {
+	int key[REPORT_SORT_MAX]; /* the keys' indexes in the option's choices */
+	int n;
+};
+
+/* POPT_CALLBACK for --sort: the entry's choices are the keys the report takes. */
+int report_sort_option(const struct popt *o, const char *arg, const char *cmd);
 
 struct report_row {
 	uint64_t count;
@@ -47,6 +69,7 @@ struct report_table {
 	size_t top;			  /* print at most this many rows (0: all) */
 	bool wide;			  /* names whole */
 	int name_col;			  /* the column of names to shorten, from 1 (0: the last) */
+	double percent_limit;		  /* leave out rows under this percent */
 };
 
 /* Sort rows by count (descending), ties by name, then by the other columns. */
