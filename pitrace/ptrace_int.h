@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the ptrace backend: the tracer's view of processes and threads,
+ * shared by its core (ptrace_engine.c: stops, steps, streams), its --on
+ * breakpoints and regions (ptrace_on.c) and its set-up for record and
+ * attach (ptrace_setup.c).  Nothing outside the backend includes it.
+ */
+#ifndef PITRACE_PTRACE_INT_H
+#define PITRACE_PTRACE_INT_H
+
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "arch_decode.h"
+#include "arch_ptrace.h"
+#include "ptrace_engine.h"
+#include "ptrace_maps.h"
+
+/* Addresses known to hold / not hold a syscall instruction, per process. */
+#define SC_CACHE_SIZE 1024
+
+/* A planted breakpoint (--on) in one process's memory. */
+struct bp {
+	uint64_t addr;
+	uint8_t orig[ARCH_BREAKPOINT_MAX];
+};
+
+struct proc {
+	pid_t pid;
+	bool recorded;		  /* its steps are recorded; else only held (see ghost) */
+	bool detach_on_start;	  /* a child we don't follow: let go at its first stop */
+	bool gone;		  /* the leader has been reaped */
+	int memfd;		  /* /proc/PID/mem, reopened after execve */
+	struct ptm_maps maps;
+	struct bp *bps;
+	size_t nr_bps;
+	int nr_threads;
+	cpu_set_t saved_mask;	  /* attach: the affinity to give back */
+	bool mask_saved;
+	struct {
+		uint64_t pc;
+		int8_t is_syscall;	  /* -1: slot empty */
+	} sc_cache[SC_CACHE_SIZE];
+	struct proc *next;
+};
+
+struct thread {
+	pid_t tid;
+	struct proc *proc;	  /* NULL until its creator's event names it */
+	struct tw_stream *stream; /* opened at its first record */
+	bool known;		  /* its creation event (or attach) has been seen */
+	bool started;		  /* its first stop has been seen */
+	bool running;		  /* resumed: a stop will come */
+	bool stepping;		  /* resumed with step requests (else natively) */
+	bool stepped;		  /* the last resume stepped the instruction at prev_pc */
+	bool exec_trap;		  /* a step trap without an instruction follows execve */
+	bool exit_written;
+	bool parked;		  /* stopped, waiting for the owner to yield */
+	bool draining;		  /* detaching: a queued step trap is to be swallowed */
+	bool lifted;		  /* lifted_bp is out of memory for this one step */
+	uint64_t lifted_bp;
+	uint64_t prev_pc;	  /* the instruction the next step trap completes */
+	int pending_sig;	  /* signal to deliver at the next resume */
+	int injected_sig;	  /* signal delivered at the last resume */
+	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */
+	unsigned sig_depth;	  /* signal handlers entered and not yet returned */
+	uint64_t region_end_sp;	  /* --on: in a region until sp reaches this; 0 none */
+	char comm[17];
+	struct thread *next;
+};
+
+/* Where one --on name was found, so libraries are not re-read at every mmap. */
+struct sym_cache {
+	char *path;
+	unsigned sym;		  /* index into o.on_syms */
+	int found;
+	uint64_t vaddr;
+};
+
+struct engine {
+	struct ptrace_opts o;
+	struct trace_writer *tw;
+	struct thread *threads;
+	struct thread *last;	  /* lookup cache: the thread of the previous stop */
+	struct proc *procs;
+	bool attach;
+	bool on_mode;
+	bool block;		  /* block stepping requested and not found missing */
+	unsigned block_probes;
+	struct arch_decoder *dec;
+	pid_t root_pid;
+	int root_status;
+	bool root_done;
+	pid_t last_tid;		  /* thread of the last record written */
+	uint64_t next_time;	  /* step count of the next TIME record */
+	uint64_t next_progress_ns;
+	struct thread *owner;	  /* the one thread being stepped while others park */
+	unsigned owner_steps;
+	bool detaching;
+	bool failed;		  /* the trace could not be written */
+	unsigned long ptrace_options;
+	int cpu;		  /* pinned CPU, -1 none */
+	struct sym_cache *syms;
+	size_t nr_syms;
+	bool *on_found;		  /* per --on name: found in some file */
+};
+
+/* Set by signals (or a failure) to end tracing: every thread is detached. */
+extern volatile sig_atomic_t g_interrupted;
+/* record: where signals sent to pitrace with kill() are passed on. */
+extern volatile sig_atomic_t g_forward_pid;
+/* A tracee to interrupt so that the tracer's waitpid returns. */
+extern volatile sig_atomic_t g_kick_tid;
+
+/* ---- the core (ptrace_engine.c) ---- */
+struct thread *pte_find_thread(struct engine *e, pid_t tid);
+struct thread *pte_new_thread(struct engine *e, pid_t tid);
+struct proc *pte_new_proc(struct engine *e, pid_t pid, bool recorded);
+void pte_free_proc(struct engine *e, struct proc *p);
+void pte_attach_thread(struct thread *t, struct proc *p);
+void pte_remove_thread(struct engine *e, struct thread *t);
+void pte_note_comm(struct engine *e, struct thread *t);
+void pte_write_fork(struct engine *e, struct thread *t, pid_t ppid, pid_t ptid, bool thread);
+/* t's stream, opened at first use, with a SWITCH when another thread wrote last. */
+struct tw_stream *pte_stream_of(struct engine *e, struct thread *t);
+void pte_close_stream(struct engine *e, struct thread *t, bool detached);
+/* Wait for and handle stops until no traced thread is left. */
+void pte_run(struct engine *e);
+
+/* ---- --on: breakpoints and regions (ptrace_on.c) ---- */
+struct bp *bp_find(struct proc *p, uint64_t addr);
+int bp_poke(struct proc *p, uint64_t addr, const uint8_t *bytes, size_t len);
+/* Plant a breakpoint at every --on symbol in every file p has mapped. */
+void bp_plant_symbols(struct engine *e, struct proc *p);
+/* Put the original bytes back everywhere (before letting the process go). */
+void bp_remove_all(struct proc *p);
+/* Forget breakpoints whose code is no longer mapped (nothing to restore). */
+void bp_drop_unmapped(struct proc *p);
+/* Put back the breakpoint t stepped over (lifted for that one step). */
+void bp_replant(struct thread *t);
+/* Say which --on names were found nowhere (at the end of the recording). */
+void bp_report_missing(struct engine *e);
+void region_start(struct engine *e, struct thread *t, const struct arch_stop_regs *r);
+void region_end(struct engine *e, struct thread *t);
+
+#endif /* PITRACE_PTRACE_INT_H */
