@@ -202,12 +202,8 @@ struct tw_stream *pte_stream_of(struct engine *e, struct thread *t)
 {
 	if (!t->stream) {
 		t->stream = tw_stream_open(e->tw, false, (uint32_t)t->tid);
-		if (!t->stream) {
-			/* Message printed; stop cleanly rather than lose steps silently. */
-			e->failed = true;
-			g_interrupted = SIGTERM;
-			return NULL;
-		}
+		if (!t->stream)
+			return NULL;	/* said; tw_error() makes pte_run stop */
 	}
 	if (e->last_tid != t->tid) {
 		tw_switch(t->stream, (uint32_t)t->proc->pid, (uint32_t)t->tid, tw_now_ns(),
@@ -280,7 +276,7 @@ static void maps_changed(struct engine *e, struct proc *p)
 
 	if (!p->recorded)
 		return;
-	added = ptm_update(e->tw, e->o.out_dir, p->pid, &p->maps);
+	added = ptm_update(e->tw, p->pid, &p->maps);
 	if (added < 0)
 		return;	/* the process is exiting; its exit will be reported */
 	bp_drop_unmapped(p);
@@ -658,7 +654,7 @@ static void on_exec(struct engine *e, struct thread *t)
 	tw_task(e->tw, PT_TASK_EXEC, &rec, sizeof(rec), path);
 	t->comm[0] = '\0';
 	pte_note_comm(e, t);
-	if (ptm_update(e->tw, e->o.out_dir, p->pid, &p->maps) >= 0 && e->on_mode)
+	if (ptm_update(e->tw, p->pid, &p->maps) >= 0 && e->on_mode)
 		bp_plant_symbols(e, p);
 	if (t->region_end_sp)
 		region_end(e, t);
@@ -742,7 +738,7 @@ static void on_new_task(struct engine *e, struct thread *t, int event)
 			c->stepping = !e->on_mode;
 			pte_write_fork(e, c, p->pid, t->tid, false);
 			pte_note_comm(e, c);
-			ptm_update(e->tw, e->o.out_dir, np->pid, &np->maps);
+			ptm_update(e->tw, np->pid, &np->maps);
 		} else {
 			/*
 			 * Not followed.  A forked child's copy of the
@@ -876,7 +872,8 @@ void pte_run(struct engine *e)
 	while (e->threads) {
 		struct thread *t;
 
-		if (g_interrupted && !e->detaching)
+		/* a signal, or a trace that can no longer be written: stop */
+		if ((g_interrupted || tw_error(e->tw)) && !e->detaching)
 			begin_detach(e);
 		tid = waitpid(-1, &status, __WALL);
 		if (tid < 0) {

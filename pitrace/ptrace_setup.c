@@ -128,12 +128,9 @@ static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attac
 	return e->tw ? 0 : -1;
 }
 
-/* Close what is left, write the header; returns 0 or -1 (printed). */
-static int engine_finish(struct engine *e, const char *state)
+/* Let go of every thread and process left, close their streams. */
+static void engine_release(struct engine *e)
 {
-	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
-	int ret;
-
 	while (e->threads) {
 		pte_close_stream(e, e->threads, false);
 		pte_remove_thread(e, e->threads);
@@ -142,18 +139,36 @@ static int engine_finish(struct engine *e, const char *state)
 		pte_free_proc(e, e->procs);
 	if (log_is_tty() && e->next_progress_ns)
 		fputc('\n', stderr);
-	if (e->on_mode)
-		bp_report_missing(e);
-	tw_set_attr(e->tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
-	ret = tw_close(e->tw, state);
-	e->tw = NULL;
 	for (size_t i = 0; i < e->nr_syms; i++)
 		free(e->syms[i].path);
 	free(e->syms);
-	free(e->on_found);
 	if (e->dec)
 		arch_decoder_free(e->dec);
+}
+
+/* Close what is left, write the header with state; returns 0 or -1 (printed). */
+static int engine_finish(struct engine *e, const char *state)
+{
+	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
+	int ret;
+
+	engine_release(e);
+	if (e->on_mode)
+		bp_report_missing(e);
+	free(e->on_found);
+	tw_set_attr(e->tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
+	ret = tw_close(e->tw, state);
+	e->tw = NULL;
 	return ret < 0 || e->failed ? -1 : 0;
+}
+
+/* The recording never started: no trace, an earlier one untouched. */
+static void engine_discard(struct engine *e)
+{
+	engine_release(e);
+	free(e->on_found);
+	tw_discard(e->tw);
+	e->tw = NULL;
 }
 
 /* Pin ourselves to the CPU we run on; tracer and tracee then share it. */
@@ -230,17 +245,20 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 	if (o->pin)
 		e.cpu = pin_self();
 	set_header(&e, argv, argc);
-	if (tw_write_header(e.tw, "recording") < 0 || pipe2(go, O_CLOEXEC) < 0 ||
-	    pipe2(err, O_CLOEXEC) < 0) {
+	if (tw_write_header(e.tw, PT_STATE_RECORDING) < 0) {
+		engine_discard(&e);
+		return EXIT_RUNTIME;
+	}
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
 		pr_err("cannot start: %s", strerror(errno));
-		engine_finish(&e, "interrupted");
+		engine_discard(&e);
 		return EXIT_RUNTIME;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		pr_err("fork: %s", strerror(errno));
-		engine_finish(&e, "interrupted");
+		engine_discard(&e);
 		return EXIT_RUNTIME;
 	}
 	if (pid == 0) {
@@ -265,7 +283,7 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 		pr_err("cannot trace the command: %s", strerror(errno));
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
-		engine_finish(&e, "interrupted");
+		engine_discard(&e);
 		return EXIT_RUNTIME;
 	}
 	t = pte_new_thread(&e, pid);
@@ -282,10 +300,21 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 	if (read(err[0], &child_errno, sizeof(child_errno)) != sizeof(child_errno))
 		child_errno = 0;
 	close(err[0]);
-	if (child_errno)
+	if (child_errno) {
+		/* Not started: no trace, an earlier one stays (the child exits). */
 		pr_err("cannot run '%s': %s", argv[0], strerror(child_errno));
+		g_interrupted = SIGTERM;
+		pte_run(&e);
+		engine_discard(&e);
+		waitpid(pid, &status, 0);
+		return child_errno == ENOENT ? 127 : 126;
+	}
+	/* The command runs: the trace takes its name now. */
+	if (tw_commit(e.tw) < 0)
+		g_interrupted = SIGTERM;
 	pte_run(&e);
-	ret = engine_finish(&e, g_interrupted || child_errno ? "interrupted" : "complete");
+	ret = engine_finish(&e, g_interrupted || tw_error(e.tw) ? PT_STATE_INTERRUPTED
+								 : PT_STATE_COMPLETE);
 	g_kick_tid = 0;
 	/* Interrupted: the command goes on (or got our signal) untraced; its
 	 * status is still ours to report, as a shell would. */
@@ -297,8 +326,9 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 			break;
 		}
 	}
-	if (ret < 0)
-		return EXIT_RUNTIME;
+	/* A trace that could not be written was said so; the command's status
+	 * is what its caller wants to know. */
+	(void)ret;
 	return e.root_done ? exit_status_of(e.root_status) : EXIT_RUNTIME;
 }
 
@@ -435,14 +465,17 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 			e.cpu = -1;
 	}
 	set_header(&e, argv, argc);
-	tw_write_header(e.tw, "recording");
+	if (tw_write_header(e.tw, PT_STATE_RECORDING) < 0) {
+		engine_discard(&e);
+		return EXIT_RUNTIME;
+	}
 	install_signals();
 	for (size_t i = 0; i < nr_pids; i++) {
 		if (seize_process(&e, pids[i]) < 0) {
-			/* Let go of what we took; nothing was recorded yet. */
+			/* Let go of what we took; nothing was recorded: no trace. */
 			g_interrupted = SIGTERM;
 			pte_run(&e);
-			engine_finish(&e, "interrupted");
+			engine_discard(&e);
 			return EXIT_RUNTIME;
 		}
 	}
@@ -467,11 +500,14 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 				   t == leader ? ppid_of(p->pid) : p->pid, t != leader);
 			pte_note_comm(&e, t);
 		}
-		if (ptm_update(e.tw, o->out_dir, p->pid, &p->maps) >= 0 && e.on_mode)
+		if (ptm_update(e.tw, p->pid, &p->maps) >= 0 && e.on_mode)
 			bp_plant_symbols(&e, p);
 	}
+	/* Every thread is held: the trace takes its name now. */
+	if (tw_commit(e.tw) < 0)
+		g_interrupted = SIGTERM;
 	pte_run(&e);
 	/* Ctrl-C is how an attach session normally ends: the trace is complete. */
-	ret = engine_finish(&e, "complete");
+	ret = engine_finish(&e, tw_error(e.tw) ? PT_STATE_INTERRUPTED : PT_STATE_COMPLETE);
 	return ret < 0 ? EXIT_RUNTIME : 0;
 }
