@@ -1323,8 +1323,11 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev)
 
 static bool task_due(const struct trace_task_rec *task, const struct trace_event *next)
 {
+	/* Before the step it precedes; a control record at the same place (an
+	 * OFF after a thread's last step, before its EXIT) comes first. */
 	if (task->c.seq != PT_SEQ_NONE)
-		return task->c.seq <= next->index;
+		return task->c.seq < next->index ||
+		       (task->c.seq == next->index && next->kind == TEV_STEP);
 	return next->time_ns && task->c.time_ns <= next->time_ns;
 }
 
