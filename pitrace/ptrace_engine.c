@@ -213,14 +213,6 @@ struct tw_stream *pte_stream_of(struct engine *e, struct thread *t)
 	return t->stream;
 }
 
-static void progress(struct engine *e, uint64_t now)
-{
-	if (!log_is_tty() || now < e->next_progress_ns)
-		return;
-	e->next_progress_ns = now + 1000000000ull;
-	fprintf(stderr, "\rpitrace: %llu steps ", (unsigned long long)tw_total_steps(e->tw));
-}
-
 /* The hot path: one executed instruction of thread t. */
 static void record_step(struct engine *e, struct thread *t, uint64_t pc)
 {
@@ -230,12 +222,11 @@ static void record_step(struct engine *e, struct thread *t, uint64_t pc)
 	if (!s)
 		return;
 	if (total >= e->next_time) {
-		uint64_t now = tw_now_ns();
-
-		tw_time(s, now, total);
+		tw_time(s, tw_now_ns(), total);
 		e->next_time = total + PT_TIME_INTERVAL;
-		progress(e, now);
 	}
+	if (!(total & 8191))
+		report_progress(e, tw_now_ns());
 	tw_step(s, pc);
 }
 
@@ -754,18 +745,48 @@ static void on_new_task(struct engine *e, struct thread *t, int event)
 	resume(e, t);
 }
 
+/*
+ * A signal about to be delivered.  A fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL
+ * from the kernel) stops at the instruction that raised it: if the signal
+ * kills the thread, that instruction was its last.  (A handled fault
+ * restarts it, and it is recorded when it completes.)
+ */
+static void note_signal(struct thread *t, int sig)
+{
+	struct arch_stop_regs r;
+	siginfo_t si;
+
+	t->last_sig = sig;
+	t->fault_sig = 0;
+	if ((sig != SIGSEGV && sig != SIGBUS && sig != SIGFPE && sig != SIGILL) ||
+	    !t->stepping || ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si) < 0 || si.si_code <= 0 ||
+	    si.si_code == SI_KERNEL || arch_read_regs(t->tid, &r) < 0 || r.pc != t->prev_pc)
+		return;
+	t->fault_sig = sig;
+	t->fault_addr = (uint64_t)(uintptr_t)si.si_addr;
+}
+
 static void on_exit_event(struct engine *e, struct thread *t)
 {
 	struct arch_stop_regs r;
-	unsigned long status = 0;
+	unsigned long msg = 0;
+	bool have_regs = arch_read_regs(t->tid, &r) == 0;
+	int status;
 
+	ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &msg);
+	status = (int)msg;
 	/* The exit or exit_group instruction is the thread's last one. */
-	if (t->stepping && t->stepped && t->proc->recorded && arch_read_regs(t->tid, &r) == 0 &&
+	if (t->stepping && t->stepped && t->proc->recorded && have_regs &&
 	    arch_syscall_kind(r.syscall_nr) == ARCH_SC_EXIT &&
 	    (e->block || r.pc - t->prev_pc == arch_syscall_insn_len))
 		record_step(e, t, t->prev_pc);
-	ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &status);
-	write_exit(e, t, (int)status);
+	/* So is the instruction whose fault killed it (step mode: block mode
+	 * knows only where the block started). */
+	if (t->fault_sig && WIFSIGNALED(status) && WTERMSIG(status) == t->fault_sig &&
+	    t->stepping && t->proc->recorded && !e->block)
+		record_step(e, t, t->prev_pc);
+	report_note_exit(e, t, status, t->fault_sig ? t->prev_pc : have_regs ? r.pc : 0);
+	write_exit(e, t, status);
 	t->stepping = false;
 	t->pending_sig = 0;
 	resume(e, t);
@@ -828,6 +849,7 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 		on_trap(e, t);
 	} else {
 		/* Signal-delivery-stop: nothing executed; deliver it unchanged. */
+		note_signal(t, sig);
 		t->pending_sig = sig;
 		resume(e, t);
 	}

@@ -68,8 +68,20 @@ struct thread {
 	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */
 	unsigned sig_depth;	  /* signal handlers entered and not yet returned */
 	uint64_t region_end_sp;	  /* --on: in a region until sp reaches this; 0 none */
+	int fault_sig;		  /* a fault (SIGSEGV...) stopped prev_pc; 0 none */
+	uint64_t fault_addr;	  /* its si_addr */
+	int last_sig;		  /* the last signal delivered to it */
 	char comm[17];
 	struct thread *next;
+};
+
+/* How the process pitrace reports on (record's command) died, for the last word. */
+struct death {
+	int status;		  /* wait status; WIFSIGNALED when there is anything to say */
+	int quality;		  /* 0 nothing, 1 a thread's pc, 2 the thread the signal hit,
+				   * 3 the faulting instruction */
+	uint64_t pc, addr;	  /* where; the faulting address (faults) */
+	struct ptm_map map;	  /* the mapping holding pc (path owned) */
 };
 
 /* Where one --on name was found, so libraries are not re-read at every mmap. */
@@ -106,6 +118,12 @@ struct engine {
 	struct sym_cache *syms;
 	size_t nr_syms;
 	bool *on_found;		  /* per --on name: found in some file */
+	pid_t report_pid;	  /* the process whose death is reported (record: CMD) */
+	struct death death;
+	uint64_t start_ns;	  /* for the rate in the progress and summary lines */
+	char *trace_dir;	  /* where the trace ended up (after engine_finish) */
+	uint64_t last_progress_ns, last_progress_steps;
+	bool progress_shown;
 };
 
 /* Set by signals (or a failure) to end tracing: every thread is detached. */
@@ -129,6 +147,17 @@ struct tw_stream *pte_stream_of(struct engine *e, struct thread *t);
 void pte_close_stream(struct engine *e, struct thread *t, bool detached);
 /* Wait for and handle stops until no traced thread is left. */
 void pte_run(struct engine *e);
+
+/* ---- what the user is told (ptrace_report.c) ---- */
+/* On a terminal, about once a second: the steps so far and their rate. */
+void report_progress(struct engine *e, uint64_t now);
+/* The last line of a recording: steps, lost, processes, threads, rate, where. */
+void report_summary(struct engine *e, const char *dir);
+/* A thread of the reported process exits with status: keep what tells how it died. */
+void report_note_exit(struct engine *e, struct thread *t, int status, uint64_t pc);
+/* "CMD killed by SIGSEGV at 0x... in f (file.c:12)" when status says a signal
+ * killed it; frees what was kept. */
+void report_death(struct engine *e, const char *cmd, const char *trace_dir, int status);
 
 /* ---- --on: breakpoints and regions (ptrace_on.c) ---- */
 struct bp *bp_find(struct proc *p, uint64_t addr);

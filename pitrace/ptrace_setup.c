@@ -102,6 +102,7 @@ static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attac
 	struct tw_options two = { .compress = o->compress };
 
 	memset(e, 0, sizeof(*e));
+	e->start_ns = tw_now_ns();
 	e->o = *o;
 	e->attach = attach;
 	e->on_mode = o->nr_on_syms > 0;
@@ -137,8 +138,6 @@ static void engine_release(struct engine *e)
 	}
 	while (e->procs)
 		pte_free_proc(e, e->procs);
-	if (log_is_tty() && e->next_progress_ns)
-		fputc('\n', stderr);
 	for (size_t i = 0; i < e->nr_syms; i++)
 		free(e->syms[i].path);
 	free(e->syms);
@@ -157,6 +156,9 @@ static int engine_finish(struct engine *e, const char *state)
 		bp_report_missing(e);
 	free(e->on_found);
 	tw_set_attr(e->tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
+	tw_commit(e->tw);
+	e->trace_dir = strdup(tw_dir(e->tw));
+	report_summary(e, e->trace_dir ? e->trace_dir : "?");
 	ret = tw_close(e->tw, state);
 	e->tw = NULL;
 	return ret < 0 || e->failed ? -1 : 0;
@@ -278,7 +280,7 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 	}
 	close(go[0]);
 	close(err[1]);
-	e.root_pid = pid;
+	e.root_pid = e.report_pid = pid;
 	if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)e.ptrace_options) < 0) {
 		pr_err("cannot trace the command: %s", strerror(errno));
 		kill(pid, SIGKILL);
@@ -326,6 +328,9 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 			break;
 		}
 	}
+	if (e.root_done)
+		report_death(&e, argv[0], e.trace_dir, e.root_status);
+	free(e.trace_dir);
 	/* A trace that could not be written was said so; the command's status
 	 * is what its caller wants to know. */
 	(void)ret;
@@ -444,6 +449,8 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 	}
 	if (engine_init(&e, o, true) < 0)
 		return EXIT_RUNTIME;
+	if (nr_pids == 1)
+		e.report_pid = pids[0];
 	snprintf(name, sizeof(name), "/proc/%d/cmdline", pids[0]);
 	fd = open(name, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -509,5 +516,12 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 	pte_run(&e);
 	/* Ctrl-C is how an attach session normally ends: the trace is complete. */
 	ret = engine_finish(&e, tw_error(e.tw) ? PT_STATE_INTERRUPTED : PT_STATE_COMPLETE);
+	if (e.report_pid) {
+		char who[64];
+
+		snprintf(who, sizeof(who), "process %d", e.report_pid);
+		report_death(&e, who, e.trace_dir, e.death.status);
+	}
+	free(e.trace_dir);
 	return ret < 0 ? EXIT_RUNTIME : 0;
 }

@@ -464,12 +464,17 @@ static int header_in_place(struct trace_writer *tw, const char *path, uint8_t **
 	return ret;
 }
 
+void tw_get_totals(const struct trace_writer *tw, struct pt_attr_totals *t)
+{
+	t->steps = tw->steps - tw->dropped;
+	t->lost = tw->lost + tw->dropped;
+	t->threads = tw->threads;
+	t->processes = tw->processes;
+}
+
 int tw_write_header(struct trace_writer *tw, const char *state)
 {
-	struct pt_attr_totals t = {
-		.steps = tw->steps - tw->dropped, .lost = tw->lost + tw->dropped,
-		.threads = tw->threads, .processes = tw->processes,
-	};
+	struct pt_attr_totals t;
 	char *path = path_join(tw->dir, PT_FILE_HEADER);
 	char *tmp = path_join(tw->dir, PT_FILE_HEADER ".tmp");
 	uint8_t *buf = NULL;
@@ -478,6 +483,7 @@ int tw_write_header(struct trace_writer *tw, const char *state)
 
 	if (!path || !tmp)
 		goto out;
+	tw_get_totals(tw, &t);
 	tw_set_attr(tw, PT_ATTR_TOTALS, &t, sizeof(t));
 	tw_set_attr_str(tw, PT_ATTR_STATE, state);
 	if (header_image(tw, &buf, &len, &room) < 0)

@@ -97,6 +97,9 @@ int tw_write_header(struct trace_writer *tw, const char *state);
 int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len,
 	    const char *str);
 
+/* The totals the header gets: steps on disk, lost ones, threads, processes. */
+void tw_get_totals(const struct trace_writer *tw, struct pt_attr_totals *t);
+
 /* Steps recorded so far in all streams (the global sequence number). */
 uint64_t tw_total_steps(const struct trace_writer *tw);
 void tw_add_lost(struct trace_writer *tw, uint64_t n);
