@@ -36,6 +36,14 @@ static void usage(FILE *f)
 		"threads) until they exit or pitrace gets Ctrl-C/SIGTERM; then detach,\n"
 		"leaving them running.\n");
 	opt_help(f, attach_opts, 0);
+	fprintf(f,
+		"pitrace runs as two processes: the one started (ending it any way, SIGKILL\n"
+		"included, detaches and leaves the processes running, CPU affinity given\n"
+		"back) and its tracer, named in the first line.  A SIGKILL to the tracer\n"
+		"itself kills the threads it is single-stepping (Linux then delivers their\n"
+		"pending trap); with --on, processes running natively survive it.\n"
+		"Exit status: 0; 1 when a process cannot be traced or the trace cannot be\n"
+		"written.\n");
 }
 
 /* One element of a pid list: digits only, 1..INT_MAX; -1 if it is not one. */

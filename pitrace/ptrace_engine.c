@@ -38,6 +38,16 @@
  */
 #define OWNER_QUANTUM 4096
 
+/* Architectures without flags a program can push see no step flags (ptrace_int.h). */
+__attribute__((weak)) const uint64_t arch_step_flags;
+
+__attribute__((weak)) unsigned arch_insn_pushes_flags(const uint8_t *code, size_t len)
+{
+	(void)code;
+	(void)len;
+	return 0;
+}
+
 volatile sig_atomic_t g_interrupted;
 volatile sig_atomic_t g_forward_pid;
 volatile sig_atomic_t g_kick_tid;
@@ -142,6 +152,7 @@ void pte_remove_thread(struct engine *e, struct thread *t)
 	if (p && --p->nr_threads <= 0 && (p->gone || e->detaching || !p->recorded))
 		pte_free_proc(e, p);
 	free(t);
+	e->guard_dirty = true;
 	set_kick(e);
 	if (!e->owner)
 		release_parked(e);
@@ -225,9 +236,28 @@ static void record_step(struct engine *e, struct thread *t, uint64_t pc)
 		tw_time(s, tw_now_ns(), total);
 		e->next_time = total + PT_TIME_INTERVAL;
 	}
-	if (!(total & 8191))
-		report_progress(e, tw_now_ns());
+	if (!(total & 8191)) {
+		uint64_t now = tw_now_ns();
+
+		report_progress(e, now);
+		pte_sync_streams(e, now);
+	}
 	tw_step(s, pc);
+}
+
+/*
+ * About once a second, put every stream's buffered steps on disk: a
+ * recorder killed outright (SIGKILL, a crash) loses at most the last
+ * second, not a whole buffer per thread.
+ */
+void pte_sync_streams(struct engine *e, uint64_t now)
+{
+	if (now < e->next_sync_ns)
+		return;
+	e->next_sync_ns = now + 1000000000ull;
+	for (struct thread *t = e->threads; t; t = t->next)
+		if (t->stream)
+			tw_stream_flush(t->stream);
 }
 
 void pte_close_stream(struct engine *e, struct thread *t, bool detached)
@@ -271,6 +301,7 @@ static void maps_changed(struct engine *e, struct proc *p)
 	if (added < 0)
 		return;	/* the process is exiting; its exit will be reported */
 	bp_drop_unmapped(p);
+	e->guard_dirty = true;
 	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
 	if (added > 0 && e->on_mode)
 		bp_plant_symbols(e, p);
@@ -327,6 +358,7 @@ static void detach_thread(struct engine *e, struct thread *t, int sig)
 		/* Any stopped thread of p can restore the code for all of them. */
 		if (p->nr_bps)
 			bp_remove_all(p);
+		e->guard_dirty = true;
 		if (p->mask_saved)
 			sched_setaffinity(t->tid, sizeof(p->saved_mask), &p->saved_mask);
 	}
@@ -370,18 +402,50 @@ static void do_resume(struct engine *e, struct thread *t)
 	t->running = true;
 }
 
-static bool next_is_syscall(struct proc *p, uint64_t pc)
+/* What the instruction at pc is to the tracer (INSN_*), cached per process. */
+static uint8_t insn_kind(struct proc *p, uint64_t pc)
 {
 	unsigned slot = (unsigned)(pc ^ (pc >> 10)) % SC_CACHE_SIZE;
-	uint8_t code[2];
+	uint8_t code[ARCH_INSN_MAX_LEN];
 	ssize_t n;
 
-	if (p->sc_cache[slot].is_syscall >= 0 && p->sc_cache[slot].pc == pc)
-		return p->sc_cache[slot].is_syscall;
+	if (p->sc_cache[slot].kind != INSN_UNKNOWN && p->sc_cache[slot].pc == pc)
+		return p->sc_cache[slot].kind;
 	n = pread(p->memfd, code, sizeof(code), (off_t)pc);
 	p->sc_cache[slot].pc = pc;
-	p->sc_cache[slot].is_syscall = n > 0 && arch_is_syscall_insn(code, (size_t)n);
-	return p->sc_cache[slot].is_syscall;
+	p->sc_cache[slot].kind = INSN_OTHER;
+	if (n > 0 && arch_is_syscall_insn(code, (size_t)n))
+		p->sc_cache[slot].kind = INSN_SYSCALL;
+	else if (n > 0 && arch_insn_pushes_flags(code, (size_t)n))
+		p->sc_cache[slot].kind = INSN_PUSHES_FLAGS;
+	return p->sc_cache[slot].kind;
+}
+
+static bool next_is_syscall(struct proc *p, uint64_t pc)
+{
+	return insn_kind(p, pc) == INSN_SYSCALL;
+}
+
+/*
+ * The stepped instruction pushed the flags register (x86 pushf): the copy
+ * shows the trap flag single-stepping set, which the program's own run
+ * would not.  Clear it there, so the program reads the flags it has.
+ */
+static void hide_step_flags(struct thread *t, const struct arch_stop_regs *r)
+{
+	uint64_t v = 0;
+	unsigned size;
+
+	if (!arch_step_flags || t->prev_sp <= r->sp || t->prev_sp - r->sp > 8 ||
+	    insn_kind(t->proc, t->prev_pc) != INSN_PUSHES_FLAGS)
+		return;
+	size = (unsigned)(t->prev_sp - r->sp);
+	if (pread(t->proc->memfd, &v, size, (off_t)r->sp) != (ssize_t)size || !(v & arch_step_flags))
+		return;
+	v &= ~arch_step_flags;
+	if (pwrite(t->proc->memfd, &v, size, (off_t)r->sp) != (ssize_t)size)
+		pr_dbg("cannot clear the trap flag pushed at %#llx in %d",
+		       (unsigned long long)r->sp, t->tid);
 }
 
 static void release_parked(struct engine *e)
@@ -479,6 +543,7 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 		probe_block(e, t, r->pc);
 	if (!restarted)
 		record_step(e, t, t->prev_pc);
+	hide_step_flags(t, r);
 	/* A syscall that doesn't go on at the next instruction is a handler's
 	 * rt_sigreturn (execve stops elsewhere): say so before the step it
 	 * returns to.  Its orig_rax is already -1 here, so look at the code. */
@@ -491,6 +556,7 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 		t->sig_depth--;
 	}
 	t->prev_pc = r->pc;
+	t->prev_sp = r->sp;
 	if (r->syscall_nr >= 0)
 		after_syscall(e, t, r->syscall_nr);
 	if (t->region_end_sp && r->sp >= t->region_end_sp)
@@ -555,11 +621,13 @@ static void on_trap(struct engine *e, struct thread *t)
 			tw_async(s, PT_ASYNC_SIGNAL, (uint64_t)injected);
 		t->sig_depth++;
 		t->prev_pc = r.pc;
+		t->prev_sp = r.sp;
 		resume(e, t);
 		return;
 	}
 	if (!t->stepped) {
 		t->prev_pc = r.pc;
+		t->prev_sp = r.sp;
 		resume(e, t);
 		return;
 	}
@@ -635,6 +703,7 @@ static void on_exec(struct engine *e, struct thread *t)
 		record_step(e, t, t->prev_pc);	/* the execve instruction */
 	/* New address space: old breakpoints and mappings are gone. */
 	p->nr_bps = 0;
+	e->guard_dirty = true;
 	if (p->memfd >= 0)
 		close(p->memfd);
 	p->memfd = open_mem(p->pid);
@@ -655,6 +724,7 @@ static void on_exec(struct engine *e, struct thread *t)
 	 * syscall exit, before any instruction of the new image ran. */
 	t->exec_trap = t->stepping;
 	t->prev_pc = r.pc;
+	t->prev_sp = r.sp;
 	resume(e, t);
 }
 
@@ -685,8 +755,10 @@ static void start_thread(struct engine *e, struct thread *t)
 		detach_thread(e, t, 0);
 		return;
 	}
-	if (arch_read_regs(t->tid, &r) == 0)
+	if (arch_read_regs(t->tid, &r) == 0) {
 		t->prev_pc = r.pc;
+		t->prev_sp = r.sp;
+	}
 	t->stepped = false;
 	resume(e, t);
 }
@@ -723,6 +795,7 @@ static void on_new_task(struct engine *e, struct thread *t, int event)
 			if (np->bps) {
 				memcpy(np->bps, p->bps, p->nr_bps * sizeof(*np->bps));
 				np->nr_bps = p->nr_bps;
+				e->guard_dirty = true;
 			}
 		}
 		if (np->recorded) {
@@ -897,6 +970,8 @@ void pte_run(struct engine *e)
 		/* a signal, or a trace that can no longer be written: stop */
 		if ((g_interrupted || tw_error(e->tw)) && !e->detaching)
 			begin_detach(e);
+		if (e->guard_dirty)
+			guard_sync(e);
 		tid = waitpid(-1, &status, __WALL);
 		if (tid < 0) {
 			if (errno == EINTR)

@@ -19,8 +19,9 @@
 #include "ptrace_engine.h"
 #include "ptrace_maps.h"
 
-/* Addresses known to hold / not hold a syscall instruction, per process. */
+/* What the instructions at some addresses are, per process (insn_kind). */
 #define SC_CACHE_SIZE 1024
+enum { INSN_OTHER, INSN_SYSCALL, INSN_PUSHES_FLAGS, INSN_UNKNOWN = 0xff };
 
 /* A planted breakpoint (--on) in one process's memory. */
 struct bp {
@@ -42,7 +43,7 @@ struct proc {
 	bool mask_saved;
 	struct {
 		uint64_t pc;
-		int8_t is_syscall;	  /* -1: slot empty */
+		uint8_t kind;	  /* INSN_*; INSN_UNKNOWN (0xff, as memset): slot empty */
 	} sc_cache[SC_CACHE_SIZE];
 	struct proc *next;
 };
@@ -63,6 +64,7 @@ struct thread {
 	bool lifted;		  /* lifted_bp is out of memory for this one step */
 	uint64_t lifted_bp;
 	uint64_t prev_pc;	  /* the instruction the next step trap completes */
+	uint64_t prev_sp;	  /* the stack pointer before it */
 	int pending_sig;	  /* signal to deliver at the next resume */
 	int injected_sig;	  /* signal delivered at the last resume */
 	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */
@@ -108,6 +110,7 @@ struct engine {
 	bool root_done;
 	pid_t last_tid;		  /* thread of the last record written */
 	uint64_t next_time;	  /* step count of the next TIME record */
+	uint64_t next_sync_ns;	  /* when buffered steps go to disk next */
 	uint64_t next_progress_ns;
 	struct thread *owner;	  /* the one thread being stepped while others park */
 	unsigned owner_steps;
@@ -124,6 +127,9 @@ struct engine {
 	char *trace_dir;	  /* where the trace ended up (after engine_finish) */
 	uint64_t last_progress_ns, last_progress_steps;
 	bool progress_shown;
+	bool committed;		  /* the trace has its name (tw_commit) */
+	struct guard_shared *guard; /* attach: what the guardian needs if we die */
+	bool guard_dirty;	  /* processes or breakpoints changed since guard_sync */
 };
 
 /* Set by signals (or a failure) to end tracing: every thread is detached. */
@@ -147,6 +153,22 @@ struct tw_stream *pte_stream_of(struct engine *e, struct thread *t);
 void pte_close_stream(struct engine *e, struct thread *t, bool detached);
 /* Wait for and handle stops until no traced thread is left. */
 void pte_run(struct engine *e);
+/* Flush every stream when a second has passed since the last time. */
+void pte_sync_streams(struct engine *e, uint64_t now);
+
+/* ---- attach's guardian (ptrace_guard.c) ---- */
+struct guard_shared;
+/* The tracer's signal when its guardian dies (PR_SET_PDEATHSIG). */
+#define GUARDIAN_GONE SIGUSR1
+/*
+ * Fork the tracer.  In the guardian this returns the tracer's exit status
+ * (or EXIT_RUNTIME after tidying up when it was killed); in the tracer -1,
+ * with *shared set for guard_sync.
+ */
+int guard_fork(struct guard_shared **shared);
+/* Tell the guardian the trace's directory, the processes, their saved
+ * affinity and the breakpoints planted in them (a no-op without one). */
+void guard_sync(struct engine *e);
 
 /* ---- what the user is told (ptrace_report.c) ---- */
 /* On a terminal, about once a second: the steps so far and their rate. */

@@ -31,7 +31,7 @@ int bp_poke(struct proc *p, uint64_t addr, const uint8_t *bytes, size_t len)
 	return pwrite(p->memfd, bytes, len, (off_t)addr) == (ssize_t)len ? 0 : -1;
 }
 
-static void plant_bp(struct proc *p, uint64_t addr, const char *sym)
+static void plant_bp(struct engine *e, struct proc *p, uint64_t addr, const char *sym)
 {
 	struct bp *n, b = { .addr = addr };
 
@@ -51,6 +51,7 @@ static void plant_bp(struct proc *p, uint64_t addr, const char *sym)
 	}
 	p->bps = n;
 	p->bps[p->nr_bps++] = b;
+	e->guard_dirty = true;
 	pr_dbg("--on %s: breakpoint at %#llx in %d", sym, (unsigned long long)addr, p->pid);
 }
 
@@ -117,7 +118,7 @@ void bp_plant_symbols(struct engine *e, struct proc *p)
 				continue;
 			addr = ptm_runtime_addr(&p->maps, path, vaddr);
 			if (addr)
-				plant_bp(p, addr, e->o.on_syms[s]);
+				plant_bp(e, p, addr, e->o.on_syms[s]);
 		}
 	}
 }
@@ -142,6 +143,7 @@ void region_start(struct engine *e, struct thread *t, const struct arch_stop_reg
 	t->region_end_sp = arch_frame_end_sp(r);
 	t->stepping = true;
 	t->prev_pc = r->pc;
+	t->prev_sp = r->sp;
 }
 
 void region_end(struct engine *e, struct thread *t)
@@ -152,6 +154,7 @@ void region_end(struct engine *e, struct thread *t)
 		tw_onoff(s, false, tw_now_ns());
 	t->region_end_sp = 0;
 	t->stepping = false;
+	pte_sync_streams(e, tw_now_ns());	/* the native run may be long */
 }
 
 void bp_report_missing(struct engine *e)

@@ -39,16 +39,29 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		ptrace(PTRACE_INTERRUPT, (pid_t)g_kick_tid, NULL, NULL);
 }
 
-static void install_signals(void)
+/*
+ * Signals that would end pitrace end the recording instead: every thread
+ * is detached first (a tracer that just dies kills the threads it steps).
+ * Ignored: SIGPIPE (stderr gone: messages are lost, not the tracees) and
+ * SIGXFSZ (a file size limit is a write error like a full disk).  Called
+ * after record's fork: CMD starts with pitrace's own dispositions.
+ */
+static void install_signals(bool attach)
 {
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: waitpid must return */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		sigaction(stops[i], &sa, NULL);
+	/* attach: the guardian died (PR_SET_PDEATHSIG) */
+	if (attach)
+		sigaction(GUARDIAN_GONE, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 
@@ -109,6 +122,11 @@ static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attac
 	e->block = o->block;
 	e->cpu = -1;
 	e->ptrace_options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
+	/* record: a recorder killed outright (SIGKILL) takes the command with it,
+	 * by SIGKILL, as a debugger does with what it started; SIGINT and SIGTERM
+	 * detach first.  attach never: its guardian keeps the tracer alive. */
+	if (!attach)
+		e->ptrace_options |= PTRACE_O_EXITKILL;
 	/* Children are caught even when not followed under --on: their copy of
 	 * the breakpoints must be removed before they run into one. */
 	if (o->follow_fork || e->on_mode)
@@ -294,7 +312,7 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 	t->stepping = false;	/* runs freely up to its execve */
 	pte_write_fork(&e, t, getpid(), getpid(), false);
 	g_forward_pid = pid;
-	install_signals();
+	install_signals(false);
 	if (write(go[1], "g", 1) != 1)
 		pr_warn("cannot start the command: %s", strerror(errno));
 	close(go[1]);
@@ -431,24 +449,115 @@ static int seize_process(struct engine *e, pid_t pid)
 	return 0;
 }
 
+/* The first line of an attach: what is traced, and the one way it can be lost. */
+static void attach_banner(struct engine *e, pid_t guardian)
+{
+	char what[64];
+	int threads = 0, procs = 0;
+	const char *comm = "";
+
+	for (struct thread *t = e->threads; t; t = t->next) {
+		threads++;
+		if (t->proc && t->tid == t->proc->pid)
+			comm = t->comm;
+	}
+	for (struct proc *p = e->procs; p; p = p->next)
+		procs++;
+	if (procs == 1)
+		snprintf(what, sizeof(what), "%d (%s, %d thread%s)", e->procs->pid, comm, threads,
+			 threads == 1 ? "" : "s");
+	else
+		snprintf(what, sizeof(what), "%d processes (%d threads)", procs, threads);
+	pr_info("tracing %s until Ctrl-C or SIGTERM; ending pitrace (pid %d) any way, SIGKILL "
+		"too, lets %s run on, but a SIGKILL to the tracer (pid %d) kills what it is "
+		"single-stepping", what, guardian, procs == 1 ? "it" : "them", getpid());
+}
+
+/* 'R', 'S', 'Z'...: the state of thread tid of pid, 0 when it is gone. */
+static char thread_state(pid_t pid, pid_t tid)
+{
+	char name[96], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(name, sizeof(name), "/proc/%d/task/%d/stat", pid, tid);
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* comm may contain ')' */
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * Can pid be attached to at all?  Said before anything is made: a typo, a
+ * zombie or pitrace itself leaves nothing behind.  0 or -1 (printed).
+ */
+static int attach_check(pid_t pid)
+{
+	char name[64];
+	struct dirent *de;
+	bool any = false, live = false;
+	DIR *d;
+
+	if (pid == getpid()) {
+		pr_err("cannot trace %d: that is pitrace itself", pid);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "/proc/%d/task", pid);
+	d = opendir(name);
+	if (!d || (kill(pid, 0) < 0 && errno == ESRCH)) {
+		if (d)
+			closedir(d);
+		pr_err("no process %d", pid);
+		return -1;
+	}
+	/* A process whose threads have all exited is a zombie until its
+	 * parent reaps it: there is nothing to trace (ptrace says EPERM). */
+	while ((de = readdir(d))) {
+		pid_t tid = atoi(de->d_name);
+		char st;
+
+		if (tid <= 0)
+			continue;
+		any = true;
+		st = thread_state(pid, tid);
+		live |= st && st != 'Z' && st != 'X';
+	}
+	closedir(d);
+	if (any && !live) {
+		pr_err("process %d is a zombie: it has exited and its parent (%d) has not reaped "
+		       "it yet; there is nothing to trace", pid, ppid_of(pid));
+		return -1;
+	}
+	return 0;
+}
+
 int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids)
 {
+	struct guard_shared *guard = NULL;
 	struct engine e;
 	char cmdline[4096], name[64];
 	char *argv[64];
 	size_t argc = 0;
 	ssize_t n = 0;
+	pid_t guardian = getpid();
 	int fd, ret;
 
-	/* Before the trace directory exists: a typo leaves nothing behind. */
-	for (size_t i = 0; i < nr_pids; i++) {
-		if (kill(pids[i], 0) < 0 && errno == ESRCH) {
-			pr_err("no process %d", pids[i]);
+	for (size_t i = 0; i < nr_pids; i++)
+		if (attach_check(pids[i]) < 0)
 			return EXIT_RUNTIME;
-		}
-	}
+	/* From here on two processes: this one guards, the child traces. */
+	ret = guard_fork(&guard);
+	if (ret >= 0)
+		return ret;
 	if (engine_init(&e, o, true) < 0)
 		return EXIT_RUNTIME;
+	e.guard = guard;
 	if (nr_pids == 1)
 		e.report_pid = pids[0];
 	snprintf(name, sizeof(name), "/proc/%d/cmdline", pids[0]);
@@ -476,7 +585,7 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 		engine_discard(&e);
 		return EXIT_RUNTIME;
 	}
-	install_signals();
+	install_signals(true);
 	for (size_t i = 0; i < nr_pids; i++) {
 		if (seize_process(&e, pids[i]) < 0) {
 			/* Let go of what we took; nothing was recorded: no trace. */
@@ -513,9 +622,16 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 	/* Every thread is held: the trace takes its name now. */
 	if (tw_commit(e.tw) < 0)
 		g_interrupted = SIGTERM;
+	e.committed = true;
+	guard_sync(&e);
+	attach_banner(&e, guardian);
 	pte_run(&e);
 	/* Ctrl-C is how an attach session normally ends: the trace is complete. */
-	ret = engine_finish(&e, tw_error(e.tw) ? PT_STATE_INTERRUPTED : PT_STATE_COMPLETE);
+	if (g_interrupted == GUARDIAN_GONE)
+		tw_set_attr_str(e.tw, PT_ATTR_NOTE, "pitrace was killed: the tracer let every "
+				"process go on and finished the trace");
+	ret = engine_finish(&e, tw_error(e.tw) || g_interrupted == GUARDIAN_GONE ?
+				PT_STATE_INTERRUPTED : PT_STATE_COMPLETE);
 	if (e.report_pid) {
 		char who[64];
 

@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include "log.h"
+#include "trace_reader.h"
 #include "trace_writer.h"
 
 struct tw_attr {
@@ -840,4 +841,60 @@ int tw_close(struct trace_writer *tw, const char *state)
 		ret = -1;
 	free_writer(tw);
 	return ret;
+}
+
+int tw_mark_cut_short(const char *dir, const char *state, const char *note,
+		      const struct pt_attr_totals *totals)
+{
+	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
+	struct trace_writer *tw = calloc(1, sizeof(*tw));
+	const struct pt_rec_header *rh;
+	struct pt_file_header h;
+	struct pt_attr_totals t = { 0 };
+	char *path = path_join(dir, PT_FILE_HEADER);
+	uint8_t *data = NULL;
+	size_t len, off = sizeof(h);
+	int ret = -1;
+
+	if (!tw || !path || trace_load_file(path, PT_KIND_HEADER, &h, &data, &len) < 0)
+		goto out;
+	tw->tasks_fd = -1;
+	tw->dir = strdup(dir);
+	tw->name = strdup(dir);
+	tw->committed = true;
+	tw->features = h.features;
+	tw->header_room = len;
+	while (trace_next_record(data, len, &off, &rh) == 1) {
+		size_t plen = rh->size - sizeof(*rh);
+
+		if (rh->type == PT_ATTR_TOTALS && plen >= sizeof(t))
+			memcpy(&t, rh + 1, sizeof(t));
+		else if (rh->type != PT_ATTR_PAD && rh->type != PT_ATTR_STATE)
+			tw_set_attr(tw, rh->type, rh + 1, plen);
+	}
+	if (totals)
+		t = *totals;
+	tw->steps = t.steps;
+	tw->lost = t.lost;
+	tw->threads = t.threads;
+	tw->processes = t.processes;
+	tw_set_attr(tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
+	if (note)
+		tw_set_attr_str(tw, PT_ATTR_NOTE, note);
+	ret = tw->dir && tw->name ? tw_write_header(tw, state) : -1;
+out:
+	free(data);
+	free(path);
+	if (tw)
+		free_writer(tw);
+	return ret;
+}
+
+int tw_remove_staging(const char *staging)
+{
+	if (!strstr(staging, ".new-")) {
+		errno = EINVAL;		/* not a name tw_open makes */
+		return -1;
+	}
+	return remove_trace_files(staging, false);
 }

@@ -147,6 +147,18 @@ void tw_onoff(struct tw_stream *s, bool on, uint64_t time_ns);
 void tw_ring(struct tw_stream *s, unsigned ring);
 
 /*
+ * For a guardian whose recorder died: rewrite the header of the trace in
+ * dir as state (PT_STATE_INTERRUPTED), adding note and the stop time, and
+ * totals when not NULL (else the header's own are kept).  0 or -1 (printed).
+ */
+int tw_mark_cut_short(const char *dir, const char *state, const char *note,
+		      const struct pt_attr_totals *totals);
+
+/* Remove a staging directory (DIR.new-XXXXXX) a recorder that died before
+ * the recording started left behind; 0 or -1 (errno set). */
+int tw_remove_staging(const char *staging);
+
+/*
  * Finish: close the tasks file, commit (if not yet), write the header with
  * state (PT_STATE_INTERRUPTED when writing failed) and its totals (steps
  * that did not reach the disk count as lost), free.
