@@ -93,29 +93,9 @@ void guard_sync(struct engine *e)
 	}
 }
 
-/* 'R', 'S', 'Z'...: the state of pid in /proc, 0 when it is gone. */
-static char proc_state(pid_t pid)
-{
-	char name[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(name, sizeof(name), "/proc/%d/stat", pid);
-	fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 static bool alive(pid_t pid)
 {
-	char st = proc_state(pid);
+	char st = task_state(pid, pid);
 
 	return st && st != 'Z' && st != 'X';
 }

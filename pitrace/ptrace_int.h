@@ -156,6 +156,10 @@ void pte_run(struct engine *e);
 /* Flush every stream when a second has passed since the last time. */
 void pte_sync_streams(struct engine *e, uint64_t now);
 
+/* ---- set-up (ptrace_setup.c) ---- */
+/* 'R', 'S', 'Z'...: the state of thread tid of process pid, 0 when it is gone. */
+char task_state(pid_t pid, pid_t tid);
+
 /* ---- attach's guardian (ptrace_guard.c) ---- */
 struct guard_shared;
 /* The tracer's signal when its guardian dies (PR_SET_PDEATHSIG). */

@@ -473,8 +473,7 @@ static void attach_banner(struct engine *e, pid_t guardian)
 		"single-stepping", what, guardian, procs == 1 ? "it" : "them", getpid());
 }
 
-/* 'R', 'S', 'Z'...: the state of thread tid of pid, 0 when it is gone. */
-static char thread_state(pid_t pid, pid_t tid)
+char task_state(pid_t pid, pid_t tid)
 {
 	char name[96], buf[512], *p;
 	ssize_t n;
@@ -525,7 +524,7 @@ static int attach_check(pid_t pid)
 		if (tid <= 0)
 			continue;
 		any = true;
-		st = thread_state(pid, tid);
+		st = task_state(pid, tid);
 		live |= st && st != 'Z' && st != 'X';
 	}
 	closedir(d);
