@@ -27,40 +27,51 @@ enum {
 
 static const struct opt_def record_opts[] = {
 	{ 'o', "output", OPT_REQUIRED, "DIR", "trace directory (default pitrace.data)", FOR_BOTH },
-	{ OPT_MODE, "mode", OPT_REQUIRED, "MODE",
-	  "step (default), block (a step per branch-to-branch\n"
-	  "block) or count (driver: counts only)", FOR_BOTH },
+	{ OPT_MODE, "mode", OPT_REQUIRED, "step|block",
+	  "single steps (default) or branch-to-branch blocks", FOR_PTRACE },
+	{ OPT_MODE, "mode", OPT_REQUIRED, "step|block|count",
+	  "single steps (default), blocks, or counts only", FOR_DRIVER },
 	{ OPT_FOLLOW, "follow-fork", OPT_NOARG, NULL,
-	  "also trace child processes and what they exec (the\n"
-	  "driver backend always does)", FOR_BOTH },
+	  "also trace child processes and what they exec", FOR_PTRACE },
+	{ OPT_FOLLOW, "follow-fork", OPT_NOARG, NULL,
+	  "(always: the driver traces CMD's descendants)", FOR_DRIVER },
 	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOL",
-	  "record only while inside SYMBOL (repeatable; ptrace)", FOR_PTRACE },
+	  "record only while inside SYMBOL (repeatable)", FOR_PTRACE },
 	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", FOR_BOTH },
 	{ OPT_NO_PIN, "no-pin", OPT_NOARG, NULL,
-	  "don't pin tracer and command to one CPU (ptrace)", FOR_PTRACE },
+	  "don't pin tracer and command to one CPU", FOR_PTRACE },
 	{ OPT_ASLR, "aslr", OPT_NOARG, NULL,
 	  "keep CMD's address-space randomization (default: off,\n"
 	  "so that recordings of CMD count the same)", FOR_BOTH },
-	{ OPT_BACKEND, "backend", OPT_REQUIRED, "NAME",
+	{ OPT_BACKEND, "backend", OPT_REQUIRED, "ptrace|driver",
 	  "ptrace or driver (default: driver when loaded)", FOR_BOTH },
 	{ OPT_BUF, "buffer-size", OPT_REQUIRED, "MB",
-	  "ring buffer per CPU (driver; default: the driver's)", FOR_DRIVER },
+	  "ring buffer per CPU (default: the driver's)", FOR_DRIVER },
 	{ OPT_KERNEL, "kernel", OPT_OPTIONAL, "syscalls",
-	  "also step the kernel code of system calls (driver)", FOR_DRIVER },
+	  "also step the kernel code of system calls", FOR_DRIVER },
 	{ OPT_KERNEL_LIMIT, "kernel-limit", OPT_REQUIRED, "N",
-	  "kernel steps per system call before a gap (driver;\n"
-	  "default 10000000)", FOR_DRIVER },
+	  "kernel steps per system call before a gap (10000000)", FOR_DRIVER },
 	{ 'h', "help", OPT_NOARG, NULL, "this help", FOR_BOTH },
 	{ 0 },
 };
 
-static void usage(FILE *f)
+/* The options of the backend that would be used (--backend says which). */
+static void usage(FILE *f, bool driver)
 {
-	fprintf(f, "usage: pitrace record [OPTIONS] [--] CMD [ARGS]\n"
-		   "Run CMD and record every user-mode instruction it executes.\n");
-	opt_help(f, record_opts, 0);
+	if (driver)
+		fprintf(f, "usage: pitrace record --backend driver [OPTIONS] [--] CMD [ARGS]\n"
+			   "Trace CMD and its descendants with the driver.\n");
+	else
+		fprintf(f, "usage: pitrace record [OPTIONS] [--] CMD [ARGS]\n"
+			   "Run CMD and record every user-mode instruction it executes\n"
+			   "(ptrace backend; 'pitrace record --backend driver --help' for the\n"
+			   "driver's options).\n");
+	opt_help(f, record_opts, driver ? FOR_DRIVER : FOR_PTRACE);
 	fprintf(f, "Exit status: CMD's (128+N when killed by signal N); 127 when CMD\n"
-		   "is not found, 126 when it cannot be executed.\n");
+		   "is not found, 126 when it cannot be executed; 1 when the recording\n"
+		   "cannot start.%s\n", driver ? "" :
+		   "  SIGKILL to pitrace kills CMD too (SIGINT and SIGTERM\n"
+		   "end the recording, CMD runs on).");
 }
 
 /* What the command line asked for, before the backend is known. */
@@ -178,7 +189,7 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 	struct opt_parser p;
 	const char *arg;
 	int key, ret = EXIT_USAGE;
-	bool driver;
+	bool driver, help = false;
 
 	(void)opts;
 	a.pt.on_syms = calloc((size_t)argc, sizeof(*a.pt.on_syms));
@@ -190,15 +201,19 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 		if (key == OPT_ERROR)
 			goto out;
 		if (key == 'h') {
-			usage(stdout);
-			ret = 0;
-			goto out;
+			help = true;	/* once --backend, if any, is known */
+			continue;
 		}
 		remember(&a, opt_find(record_opts, key));
 		if (apply(&a, key, arg))
 			goto out;
 	}
 	driver = a.backend ? !strcmp(a.backend, "driver") : access(PITRACE_DEVICE, F_OK) == 0;
+	if (help) {
+		usage(stdout, driver);
+		ret = 0;
+		goto out;
+	}
 	if (check_backend(&a, driver))
 		goto out;
 	if (optind >= argc) {

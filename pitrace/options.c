@@ -35,10 +35,16 @@ int opt_init(struct opt_parser *p, const char *cmd, const struct opt_def *defs, 
 	if (in_order)
 		p->shorts[len++] = '+';
 	p->shorts[len++] = ':';
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, k = 0; i < n; i++) {
 		const struct opt_def *d = &defs[i];
+		bool again = false;
 
-		p->longopts[i] = (struct option){
+		/* an option listed once per variant of its help (record's --mode) */
+		for (size_t j = 0; j < i && !again; j++)
+			again = !strcmp(defs[j].name, d->name);
+		if (again)
+			continue;
+		p->longopts[k++] = (struct option){
 			d->name,
 			d->arg == OPT_REQUIRED ? required_argument :
 			d->arg == OPT_OPTIONAL ? optional_argument : no_argument,
@@ -98,8 +104,13 @@ static int prefix_matches(const struct opt_def *defs, const char *word)
 		return 0;
 	word += 2;
 	len = strlen(word);
-	for (; defs->name; defs++)
-		n += len && !strncmp(defs->name, word, len);
+	for (const struct opt_def *d = defs; d->name; d++) {
+		bool again = false;
+
+		for (const struct opt_def *e = defs; e < d && !again; e++)
+			again = !strcmp(e->name, d->name);
+		n += !again && len && !strncmp(d->name, word, len);
+	}
 	return n;
 }
 

@@ -25,6 +25,8 @@ struct opt_def {
 	const char *help;	  /* '\n' starts a continuation line */
 	unsigned flags;		  /* the command's own (record: the backends it applies to) */
 };
+/* An option may have one entry per variant of its help (flags tell them
+ * apart for opt_help's mask); it is parsed as its first entry. */
 
 struct opt_parser {
 	const char *cmd;	  /* "record", for messages */
