@@ -154,13 +154,24 @@ static void remember(struct record_args *a, const struct opt_def *d)
 		a->given[a->nr_given++] = d;
 }
 
+/* The backends an option applies to: those of every entry it has in the table. */
+static unsigned backends_of(int key)
+{
+	unsigned flags = 0;
+
+	for (const struct opt_def *d = record_opts; d->name; d++)
+		if (d->key == key)
+			flags |= d->flags;
+	return flags;
+}
+
 /* An option the chosen backend cannot do: one line saying why (usage error). */
 static int check_backend(const struct record_args *a, bool driver)
 {
 	for (size_t i = 0; i < a->nr_given; i++) {
 		const struct opt_def *d = a->given[i];
 
-		if (d->flags & (driver ? FOR_DRIVER : FOR_PTRACE))
+		if (backends_of(d->key) & (driver ? FOR_DRIVER : FOR_PTRACE))
 			continue;
 		if (driver) {
 			pr_err("record: --%s needs the ptrace backend (add --backend ptrace)",

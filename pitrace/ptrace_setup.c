@@ -557,6 +557,7 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 	if (engine_init(&e, o, true) < 0)
 		return EXIT_RUNTIME;
 	e.guard = guard;
+	guard_sync(&e);		/* the staging directory, should we die before the start */
 	if (nr_pids == 1)
 		e.report_pid = pids[0];
 	snprintf(name, sizeof(name), "/proc/%d/cmdline", pids[0]);

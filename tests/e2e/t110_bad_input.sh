@@ -49,6 +49,13 @@ done <<TABLE
 2|--kernel-limit needs the driver backend|record --backend ptrace --kernel-limit 5 -- true
 TABLE
 
+# options of both backends (--mode) or the driver's are no usage error with the driver
+for args in "--mode count --kernel" "--mode block" "--follow-fork" "-z --aslr"; do
+	# shellcheck disable=SC2086
+	"$PITRACE" record --backend driver $args -o drv -- true >/dev/null 2>err
+	[ $? != 2 ] || fail "record --backend driver $args: a usage error: $(cat err)"
+done
+
 # --help: usage on stdout, status 0
 "$PITRACE" record --help >out || fail "record --help: exit status $?"
 grep -q "^usage: pitrace record" out || fail "record --help prints no usage"
