@@ -28,8 +28,8 @@ static const struct popt_cmd cmd = {
 	"The call flow in the order it happened: '>' a call (or other entry), '<' its\n"
 	"end with the instructions it took (incl) and its own (self), '!' an\n"
 	"asynchronous entry, '?' a return to a caller from before the trace, '=' a\n"
-	"thread switch, '-' steps missing, '~' an interrupt or exception the thread\n"
-	"took (the flow goes on unchanged).  With --module/--symbol, only lines of such\n"
+	"thread switch, '-' steps missing or recording off, '~' an interrupt or\n"
+	"exception the thread took (the flow goes on unchanged).  With --module/--symbol, only lines of such\n"
 	"functions; with a window, only its lines (the costs are the calls' own).",
 };
 
@@ -124,6 +124,8 @@ static const char *end_note(enum cf_end_kind how)
 		return ", replaced";
 	case CF_END_FLUSH:
 		return ", still running at the end";
+	case CF_END_OFF:
+		return ", recording off";
 	default:
 		return "";
 	}
@@ -167,6 +169,11 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 		switch_mark(fl, index, t);
 		fl->lines++;
 		printf("%10" PRIu64 " %7u %5s  - steps missing\n", index, t->tid, "");
+		break;
+	case CF_MARK_OFF:
+		switch_mark(fl, index, t);
+		fl->lines++;
+		printf("%10" PRIu64 " %7u %5s  - recording off\n", index, t->tid, "");
 		break;
 	case CF_MARK_EXIT:
 		switch_mark(fl, index, t);
