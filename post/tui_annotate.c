@@ -190,12 +190,11 @@ static int build(struct tui *ui, struct ann_view *a)
 		 a->f.file ? base_name(a->f.file) : "", a->f.file ? ")" : "");
 	if (a->mode == MODE_SOURCE)
 		snprintf(a->v.heading, sizeof(a->v.heading), "%11s %7s  %6s  %s", "steps", "%",
-			 "line", "source lines (Tab: instructions under them)");
+			 "line", "source (Tab)");
 	else
 		snprintf(a->v.heading, sizeof(a->v.heading), "%11s %7s  %12s    %s", "steps", "%",
 			 "address", a->mode == MODE_MIXED ?
-			 "instructions under their source lines (Tab: instructions only)" :
-			 "instructions (Tab: source lines)");
+			 "instructions under source lines (Tab)" : "instructions (Tab)");
 	return build_rows(ui, a);
 }
 

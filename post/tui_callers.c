@@ -131,7 +131,7 @@ struct tui_view *tui_callers_new(struct tui *ui, uint32_t fn)
 	c->v.ops = &ops;
 	c->fn = fn;
 	snprintf(c->v.heading, sizeof(c->v.heading), "%11s %11s %11s %7s  %s", "calls", "base",
-		 "cum", "cum%", "caller (<), the function (=), callee (>)");
+		 "cum", "cum%", "callers <, function =, callees >");
 	build(ui, c);
 	c->v.cur = c->nr_in;	/* on the function */
 	return &c->v;

@@ -234,10 +234,10 @@ static void expand_hot(struct tui *ui, struct tree_view *t)
 
 static void title(struct tree_view *t)
 {
-	snprintf(t->v.title, sizeof(t->v.title), "Call tree %s%s: children by Cum; "
-		 "Enter opens and closes, m %s", t->merged ? "of the threads merged" : "per thread",
-		 t->filtered ? " (the selected functions' subtrees)" : "",
-		 t->merged ? "per thread" : "merges the threads");
+	snprintf(t->v.title, sizeof(t->v.title), "Call tree %s%s (children by Cum; m: %s)",
+		 t->merged ? "of the threads merged" : "per thread",
+		 t->filtered ? ", the selected functions' subtrees" : "",
+		 t->merged ? "per thread" : "merged");
 }
 
 static int build(struct tui *ui, struct tree_view *t)

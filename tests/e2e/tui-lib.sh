@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the viewer's tests (t33*_tui_*.sh): post tui runs in a tmux
+# server of the test's own (its socket in $TMP), driven with send-keys and
+# read with capture-pane, as a user's terminal would show it.  Source after
+# lib.sh (and arc-lib.sh for recording).  Every wait polls the screen until
+# what it waits for is there, with a generous bound: never a fixed sleep.
+
+command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
+TUI_SOCK=$TMP/tmux.sock
+TUI_WAIT=${PT_TUI_WAIT:-120}	# seconds a screen may take to appear, at most
+tmux_() { tmux -S "$TUI_SOCK" "$@"; }
+trap 'tmux_ kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# tui_start COLS LINES ARGS...: `post ARGS` in a COLSxLINES terminal, from a
+# shell that notes the terminal's settings before and after it, and its exit
+# status ($TMP/tui.rc); "== exited ==" shows when it is over.  Its pid is in
+# $TMP/tui.pid.
+tui_start() {
+	local cols=$1 lines=$2
+	shift 2
+	rm -f "$TMP/tui.rc" "$TMP/tui.pid" "$TMP/stty.before" "$TMP/stty.after"
+	printf '%q ' "$POST" "$@" >"$TMP/tui.cmd"
+	cat >"$TMP/tui.sh" <<-EOF
+		trap : INT
+		stty -g >"$TMP/stty.before"
+		sh -c 'echo \$\$ >"$TMP/tui.pid"; exec "\$@"' sh $(cat "$TMP/tui.cmd")
+		echo \$? >"$TMP/tui.rc"
+		stty -g >"$TMP/stty.after"
+		echo "== exited =="
+		exec sleep 100000
+	EOF
+	tmux_ kill-server 2>/dev/null
+	tmux_ -f /dev/null new-session -d -s tui -x "$cols" -y "$lines" \
+		"bash --norc --noprofile $TMP/tui.sh" || fail "tmux cannot start"
+	tmux_ set-option -t tui status off >/dev/null
+}
+
+# tui_screen: the screen as text, trailing blank lines dropped.
+tui_screen() {
+	tmux_ capture-pane -p -t tui | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
+# tui_wait REGEX: until the screen shows REGEX (grep -E) and stays the same
+# for one more look (drawn whole); fails with the screen after TUI_WAIT s.
+tui_wait() {
+	local deadline=$((SECONDS + TUI_WAIT)) a b
+	while [ $SECONDS -lt $deadline ]; do
+		a=$(tui_screen)
+		if grep -qE -- "$1" <<<"$a"; then
+			b=$(tui_screen)
+			[ "$a" = "$b" ] && return 0
+		fi
+		sleep 0.05
+	done
+	echo "--- the screen:"
+	tui_screen
+	fail "waited ${TUI_WAIT}s for '$1'"
+}
+
+# tui_keys KEY...: type keys (tmux key names: Enter, Escape, Up, NPage, ...).
+tui_keys() {
+	tmux_ send-keys -t tui "$@"
+}
+
+# tui_type TEXT: type TEXT literally.
+tui_type() {
+	tmux_ send-keys -t tui -l -- "$1"
+}
+
+# tui_norm DIR: the screen with DIR's ids as ID0, ID1... (arc_norm), and
+# the source tree's paths relative to it.
+tui_norm() {
+	tui_screen | arc_norm "$1" | sed "s|$ROOT/||g"
+}
+
+# tui_golden NAME DIR: the screen (ids of DIR normalised) equals expected/NAME.
+tui_golden() {
+	tui_norm "$2" >"$TMP/$1"
+	if [ -n "${PT_UPDATE_GOLDEN:-}" ]; then
+		cp "$TMP/$1" "$EXPECTED/$1"
+	fi
+	expect_same_file "screen" "$EXPECTED/$1" "$TMP/$1"
+}
+
+# tui_resize COLS LINES
+tui_resize() {
+	tmux_ resize-window -t tui -x "$1" -y "$2"
+}
+
+# tui_exited: wait for post to end; its exit status on stdout.
+tui_exited() {
+	tui_wait '== exited ==' >&2
+	cat "$TMP/tui.rc"
+}
+
+# tui_restored: the terminal's settings are what they were before post ran,
+# and it left the alternate screen, with the cursor shown.
+tui_restored() {
+	cmp -s "$TMP/stty.before" "$TMP/stty.after" ||
+		fail "terminal settings not restored: $(cat "$TMP/stty.before") -> $(cat "$TMP/stty.after")"
+	expect_eq "alternate screen after exit" 0 "$(tmux_ display -p -t tui '#{alternate_on}')"
+	expect_eq "cursor shown after exit" 1 "$(tmux_ display -p -t tui '#{cursor_flag}')"
+}
