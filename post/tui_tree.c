@@ -24,6 +24,7 @@
 struct tree_row {
 	uint32_t node;
 	uint32_t level;		  /* 0: a thread's root (or the merged one) */
+	uint32_t depth;		  /* in the call tree (the root's children: 0) */
 	uint32_t thread;	  /* level 0: arcs' thread index, UINT32_MAX: merged */
 	bool open;
 };
@@ -178,6 +179,18 @@ static bool room(struct tree_view *t, size_t more)
 	return true;
 }
 
+/* A node's depth under its root (the root's children: 0): the selected subtrees' tops. */
+static uint32_t depth_of(struct tui *ui, uint32_t n)
+{
+	uint32_t d = 0;
+
+	while (node(ui, n)->parent != ARC_NONE && node(ui, node(ui, n)->parent)->fn != CF_NO_FN) {
+		n = node(ui, n)->parent;
+		d++;
+	}
+	return d;
+}
+
 /* Show row r's children below it; -1 out of memory. */
 static int expand(struct tui *ui, struct tree_view *t, size_t r)
 {
@@ -191,7 +204,9 @@ static int expand(struct tui *ui, struct tree_view *t, size_t r)
 	at = &t->rows[r + 1];
 	memmove(at + kd->n, at, (t->v.nr_rows - r - 1) * sizeof(*at));
 	for (uint32_t i = 0; i < kd->n; i++)
-		at[i] = (struct tree_row){ .node = kd->k[i], .level = t->rows[r].level + 1 };
+		at[i] = (struct tree_row){ .node = kd->k[i], .level = t->rows[r].level + 1,
+					   .depth = t->rows[r].level ? t->rows[r].depth + 1 :
+					   depth_of(ui, kd->k[i]) };
 	t->v.nr_rows += kd->n;
 	t->rows[r].open = true;
 	return 0;
@@ -312,7 +327,7 @@ static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t 
 		return;
 	}
 	snprintf(buf, size, "%6u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%c %s",
-		 r->level - 1, n->calls, n->base, n->cum, report_percent(n->cum, total), indent, "",
+		 r->depth, n->calls, n->base, n->cum, report_percent(n->cum, total), indent, "",
 		 mark, tui_fn_name(ui->d, n->fn));
 	*heat = tui_heat_of(n->cum, total);
 }

@@ -6,7 +6,8 @@
 # what it waits for is there, with a generous bound: never a fixed sleep.
 
 command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
-TUI_SOCK=$TMP/tmux.sock
+TUI_N=0
+TUI_SOCK=$TMP/tmux.0.sock	# a server of its own for each tui_start
 TUI_WAIT=${PT_TUI_WAIT:-120}	# seconds a screen may take to appear, at most
 tmux_() { tmux -S "$TUI_SOCK" "$@"; }
 trap 'tmux_ kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -30,6 +31,8 @@ tui_start() {
 		exec sleep 100000
 	EOF
 	tmux_ kill-server 2>/dev/null
+	TUI_N=$((TUI_N + 1))
+	TUI_SOCK=$TMP/tmux.$TUI_N.sock
 	tmux_ -f /dev/null new-session -d -s tui -x "$cols" -y "$lines" \
 		"bash --norc --noprofile $TMP/tui.sh" || fail "tmux cannot start"
 	tmux_ set-option -t tui status off >/dev/null
@@ -100,4 +103,62 @@ tui_restored() {
 		fail "terminal settings not restored: $(cat "$TMP/stty.before") -> $(cat "$TMP/stty.after")"
 	expect_eq "alternate screen after exit" 0 "$(tmux_ display -p -t tui '#{alternate_on}')"
 	expect_eq "cursor shown after exit" 1 "$(tmux_ display -p -t tui '#{cursor_flag}')"
+}
+
+# tui_rows: the rows of the view shown (between the column heading and the status line).
+tui_rows() {
+	tui_screen | sed -n '4,$p' | sed '$d' | sed '/^$/d'
+}
+
+# tui_pick WHAT: in the picker (p), Enter on the row matching WHAT ("all
+# threads", "process PID", "thread TID"); back in the view it came from.
+tui_pick() {
+	local n
+	tui_keys p
+	tui_wait '^Processes and threads'
+	n=$(tui_rows | grep -nE -- "[ *] +$1( |$)" | head -1 | cut -d: -f1)
+	[ -n "$n" ] || { tui_screen; fail "no '$1' in the picker"; }
+	tui_keys Home
+	for ((; n > 1; n--)); do tui_keys Down; done
+	tui_keys Enter
+	tui_wait "^ pitrace .* $1"
+}
+
+# tui_callers_of NAME: from the functions view, the callers view of NAME
+# (searched, the exact name); leaves it open.
+tui_callers_of() {
+	local try
+	tui_keys F Home
+	tui_wait '^Functions by'
+	tui_keys /
+	tui_type "$1"
+	tui_keys Enter
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		tui_keys Enter
+		tui_wait '^Callers .* of '
+		tui_screen | grep -qF "and callees (>) of $1 [" && return 0
+		tui_keys q n
+		tui_wait '^Functions by'
+	done
+	fail "no function $1"
+}
+
+# tui_arc_tuples: the callers view's rows as "calls base cum DIR name".
+tui_arc_tuples() {
+	tui_rows | awk '{ n = $6; for (i = 7; i <= NF; i++) n = n " " $i
+		if ($5 == "=") sub(/ \[[^]]*\]$/, "", n); print $1, $2, $3, $5, n }'
+}
+
+# arc_tuples NAME POST-ARGS...: the same rows of NAME's entry in post arc.
+arc_tuples() {
+	local name=$1
+	shift
+	"$POST" arc --wide "$@" | awk -v f="$name" '
+		function flush() { if (hit) printf "%s", blk; blk = ""; hit = 0 }
+		/^#/ { flush(); next }
+		$4 == "<" || $4 == ">" { n = $5; for (i = 6; i <= NF; i++) n = n " " $i
+			blk = blk $1 " " $2 " " $3 " " $4 " " n "\n"; next }
+		{ n = $6; for (i = 7; i < NF; i++) n = n " " $i
+		  blk = blk $1 " " $2 " " $4 " = " n "\n"; if (n == f) hit = 1 }
+		END { flush() }'
 }
