@@ -30,6 +30,7 @@ enum { PAIR_HOT = 1, PAIR_WARM, PAIR_BAR };
 /* ---- the terminal ---- */
 
 static volatile sig_atomic_t got_signal;
+static double key_start;	  /* when the key being handled came (a prompt's: its Enter) */
 static bool curses_on;
 static int saved_stderr = -1;
 static FILE *err_file;
@@ -342,6 +343,15 @@ static void draw(struct tui *ui)
 
 /* ---- prompts and search ---- */
 
+static double now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+
 bool tui_prompt(struct tui *ui, const char *question, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -366,10 +376,13 @@ bool tui_prompt(struct tui *ui, const char *question, char *buf, size_t size)
 			continue;
 		if (key == 27) {
 			buf[0] = '\0';
+			key_start = now_us();
 			return false;
 		}
-		if (key == '\n' || key == '\r' || key == KEY_ENTER)
+		if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+			key_start = now_us();	/* the time typing took is not the key's */
 			return true;
+		}
 		if ((key == KEY_BACKSPACE || key == 127 || key == 8) && len)
 			buf[--len] = '\0';
 		else if (key == 21)	/* ^U */
@@ -587,14 +600,6 @@ static const char *key_name_of(int key, char *buf, size_t size)
 	return buf;
 }
 
-static double now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
 int tui_run(struct tui_data *d, const char *keylog)
 {
 	struct tui ui = { .d = d };
@@ -621,19 +626,18 @@ int tui_run(struct tui_data *d, const char *keylog)
 	draw(&ui);
 	while (!ui.quit && !got_signal) {
 		int key = getch();
-		double t0;
 		char name[64];
 
 		if (key == ERR)
 			continue;
-		t0 = now_us();
+		key_start = now_us();
 		handle_key(&ui, key);
 		if (ui.quit)
 			break;
 		draw(&ui);
 		if (log) {
 			fprintf(log, "%s %.0f %s\n", key_name_of(key, name, sizeof(name)),
-				now_us() - t0, top_view(&ui)->ops->name);
+				now_us() - key_start, top_view(&ui)->ops->name);
 			fflush(log);
 		}
 	}
