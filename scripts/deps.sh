@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install every Debian package pitrace's build, demo, tests and packages
 # (man pages: pandoc; make deb: debhelper, dh-dkms, lintian; the viewer's
-# tests: tmux) need, then
-# cache the test kernels' vmlinux with debug info (scripts/debug-vmlinux.sh).
+# tests: tmux) need, then cache the test kernels' vmlinux with debug info
+# (scripts/debug-vmlinux.sh).
 # Idempotent: installs only what is missing, non-interactively.
 set -eu
 
