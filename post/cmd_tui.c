@@ -29,7 +29,7 @@ int cmd_tui(int argc, char **argv, struct post_opts *opts)
 		OPT_GROUP("Options"),
 		OPT_SIZE(0, "flow-lines", &flow_lines, "N",
 			 "lines of the call flow the flow view keeps, at most (default\n"
-			 "4000000; about 32 bytes each)"),
+			 "4000000, at most 2147483647; about 32 bytes each)"),
 		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -38,6 +38,8 @@ int cmd_tui(int argc, char **argv, struct post_opts *opts)
 
 	if (ret)
 		return POST_EXIT(ret);
+	if (flow_lines > TUI_MAX_FLOW_LINES)
+		flow_lines = TUI_MAX_FLOW_LINES;	/* rows hold line numbers in 31 bits */
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		pr_err("tui: needs a terminal on standard input and output (post profile, arc, "
 		       "tree and flow write reports to files)");

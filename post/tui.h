@@ -73,6 +73,7 @@ struct tui_calls {
 
 /* Default bound of the flow index: lines of 24 bytes (pops 16 more). */
 #define TUI_DEFAULT_FLOW_LINES 4000000
+#define TUI_MAX_FLOW_LINES 0x7fffffff	/* the flow view's rows hold line numbers in 31 bits */
 
 struct tui_data {
 	struct flow_report r;	  /* session, engine, arcs */

@@ -166,6 +166,10 @@ static int build_rows(struct tui *ui, struct ann_view *a)
 	a->v.nr_rows = 0;
 	if (a->f.why && add(a, (struct ann_row){ .kind = AR_NOTE, .file = a->f.why }))
 		return -1;
+	if (ui->prof->sel.tid &&
+	    add(a, (struct ann_row){ .kind = AR_NOTE, .file = "the counts are of the thread's "
+				     "process: addresses are counted per process" }))
+		return -1;
 	switch (a->mode) {
 	case MODE_SOURCE:
 		return rows_source(ui, a);

@@ -252,21 +252,24 @@ static void draw_title(struct tui *ui)
 	const struct trace *t = session_trace(ui->d->r.s);
 	const struct trace_info *in = trace_info(t);
 	const struct session_filter *f = session_filter(ui->d->r.s);
-	char buf[1024], sel[256];
-	int n;
+	char buf[1024] = "", sel[256], to[32];
+	FILE *out = fmemopen(buf, sizeof(buf), "w");
 
 	selection_label(ui, sel, sizeof(sel));
-	n = snprintf(buf, sizeof(buf), " pitrace  trace %s (%s, %s)  %" PRIu64 " steps  %s",
-		     trace_dir(t), in->backend[0] ? in->backend : "?",
-		     in->state[0] ? in->state : "state unknown", ui->prof->total, sel);
-	if (n > 0 && (size_t)n < sizeof(buf) && (f->from || f->to != UINT64_MAX))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "  window %" PRIu64 "-%s", f->from,
-			      f->to == UINT64_MAX ? "end" : "");
-	if (n > 0 && (size_t)n < sizeof(buf) && f->to != UINT64_MAX &&
-	    (f->from || f->to != UINT64_MAX))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%" PRIu64, f->to);
-	if (n > 0 && (size_t)n < sizeof(buf) && (f->module || f->symbol || f->ring))
-		snprintf(buf + n, sizeof(buf) - (size_t)n, "  filtered");
+	if (out) {
+		fprintf(out, " pitrace  trace %s (%s, %s)  %" PRIu64 " steps  %s", trace_dir(t),
+			in->backend[0] ? in->backend : "?",
+			in->state[0] ? in->state : "state unknown", ui->prof->total, sel);
+		if (f->from || f->to != UINT64_MAX) {
+			snprintf(to, sizeof(to), f->to == UINT64_MAX ? "end" : "%" PRIu64, f->to);
+			fprintf(out, "  window %" PRIu64 "-%s", f->from, to);
+		}
+		if (f->time_from || f->time_to != UINT64_MAX)
+			fputs("  time window", out);
+		if (f->module || f->symbol || f->ring)
+			fputs("  filtered", out);
+		fclose(out);
+	}
 	fill_line(0, buf, bar_attr(ui));
 }
 
