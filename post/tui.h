@@ -19,6 +19,7 @@
 
 #include "flowreport.h"
 #include "tui_annotate_data.h"
+#include "tui_index.h"
 
 /* ---- what the pass gathered (tui_data.c) ---- */
 
@@ -89,13 +90,11 @@ struct tui_data {
 	/* threads as the engine met them, (pid, tid) once each */
 	struct tui_thread *threads;
 	size_t nr_threads, threads_size;
-	uint32_t *thread_hash;	  /* index + 1 */
-	size_t thread_hash_size;
+	struct tui_index thread_index;
 	/* calls per thread and arc */
 	struct tui_calls *calls;
 	size_t nr_calls, calls_size;
-	uint32_t *calls_hash;	  /* index + 1 */
-	size_t calls_hash_size;
+	struct tui_index calls_index;
 	/* what annotate needs, resolved while the code was mapped */
 	struct ann_data *ann;
 	uint32_t nr_fns;	  /* functions after the pass (ids below this) */
@@ -235,6 +234,8 @@ void tui_view_goto(struct tui *ui, struct tui_view *v, size_t i);
 enum tui_heat tui_heat_of(uint64_t part, uint64_t total);
 /* Does name contain text (case-insensitive)? The search of every view. */
 bool tui_text_match(const char *name, const char *text);
+/* Does row i's text contain text?  (A view's match for searching all it shows.) */
+bool tui_row_match(struct tui *ui, struct tui_view *v, size_t i, const char *text);
 
 /* Every view over another thread selection (the picker's Enter); 0, or -1 (said). */
 int tui_select(struct tui *ui, struct tui_sel sel);

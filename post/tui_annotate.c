@@ -283,16 +283,6 @@ static int key(struct tui *ui, struct tui_view *v, int k)
 	return 1;
 }
 
-static bool match(struct tui *ui, struct tui_view *v, size_t i, const char *text)
-{
-	char buf[1024];
-	enum tui_heat heat;
-	int attr;
-
-	row(ui, v, i, buf, sizeof(buf), &heat, &attr);
-	return tui_text_match(buf, text);
-}
-
 static uint32_t fn_at(struct tui *ui, struct tui_view *v, size_t i)
 {
 	(void)ui;
@@ -319,7 +309,7 @@ static const struct tui_view_ops ops = {
 	.keys = "Tab    instructions under their source lines, instructions only, the\n"
 		"       source listing with the steps per line (in turn)\n"
 		"/ n N  search the rows' text (instructions, source)",
-	.row = row, .key = key, .match = match, .fn_at = fn_at, .reselect = reselect,
+	.row = row, .key = key, .match = tui_row_match, .fn_at = fn_at, .reselect = reselect,
 	.free = view_free,
 };
 

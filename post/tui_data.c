@@ -30,111 +30,96 @@ static void *grow(void *p, size_t *size, size_t elem, size_t first)
 	return q;
 }
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
+/* ---- threads: (pid, tid) once each; calls per thread and arc ---- */
 
-/* ---- threads: (pid, tid) once each ---- */
+/* The key looked for, and the table (a thread's or an arc's). */
+struct lookup {
+	const struct tui_data *d;
+	uint32_t pid, tid;	  /* threads */
+	uint32_t thread, caller, callee; /* calls */
+};
 
 static uint64_t thread_key(uint32_t pid, uint32_t tid)
 {
-	return mix(((uint64_t)pid << 32) | tid);
+	return tui_hash(((uint64_t)pid << 32) | tid);
 }
 
-static void thread_rehash(struct tui_data *d)
+static bool thread_eq(const void *ctx, uint32_t row)
 {
-	size_t size = d->thread_hash_size ? 2 * d->thread_hash_size : 64;
+	const struct lookup *k = ctx;
 
-	free(d->thread_hash);
-	d->thread_hash = calloc(size, sizeof(*d->thread_hash));
-	if (!d->thread_hash)
-		out_of_memory(size * sizeof(*d->thread_hash));
-	d->thread_hash_size = size;
-	for (size_t k = 0; k < d->nr_threads; k++) {
-		size_t i = thread_key(d->threads[k].pid, d->threads[k].tid) & (size - 1);
-
-		while (d->thread_hash[i])
-			i = (i + 1) & (size - 1);
-		d->thread_hash[i] = (uint32_t)k + 1;
-	}
+	return k->d->threads[row].pid == k->pid && k->d->threads[row].tid == k->tid;
 }
+
+static uint64_t thread_hash(const void *ctx, uint32_t row)
+{
+	const struct lookup *k = ctx;
+
+	return thread_key(k->d->threads[row].pid, k->d->threads[row].tid);
+}
+
+static const struct tui_index_ops thread_index = { thread_eq, thread_hash };
 
 static uint32_t thread_slot(struct tui_data *d, struct cf_thread *t)
 {
-	size_t i, mask;
+	struct lookup k = { .d = d, .pid = t->pid, .tid = t->tid };
+	uint32_t *slot;
 
 	if (t->user[d->slot])
 		return (uint32_t)((uintptr_t)t->user[d->slot] - 1);
-	if (2 * (d->nr_threads + 1) > d->thread_hash_size)
-		thread_rehash(d);
-	mask = d->thread_hash_size - 1;
-	for (i = thread_key(t->pid, t->tid) & mask; d->thread_hash[i]; i = (i + 1) & mask) {
-		const struct tui_thread *th = &d->threads[d->thread_hash[i] - 1];
-
-		if (th->pid == t->pid && th->tid == t->tid)
-			break;
-	}
-	if (!d->thread_hash[i]) {
+	slot = tui_index_find(&d->thread_index, d->nr_threads, thread_key(t->pid, t->tid),
+			      &thread_index, &k);
+	if (!slot)
+		out_of_memory(d->nr_threads * sizeof(uint32_t) * 4);
+	if (!*slot) {
 		if (d->nr_threads == d->threads_size)
 			d->threads = grow(d->threads, &d->threads_size, sizeof(*d->threads), 16);
 		d->threads[d->nr_threads] = (struct tui_thread){ t->pid, t->tid };
-		d->thread_hash[i] = (uint32_t)++d->nr_threads;
+		*slot = (uint32_t)++d->nr_threads;
 	}
-	t->user[d->slot] = (void *)(uintptr_t)d->thread_hash[i];
-	return d->thread_hash[i] - 1;
+	t->user[d->slot] = (void *)(uintptr_t)*slot;
+	return *slot - 1;
 }
-
-/* ---- calls per thread and arc ---- */
 
 static uint64_t calls_key(uint32_t thread, uint32_t caller, uint32_t callee)
 {
-	return mix(((uint64_t)caller << 32 | callee) ^ mix(thread));
+	return tui_hash(((uint64_t)caller << 32 | callee) ^ tui_hash(thread));
 }
 
-static void calls_rehash(struct tui_data *d)
+static bool calls_eq(const void *ctx, uint32_t row)
 {
-	size_t size = d->calls_hash_size ? 2 * d->calls_hash_size : 256;
+	const struct lookup *k = ctx;
+	const struct tui_calls *c = &k->d->calls[row];
 
-	free(d->calls_hash);
-	d->calls_hash = calloc(size, sizeof(*d->calls_hash));
-	if (!d->calls_hash)
-		out_of_memory(size * sizeof(*d->calls_hash));
-	d->calls_hash_size = size;
-	for (size_t k = 0; k < d->nr_calls; k++) {
-		const struct tui_calls *c = &d->calls[k];
-		size_t i = calls_key(c->thread, c->caller, c->callee) & (size - 1);
-
-		while (d->calls_hash[i])
-			i = (i + 1) & (size - 1);
-		d->calls_hash[i] = (uint32_t)k + 1;
-	}
+	return c->thread == k->thread && c->caller == k->caller && c->callee == k->callee;
 }
+
+static uint64_t calls_hash(const void *ctx, uint32_t row)
+{
+	const struct lookup *k = ctx;
+	const struct tui_calls *c = &k->d->calls[row];
+
+	return calls_key(c->thread, c->caller, c->callee);
+}
+
+static const struct tui_index_ops calls_index = { calls_eq, calls_hash };
 
 static void count_call(struct tui_data *d, uint32_t thread, uint32_t caller, uint32_t callee)
 {
-	size_t i, mask;
+	struct lookup k = { .d = d, .thread = thread, .caller = caller, .callee = callee };
+	uint32_t *slot = tui_index_find(&d->calls_index, d->nr_calls,
+					calls_key(thread, caller, callee), &calls_index, &k);
 
-	if (2 * (d->nr_calls + 1) > d->calls_hash_size)
-		calls_rehash(d);
-	mask = d->calls_hash_size - 1;
-	for (i = calls_key(thread, caller, callee) & mask; d->calls_hash[i]; i = (i + 1) & mask) {
-		struct tui_calls *c = &d->calls[d->calls_hash[i] - 1];
-
-		if (c->thread == thread && c->caller == caller && c->callee == callee) {
-			c->calls++;
-			return;
-		}
+	if (!slot)
+		out_of_memory(d->nr_calls * sizeof(uint32_t) * 4);
+	if (*slot) {
+		d->calls[*slot - 1].calls++;
+		return;
 	}
 	if (d->nr_calls == d->calls_size)
 		d->calls = grow(d->calls, &d->calls_size, sizeof(*d->calls), 256);
 	d->calls[d->nr_calls] = (struct tui_calls){ thread, caller, callee, 1 };
-	d->calls_hash[i] = (uint32_t)++d->nr_calls;
+	*slot = (uint32_t)++d->nr_calls;
 }
 
 /* ---- the flow index ---- */
@@ -282,8 +267,8 @@ void tui_data_close(struct tui_data *d)
 	free(d->costs);
 	free(d->intr);
 	free(d->threads);
-	free(d->thread_hash);
+	tui_index_free(&d->thread_index);
 	free(d->calls);
-	free(d->calls_hash);
+	tui_index_free(&d->calls_index);
 	memset(d, 0, sizeof(*d));
 }

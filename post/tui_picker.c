@@ -116,16 +116,6 @@ static int key(struct tui *ui, struct tui_view *v, int k)
 	return 1;
 }
 
-static bool match(struct tui *ui, struct tui_view *v, size_t i, const char *text)
-{
-	char buf[512];
-	enum tui_heat heat;
-	int attr;
-
-	row(ui, v, i, buf, sizeof(buf), &heat, &attr);
-	return tui_text_match(buf, text);
-}
-
 static int reselect(struct tui *ui, struct tui_view *v)
 {
 	return build(ui, (struct picker_view *)v);
@@ -140,7 +130,7 @@ static void view_free(struct tui_view *v)
 static const struct tui_view_ops ops = {
 	.name = "threads",
 	.keys = "Enter  every view shows only this process or thread (all threads: all)",
-	.row = row, .key = key, .match = match, .reselect = reselect, .free = view_free,
+	.row = row, .key = key, .match = tui_row_match, .reselect = reselect, .free = view_free,
 };
 
 struct tui_view *tui_picker_new(struct tui *ui)

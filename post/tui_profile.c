@@ -26,55 +26,48 @@
 struct edge_table {
 	struct tui_edge *e;
 	size_t n, size;
-	uint32_t *hash;		  /* index + 1 */
-	size_t hash_size;
+	struct tui_index index;
 	bool oom;
 };
 
-static uint64_t edge_key(uint32_t caller, uint32_t callee)
-{
-	uint64_t x = ((uint64_t)caller << 32) | callee;
+struct edge_key {
+	const struct edge_table *t;
+	uint32_t caller, callee;
+};
 
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
+static uint64_t edge_hash_of(uint32_t caller, uint32_t callee)
+{
+	return tui_hash(((uint64_t)caller << 32) | callee);
 }
 
-static bool rehash(struct edge_table *t)
+static bool edge_eq(const void *ctx, uint32_t row)
 {
-	size_t size = t->hash_size ? 2 * t->hash_size : 256;
-	uint32_t *h = calloc(size, sizeof(*h));
+	const struct edge_key *k = ctx;
 
-	if (!h)
-		return false;
-	free(t->hash);
-	t->hash = h;
-	t->hash_size = size;
-	for (size_t k = 0; k < t->n; k++) {
-		size_t i = edge_key(t->e[k].caller, t->e[k].callee) & (size - 1);
-
-		while (h[i])
-			i = (i + 1) & (size - 1);
-		h[i] = (uint32_t)k + 1;
-	}
-	return true;
+	return k->t->e[row].caller == k->caller && k->t->e[row].callee == k->callee;
 }
+
+static uint64_t edge_hash(const void *ctx, uint32_t row)
+{
+	const struct edge_key *k = ctx;
+
+	return edge_hash_of(k->t->e[row].caller, k->t->e[row].callee);
+}
+
+static const struct tui_index_ops edge_index = { edge_eq, edge_hash };
 
 static struct tui_edge *edge(struct edge_table *t, uint32_t caller, uint32_t callee)
 {
 	static struct tui_edge scratch;
-	size_t i, mask;
+	struct edge_key k = { t, caller, callee };
+	uint32_t *slot = t->oom ? NULL : tui_index_find(&t->index, t->n,
+							edge_hash_of(caller, callee),
+							&edge_index, &k);
 
-	if (t->oom || (2 * (t->n + 1) > t->hash_size && !rehash(t)))
+	if (!slot)
 		goto oom;
-	mask = t->hash_size - 1;
-	for (i = edge_key(caller, callee) & mask; t->hash[i]; i = (i + 1) & mask) {
-		struct tui_edge *e = &t->e[t->hash[i] - 1];
-
-		if (e->caller == caller && e->callee == callee)
-			return e;
-	}
+	if (*slot)
+		return &t->e[*slot - 1];
 	if (t->n == t->size) {
 		size_t n = t->size ? 2 * t->size : 256;
 		struct tui_edge *ne = realloc(t->e, n * sizeof(*ne));
@@ -85,7 +78,7 @@ static struct tui_edge *edge(struct edge_table *t, uint32_t caller, uint32_t cal
 		t->size = n;
 	}
 	t->e[t->n] = (struct tui_edge){ .caller = caller, .callee = callee };
-	t->hash[i] = (uint32_t)++t->n;
+	*slot = (uint32_t)++t->n;
 	return &t->e[t->n - 1];
 oom:
 	t->oom = true;
@@ -316,7 +309,7 @@ struct tui_profile *tui_profile_new(struct tui_data *d, struct tui_sel sel)
 		if (t.e[i].calls || t.e[i].base || t.e[i].cum)
 			t.e[p->nr_edges++] = t.e[i];
 	p->edges = t.e;
-	free(t.hash);
+	tui_index_free(&t.index);
 	t.e = NULL;
 	for (uint32_t f = 0; f < p->nr_fns; f++) {
 		const struct arc_fn_stats *st = &p->fn[f];
@@ -334,7 +327,7 @@ struct tui_profile *tui_profile_new(struct tui_data *d, struct tui_sel sel)
 oom:
 	pr_err("out of memory adding up the threads' numbers");
 	free(t.e);
-	free(t.hash);
+	tui_index_free(&t.index);
 	tui_profile_free(p);
 	return NULL;
 }

@@ -151,6 +151,17 @@ bool tui_text_match(const char *name, const char *text)
 	return name && *text && strcasestr(name, text);
 }
 
+bool tui_row_match(struct tui *ui, struct tui_view *v, size_t i, const char *text)
+{
+	char buf[1024];
+	enum tui_heat heat = TUI_COLD;
+	int attr = 0;
+
+	buf[0] = '\0';
+	v->ops->row(ui, v, i, buf, sizeof(buf), &heat, &attr);
+	return tui_text_match(buf, text);
+}
+
 void tui_view_goto(struct tui *ui, struct tui_view *v, size_t i)
 {
 	size_t body = (size_t)tui_body_rows(ui);
