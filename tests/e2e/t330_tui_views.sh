@@ -9,7 +9,7 @@
 # q quits with status 0 and the terminal as it was.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
-. "$ROOT/tests/e2e/tui-lib.sh"
+. "$ROOT/tests/e2e/viewer-lib.sh"
 
 arc_record trace "$PROGS/arc_basic"
 tui_start 80 24 -i trace tui

@@ -10,7 +10,7 @@
 # the function that jumped) one thread's arcs equal all threads'.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
-. "$ROOT/tests/e2e/tui-lib.sh"
+. "$ROOT/tests/e2e/viewer-lib.sh"
 
 # profile_rows ARGS: post profile's rows
 profile_rows() {

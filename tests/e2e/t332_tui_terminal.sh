@@ -8,7 +8,7 @@
 # POST_TUI_KEYLOG logs each key's time.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
-. "$ROOT/tests/e2e/tui-lib.sh"
+. "$ROOT/tests/e2e/viewer-lib.sh"
 
 arc_record trace "$PROGS/arc_basic"
 
