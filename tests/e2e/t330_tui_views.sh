@@ -4,9 +4,9 @@
 # construction (see its header), under tmux at 80x24: every view's screen
 # equals its golden file (functions, sorted by Cum, callers and callees,
 # drilling from f to its caller main and back, the tree per thread and
-# merged, annotate, flow with Enter from a call to its return, help); a
-# search; a resize to 100x30, to 60x20 (too small: it says so) and back;
-# q quits with status 0 and the terminal as it was.
+# merged (at 100x24), annotate, flow with Enter from a call to its return,
+# help); a search; a resize to 100x30, to 60x20 (too small: it says so) and
+# back; q quits with status 0 and the terminal as it was.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
 . "$ROOT/tests/e2e/viewer-lib.sh"
@@ -53,7 +53,10 @@ tui_wait ' functions  4/4  search wrapped'
 tui_keys / n o - s u c h Enter
 tui_wait "'no-such' not found"
 
-# the tree per thread, merged, closing and opening a row
+# the tree per thread, merged, closing and opening a row (at 100 columns:
+# a thread's row, "thread TID (pid PID, arc_basic)", is cut at 80 where the
+# ids' widths decide)
+tui_resize 100 24
 tui_keys t
 tui_wait 'Call tree per thread'
 tui_golden t330_tree trace
@@ -65,6 +68,8 @@ tui_keys m
 tui_wait 'Call tree of the threads merged'
 tui_golden t330_tree_merged trace
 tui_keys q
+tui_resize 80 24
+tui_wait ' functions  '
 
 # annotate g: its source lines and instructions
 tui_keys Home a

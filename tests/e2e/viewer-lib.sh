@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers of the viewer's tests (t33*_tui_*.sh; not t*.sh, which run-e2e.sh runs): post tui runs in a tmux
-# server of the test's own (its socket in $TMP), driven with send-keys and
-# read with capture-pane, as a user's terminal would show it.  Source after
-# lib.sh (and arc-lib.sh for recording).  Every wait polls the screen until
+# Helpers of the viewer's tests (t33*_tui_*.sh; the file is not named t*.sh,
+# which run-e2e.sh runs): post tui runs in a tmux server of the test's own
+# (its socket in $TMP), driven with send-keys and read with capture-pane, as
+# a user's terminal would show it.  Source after lib.sh (and arc-lib.sh for
+# recording).  Every wait polls the screen until
 # what it waits for is there, with a generous bound: never a fixed sleep.
 
 command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
