@@ -45,32 +45,28 @@ static int build(struct tui *ui, struct flow_view *f)
 {
 	const struct tui_data *d = ui->d;
 	bool filtered = filter_on_functions(session_select(d->r.s));
-	uint32_t *rows = NULL, last_thread;
+	uint32_t *rows, *shrunk, last_thread;
 	uint64_t at = f->rows && f->v.nr_rows ? d->lines[LINE_OF(f->rows[f->v.cur])].index : 0;
 	size_t n = 0;
 
-	/* twice: count the rows, then fill exactly as many */
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass && !(rows = malloc((n + 1) * sizeof(*rows))))
-			return -1;
-		n = 0;
-		last_thread = UINT32_MAX;
-		for (size_t i = 0; i < d->nr_lines; i++) {
-			const struct tui_line *l = &d->lines[i];
+	/* at most a switch row before each line; what is not used is given back */
+	rows = malloc((2 * d->nr_lines + 1) * sizeof(*rows));
+	if (!rows)
+		return -1;
+	last_thread = UINT32_MAX;
+	for (size_t i = 0; i < d->nr_lines; i++) {
+		const struct tui_line *l = &d->lines[i];
 
-			if (!line_shown(ui, f, l, filtered))
-				continue;
-			if (last_thread != UINT32_MAX && l->thread != last_thread) {
-				if (pass)
-					rows[n] = (uint32_t)i | SWITCH_ROW;
-				n++;
-			}
-			last_thread = l->thread;
-			if (pass)
-				rows[n] = (uint32_t)i;
-			n++;
-		}
+		if (!line_shown(ui, f, l, filtered))
+			continue;
+		if (last_thread != UINT32_MAX && l->thread != last_thread)
+			rows[n++] = (uint32_t)i | SWITCH_ROW;
+		last_thread = l->thread;
+		rows[n++] = (uint32_t)i;
 	}
+	shrunk = realloc(rows, (n + 1) * sizeof(*rows));
+	if (shrunk)
+		rows = shrunk;
 	free(f->rows);
 	f->rows = rows;
 	f->v.nr_rows = n;
