@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "steps", cmd_steps, "every step: address, symbol, line, bytes, disassembly" },
 	{ "export", cmd_export, "callgrind, folded stacks or Chrome JSON of the call flow" },
 	{ "diff", cmd_diff, "calls, Base and Cum of two traces, with deltas and ratios" },
+	{ "tui", cmd_tui, "an interactive viewer: functions, callers, trees, annotate, flow" },
 };
 
 static char description[2048];

@@ -32,5 +32,6 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts);
 int cmd_steps(int argc, char **argv, struct post_opts *opts);
 int cmd_export(int argc, char **argv, struct post_opts *opts);
 int cmd_diff(int argc, char **argv, struct post_opts *opts);
+int cmd_tui(int argc, char **argv, struct post_opts *opts);
 
 #endif /* POST_POST_H */
