@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "tree", cmd_tree, "call tree per thread (--merged), with Base and Cum" },
 	{ "profile", cmd_profile, "flat profile: calls, Base, Cum per function" },
 	{ "flow", cmd_flow, "chronological call flow (--condensed: a line per call)" },
+	{ "annotate", cmd_annotate, "a function's source and instructions with their counts" },
 	{ "steps", cmd_steps, "every step: address, symbol, line, bytes, disassembly" },
 	{ "export", cmd_export, "callgrind, folded stacks or Chrome JSON of the call flow" },
 	{ "diff", cmd_diff, "calls, Base and Cum of two traces, with deltas and ratios" },
