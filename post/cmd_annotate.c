@@ -17,11 +17,11 @@ static const struct popt_cmd cmd = {
 	.description =
 	"Each function's source lines interleaved with its instructions, in address\n"
 	"order, each line and instruction with its steps and their percent; the\n"
-	"hottest lines are marked '*' and listed first, and arrows join each jump\n"
-	"to its target inside the function, so loops show.  Without source lines\n"
-	"(no debug info) its instructions only, saying why.  Addresses are the\n"
-	"binary's own (ELF virtual addresses, as objdump shows them).  Functions by\n"
-	"steps (Base), hottest first.",
+	"hottest lines are named in the function's header and marked '*', and\n"
+	"arrows join each jump to its target inside the function, so loops show.\n"
+	"Without source lines (no debug info) its instructions only, saying why.\n"
+	"Addresses are the binary's own (ELF virtual addresses, as objdump shows\n"
+	"them).  Functions by steps (Base), the most first.",
 };
 
 static const char *const percent_names[] = { "function", "total", NULL };
@@ -73,12 +73,16 @@ static void put_source(FILE *out, const char *text)
 /* Why f has no source lines. */
 static const char *why_no_lines(const struct annot_fn *f, char *buf, size_t size)
 {
+	size_t n = strlen(f->name);
+
 	if (f->ring == 1 && f->code == ANNOT_CODE_UNREADABLE)
 		return "no debug vmlinux: kernel source lines need one (--vmlinux, --debug-dir)";
 	if (!strcmp(f->module, "[anon]") || !strcmp(f->module, "[unknown]"))
 		return "code outside any file";
-	snprintf(buf, size, "no line table for it in %s (built without -g, or stripped and "
-		 "its debuginfo not found)", f->module_path);
+	if (n > 4 && !strcmp(f->name + n - 4, "@plt"))
+		return "a PLT entry: code the linker made";
+	snprintf(buf, size, "no line table covers it in %s (code built without -g, or stripped "
+		 "and its debuginfo not found)", f->module_path);
 	return buf;
 }
 
@@ -124,7 +128,7 @@ static void print_hot(const struct annot_view *v, uint64_t base)
 }
 
 static void print_function_header(const struct annot_view *v, const struct annotate_opts *o,
-				  uint64_t total, bool source_asked)
+				  uint64_t total)
 {
 	const struct annot_fn *f = v->f;
 	const struct source_file *src = v->source;
@@ -146,11 +150,7 @@ static void print_function_header(const struct annot_view *v, const struct annot
 	if ((why = why_no_code(f, buf, sizeof(buf))))
 		printf("# code: %s\n", why);
 	if (!f->file) {
-		why = why_no_lines(f, buf, sizeof(buf));
-		printf("# source: none: %s\n", why);
-		if (source_asked)
-			pr_warn("annotate: %s has no source lines (%s); its instructions follow",
-				f->name, why);
+		printf("# source: none: %s\n", why_no_lines(f, buf, sizeof(buf)));
 	} else if (!src->found) {
 		printf("# source: %s: %s (lines by number only; see --source-dir)\n", f->file,
 		       src->error);
@@ -201,17 +201,18 @@ static struct widths row_widths(const struct annot_view *v)
 }
 
 /* The jump or call target's function, objdump's "<f+0x12>". */
-static void print_target(const struct annot_insn *in)
+static void print_target(FILE *out, const struct annot_insn *in)
 {
 	if (!(in->flags & ARCH_INSN_HAS_TARGET) || !in->target_sym)
 		return;
 	if (in->target_off)
-		printf(" <%s+%#" PRIx64 ">", in->target_sym, in->target_off);
+		fprintf(out, " <%s+%#" PRIx64 ">", in->target_sym, in->target_off);
 	else
-		printf(" <%s>", in->target_sym);
+		fprintf(out, " <%s>", in->target_sym);
 }
 
-static void print_row(const struct annot_view *v, const struct annot_row *row,
+/* One row, without trailing blanks (a row without text ends at its label or arrows). */
+static void print_row(FILE *out, const struct annot_view *v, const struct annot_row *row,
 		      const struct widths *w, uint64_t base)
 {
 	char count[32] = "", pct[16] = "", line[256] = "", addr[32] = "";
@@ -228,28 +229,34 @@ static void print_row(const struct annot_view *v, const struct annot_row *row,
 		snprintf(line, sizeof(line), "...");
 	else if (row->kind == ANNOT_ROW_INSN)
 		snprintf(addr, sizeof(addr), "%" PRIx64 ":", row->insn->addr);
-	printf("%*s %7s %c", w->count, count, pct, row->hot ? '*' : ' ');
+	fprintf(out, "%*s %7s %c", w->count, count, pct, row->hot ? '*' : ' ');
 	if (w->line)
-		printf("  %*s", w->line, line);
+		fprintf(out, "  %*s", w->line, line);
 	if (w->addr)
-		printf("  %*s", w->addr, addr);
-	printf("  %s%s", row->gutter, v->gutter_width ? " " : "");
+		fprintf(out, "  %*s", w->addr, addr);
+	fprintf(out, "  %s%s", row->gutter, v->gutter_width ? " " : "");
 	if (row->kind == ANNOT_ROW_LINE && row->text)
-		put_source(stdout, row->text);
+		put_source(out, row->text);
 	else if (row->kind == ANNOT_ROW_INSN) {
-		fputs(row->insn->text, stdout);
-		print_target(row->insn);
+		fputs(row->insn->text, out);
+		print_target(out, row->insn);
 	}
 	if (row->note[0])
-		printf("  # %s", row->note);
-	putchar('\n');
+		fprintf(out, "  # %s", row->note);
 }
 
-static void print_rows(const struct annot_view *v, const struct annotate_opts *o, uint64_t total)
+static int print_rows(const struct annot_view *v, const struct annotate_opts *o, uint64_t total)
 {
 	struct widths w = row_widths(v);
 	uint64_t base = percent_base(o, v->f, total);
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *row_out = open_memstream(&buf, &size);
 
+	if (!row_out) {
+		pr_err("out of memory printing %s", v->f->name);
+		return EXIT_RUNTIME;
+	}
 	printf("#%*s %7s  ", w.count - 1, "count", "percent");
 	if (w.line)
 		printf("  %*s", w.line, "line");
@@ -265,8 +272,17 @@ static void print_rows(const struct annot_view *v, const struct annotate_opts *o
 			printf("# lines in %s:\n", row->file);
 			continue;
 		}
-		print_row(v, row, &w, base);
+		rewind(row_out);
+		print_row(row_out, v, row, &w, base);
+		fflush(row_out);
+		while (size && buf[size - 1] == ' ')
+			size--;
+		fwrite(buf, 1, size, stdout);
+		putchar('\n');
 	}
+	fclose(row_out);
+	free(buf);
+	return 0;
 }
 
 static int print_report(struct flow_report *r, struct annotate *an, const struct annotate_opts *o)
@@ -274,7 +290,9 @@ static int print_report(struct flow_report *r, struct annotate *an, const struct
 	enum annot_mode mode = o->source ? ANNOT_SOURCE : o->asm_only ? ANNOT_ASM : ANNOT_MIXED;
 	struct source_files *sf = source_files_new(o->source_dir);
 	uint64_t total = arcs_total(r->arcs);
-	size_t n, shown = 0, with_steps = 0;
+	size_t n, shown = 0, with_steps = 0, no_lines = 0;
+	const struct annot_fn *last_no_lines = NULL;
+	char why[512];
 	uint32_t *fns = fr_sorted_functions(r, FR_BY_BASE, &n);
 	int ret = 0;
 
@@ -298,13 +316,23 @@ static int print_report(struct flow_report *r, struct annotate *an, const struct
 			ret = EXIT_RUNTIME;
 			break;
 		}
-		print_function_header(v, o, total, o->source);
-		print_rows(v, o, total);
+		if (!f->file)
+			no_lines++, last_no_lines = f;
+		print_function_header(v, o, total);
+		ret = print_rows(v, o, total);
 		annot_view_free(v);
 		shown++;
 	}
 	if (shown < with_steps && !ret)
 		printf("#\n# %zu more functions with steps not shown (--top)\n", with_steps - shown);
+	/* --source asked for what some functions lack: say so where scripts look */
+	if (o->source && no_lines == 1)
+		pr_warn("annotate: %s has no source lines (%s); its instructions are shown",
+			last_no_lines->name, why_no_lines(last_no_lines, why, sizeof(why)));
+	else if (o->source && no_lines)
+		pr_warn("annotate: %zu of the %zu functions shown have no source lines; their "
+			"instructions are shown (each one's '# source:' line says why)", no_lines,
+			shown);
 	free(fns);
 	source_files_free(sf);
 	return ret ? ret : report_finish(stdout, "the annotation");

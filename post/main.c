@@ -39,7 +39,7 @@ static const char *describe(void)
 				    "Commands:\n");
 
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		n += (size_t)snprintf(description + n, sizeof(description) - n, "  %-8s %s\n",
+		n += (size_t)snprintf(description + n, sizeof(description) - n, "  %-9s %s\n",
 				      commands[i].name, commands[i].summary);
 	snprintf(description + n, sizeof(description) - n,
 		 "\nRun 'post COMMAND --help' for a command's options.");
