@@ -101,7 +101,7 @@ _post()
 		# Values the help gives in prose, not as a|b|c.
 		[[ -z $values ]] && case $prev in
 		--ring) values="user kernel all" ;;
-		--format) values="callgrind folded chrome" ;;
+		--format) values="callgrind folded svg chrome" ;;
 		--clock) values="time steps" ;;
 		esac
 		mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
