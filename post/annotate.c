@@ -162,14 +162,10 @@ static int insn_addr_cmp(const void *key, const void *elem)
 	return addr < at ? -1 : addr > at;
 }
 
-static bool known_addr(const struct annot_code_list *l, uint64_t addr)
+/* Is addr one of the function's own instructions? */
+static bool listed_addr(const struct annot_code_list *l, uint64_t addr)
 {
-	if (bsearch(&addr, l->insns, l->nr_listed, sizeof(*l->insns), insn_addr_cmp))
-		return true;
-	for (size_t i = l->nr_listed; i < l->nr; i++)
-		if (l->insns[i].addr == addr)
-			return true;
-	return false;
+	return bsearch(&addr, l->insns, l->nr_listed, sizeof(*l->insns), insn_addr_cmp) != NULL;
 }
 
 static void sight_pc(void *ctx, const struct arcs *arcs, size_t i)
@@ -191,8 +187,12 @@ static void sight_pc(void *ctx, const struct arcs *arcs, size_t i)
 		read_code(a, l, p->pid, p->pc, ring);
 	in = cf_sites_info(session_sites(a->r->s), a->r->cf, p->pid, p->pc, ring);
 	a->pc_addr[i] = in->module_offset;
-	if (!known_addr(l, in->module_offset)) {
-		/* ran outside the symbol's code (no symbol, or other bytes there) */
+	if (!listed_addr(l, in->module_offset)) {
+		/*
+		 * ran outside the symbol's code (no symbol, or other bytes there):
+		 * one row per address seen, the same address in other processes
+		 * made one when the function is built
+		 */
 		struct annot_insn *insn = code_add(a, l);
 
 		if (insn)
@@ -416,6 +416,10 @@ static struct annot_fn *build(struct annotate *a, uint32_t fn)
 		}
 		memcpy(f->insns, l->insns, l->nr * sizeof(*f->insns));
 		qsort(f->insns, f->nr_insns, sizeof(*f->insns), insn_cmp);
+		f->nr_insns = 0;
+		for (size_t i = 0; i < l->nr; i++)
+			if (!f->nr_insns || f->insns[f->nr_insns - 1].addr != f->insns[i].addr)
+				f->insns[f->nr_insns++] = f->insns[i];
 	}
 	put_counts(a, f);
 	if (put_jumps(a, f) < 0) {
