@@ -11,6 +11,7 @@
 
 #include "annotate_view.h"
 #include "log.h"
+#include "output.h"
 
 static const struct popt_cmd cmd = {
 	.name = "annotate", .synopsis = "[--symbol F | --top N] [--source | --asm] [OPTIONS]",
@@ -33,6 +34,7 @@ struct annotate_opts {
 	int percent;
 	uint64_t hot;		  /* lines marked hottest */
 	const char *source_dir;
+	struct output_opts out;
 };
 
 /* What the rows' percentages are of. */
@@ -174,8 +176,8 @@ struct widths {
 
 static struct widths row_widths(const struct annot_view *v)
 {
-	struct widths w = { digits(v->f->base, 10), 0, 0 };
-	char label[256];
+	char label[256], num[32];
+	struct widths w = { (int)strlen(output_num(v->f->base, num, sizeof(num))), 0, 0 };
 
 	if (w.count < 7)
 		w.count = 7;
@@ -218,7 +220,7 @@ static void print_row(FILE *out, const struct annot_view *v, const struct annot_
 	char count[32] = "", pct[16] = "", line[256] = "", addr[32] = "";
 
 	if (row->counted && (row->kind == ANNOT_ROW_INSN || row->code)) {
-		snprintf(count, sizeof(count), "%" PRIu64, row->count);
+		output_num(row->count, count, sizeof(count));
 		snprintf(pct, sizeof(pct), "%.2f%%", report_percent(row->count, base));
 	} else if (row->kind == ANNOT_ROW_LINE && !row->code) {
 		snprintf(count, sizeof(count), ".");
@@ -277,7 +279,10 @@ static int print_rows(const struct annot_view *v, const struct annotate_opts *o,
 		fflush(row_out);
 		while (size && buf[size - 1] == ' ')
 			size--;
+		/* on a terminal, hot rows in colour as perf annotate's (of the function's steps) */
+		fputs(row->counted ? output_hot(report_percent(row->count, v->f->base)) : "", stdout);
 		fwrite(buf, 1, size, stdout);
+		fputs(row->counted ? output_reset() : "", stdout);
 		putchar('\n');
 	}
 	fclose(row_out);
@@ -293,7 +298,8 @@ static int print_report(struct flow_report *r, struct annotate *an, const struct
 	size_t n, shown = 0, with_steps = 0, no_lines = 0;
 	const struct annot_fn *last_no_lines = NULL;
 	char why[512];
-	uint32_t *fns = fr_sorted_functions(r, FR_BY_BASE, &n);
+	const struct report_sort by_base = { { RK_BASE, RK_CUM }, 2 };
+	uint32_t *fns = fr_sorted_functions(r, &by_base, &n);
 	int ret = 0;
 
 	if (!fns || !sf) {
@@ -356,6 +362,7 @@ int cmd_annotate(int argc, char **argv, struct post_opts *opts)
 		OPT_STRING(0, "source-dir", &o.source_dir, "DIR",
 			   "look for source files under DIR when their recorded path\n"
 			   "does not exist (by its trailing components)"),
+		OPT_GROUP("Output"), POST_PAGER_OPTIONS(&o.out),
 		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -374,8 +381,10 @@ int cmd_annotate(int argc, char **argv, struct post_opts *opts)
 		ret = EXIT_RUNTIME;
 	if (!ret)
 		ret = flow_report_run(&r);
-	if (!ret)
+	if (!ret) {
+		output_start(&o.out);
 		ret = print_report(&r, an, &o);
+	}
 	annotate_free(an);
 	flow_report_close(&r);
 	return ret;

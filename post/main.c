@@ -26,7 +26,7 @@ static const struct command commands[] = {
 	{ "flow", cmd_flow, "chronological call flow (--condensed: a line per call)" },
 	{ "annotate", cmd_annotate, "a function's source and instructions with their counts" },
 	{ "steps", cmd_steps, "every step: address, symbol, line, bytes, disassembly" },
-	{ "export", cmd_export, "callgrind, folded stacks or Chrome JSON of the call flow" },
+	{ "export", cmd_export, "callgrind, folded stacks, flame graph SVG or Chrome JSON" },
 	{ "diff", cmd_diff, "calls, Base and Cum of two traces, with deltas and ratios" },
 };
 
