@@ -66,13 +66,38 @@ for f in mixed:
 print('%d functions: every one\'s instructions add up to its Base' % len(mixed))
 PY
 
+# A C program of its own (no libc: a few thousand steps), built here, so its
+# source can move: square_sum's loop body runs 1000 times.
+mkdir -p build/src elsewhere/deep
+cat >build/src/moved.c <<'EOF'
+static int __attribute__((noinline)) square_sum(int n)
+{
+	int s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += i * i;
+	return s;
+}
+
+void _start(void)
+{
+	int s = square_sum(1000);
+
+	asm volatile("syscall" : : "a"(60), "D"(s == 0));
+	for (;;)
+		;
+}
+EOF
+body=$(grep -n 's += i \* i;' build/src/moved.c | cut -d: -f1)
+gcc -g -O0 -nostdlib -static -fno-pie -no-pie -o moved "$TMP/build/src/moved.c" || fail "gcc moved.c"
+arc_record moved.data ./moved
+
 # Without DWARF: every instruction (the same addresses and counts), no lines, and why.
-cp "$PROGS/countloop" nodebug && strip --strip-debug nodebug
-cp "$PROGS/countloop" stripped && strip stripped
+cp moved nodebug && strip --strip-debug nodebug
+cp moved stripped && strip stripped
 arc_record nodebug.data ./nodebug
 arc_record stripped.data ./stripped
-arc_record countloop.data "$PROGS/countloop"
-"$POST" -i countloop.data annotate --asm --symbol square_sum >with.asm || fail "annotate countloop"
+"$POST" -i moved.data annotate --asm --symbol square_sum >with.asm || fail "annotate moved"
 "$POST" -i nodebug.data annotate --symbol square_sum >nodebug.out || fail "annotate nodebug"
 grep -qx "# source: none: no line table covers it in $TMP/nodebug (code built without -g, or stripped and its debuginfo not found)" nodebug.out ||
 	fail "no reason for the missing source: $(grep '^# source' nodebug.out)"
@@ -87,23 +112,20 @@ grep -qx '# function \[stripped\] \[stripped\]' stripped.out || fail "stripped: 
 grep -qx '# code: no symbol covers it: only the instructions that ran are listed' stripped.out ||
 	fail "stripped: no reason for the partial listing: $(grep '^# code' stripped.out)"
 [ "$(grep -c '^ *0 ' stripped.out)" = 0 ] || fail "stripped: instructions that never ran are listed"
-# the same steps as counts --by insn gives code without symbols ("stripped+0x1139")
+# the same steps as counts --by insn gives code without symbols ("stripped+0x401000")
 "$POST" -i stripped.data counts --by insn --module stripped |
 	awk '$1 ~ /^[0-9]+$/ && $4 ~ /^stripped\+0x/ { print $1 }' | sort -n >want.counts
 grep -v '^#' stripped.out | awk '{ print $1 }' | sort -n >got.counts
-[ "$(wc -l <got.counts)" -gt 100 ] || fail "stripped: $(wc -l <got.counts) rows"
+[ "$(wc -l <got.counts)" -gt 20 ] || fail "stripped: $(wc -l <got.counts) rows"
 expect_same_file "stripped: the counts of the addresses that ran" want.counts got.counts
 
 # A source file moved since the build: lines by number, the reason, --source-dir.
-mkdir -p build/src elsewhere/deep
-cp "$ROOT/tests/progs/countloop.c" build/src/moved.c
-gcc -g -O0 -o moved "$TMP/build/src/moved.c" || fail "gcc moved.c"
-arc_record moved.data ./moved
 mv build/src/moved.c elsewhere/deep/
 "$POST" -i moved.data annotate --symbol square_sum >moved.out || fail "annotate moved"
 grep -qx "# source: $TMP/build/src/moved.c: No such file or directory (lines by number only; see --source-dir)" moved.out ||
 	fail "moved: $(grep '^# source' moved.out)"
-grep -Eq '^ +3000 +42\.[0-9]+% \* +11 +\|$' moved.out || fail "moved: line 11 not by number: $(cat moved.out)"
+grep -Eq "^ +3000 +[0-9.]+% \\* +$body +\\|\$" moved.out ||
+	fail "moved: line $body not by number: $(cat moved.out)"
 # the recorded path's trailing components under DIR: not DIR/deep/moved.c
 "$POST" -i moved.data annotate --symbol square_sum --source-dir "$TMP/elsewhere" >found.out ||
 	fail "annotate --source-dir"
@@ -114,7 +136,8 @@ mv elsewhere/deep/moved.c elsewhere/moved.c
 	fail "annotate --source-dir"
 grep -qx "# source: $TMP/build/src/moved.c (read from $TMP/elsewhere/moved.c)" found.out ||
 	fail "--source-dir: $(grep '^# source' found.out)"
-grep -Eq '^ +3000 +42\.[0-9]+% \* +11 .*s \+= i \* i;$' found.out || fail "--source-dir: no text of line 11"
+grep -Eq "^ +3000 +[0-9.]+% \\* +$body .*s \\+= i \\* i;\$" found.out ||
+	fail "--source-dir: no text of line $body"
 mkdir -p build/src && cp elsewhere/moved.c build/src/moved.c && touch -d '+1 hour' build/src/moved.c
 "$POST" -i moved.data annotate --symbol square_sum >newer.out || fail "annotate newer source"
 grep -qx "# source: $TMP/build/src/moved.c (modified after $TMP/moved was built: lines may not match)" newer.out ||
