@@ -75,8 +75,14 @@ $(O)/libpitrace-cmd.a: $(filter-out $(O)/pitrace/main.o,$(PITRACE_OBJ))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libcore.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit
+# post's modules without main(), for the unit tests of its views.
+$(O)/libpost.a: $(filter-out $(O)/post/main.o,$(POST_OBJ))
+	rm -f $@
+	$(AR) rcs $@ $^
+$(UNIT_OBJ): CFLAGS += -Ipost
+
+$(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libpost.a $(O)/libcore.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit -lncursesw -ltinfo -lm
 
 # libpitrace: pitrace_on()/pitrace_off() for traced programs (include/pitrace/pitrace.h).
 # The soname's number changes only when a program linked with it would break.

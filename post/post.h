@@ -29,6 +29,7 @@ int cmd_arc(int argc, char **argv, struct post_opts *opts);
 int cmd_tree(int argc, char **argv, struct post_opts *opts);
 int cmd_profile(int argc, char **argv, struct post_opts *opts);
 int cmd_flow(int argc, char **argv, struct post_opts *opts);
+int cmd_annotate(int argc, char **argv, struct post_opts *opts);
 int cmd_steps(int argc, char **argv, struct post_opts *opts);
 int cmd_export(int argc, char **argv, struct post_opts *opts);
 int cmd_diff(int argc, char **argv, struct post_opts *opts);

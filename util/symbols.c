@@ -491,11 +491,17 @@ static void resolve_kernel(struct sym_session *s, uint64_t addr, unsigned flags,
 	loc->symbol = loc->symbol_raw = e->name;
 	loc->sym_addr = e->addr;
 	loc->sym_offset = addr - e->addr;
+	loc->sym_size = e->size;
 	vm = sym_kernel_vmlinux(s->kernel, &kaslr);
 	if (vm && !e->module_base) {
+		const struct sym_entry *ve = sym_module_find(vm, addr - kaslr);
+
 		loc->mod = vm;
 		loc->module_path = vm->path;
 		loc->module_offset = addr - kaslr;
+		/* kallsyms has no sizes: the vmlinux's symbol has the function's own */
+		if (ve && ve->addr + kaslr == e->addr)
+			loc->sym_size = ve->size;
 		if (flags & SYM_LINES)
 			sym_module_line(vm, addr - kaslr, &loc->file, &loc->line);
 	}
@@ -558,6 +564,7 @@ void sym_resolve(struct sym_session *s, uint32_t pid, uint64_t addr, unsigned fl
 		loc->symbol_raw = e->raw;
 		loc->sym_addr = e->addr + r->bias;
 		loc->sym_offset = vaddr - e->addr;
+		loc->sym_size = e->size;
 	}
 	if (flags & SYM_LINES)
 		sym_module_line(r->mod, vaddr, &loc->file, &loc->line);

@@ -53,6 +53,7 @@ struct sym_loc {
 	const char *symbol_raw;	  /* as in the symbol table (mangled); NULL with symbol */
 	uint64_t sym_addr;	  /* the symbol's start, as a process address */
 	uint64_t sym_offset;	  /* addr - sym_addr */
+	uint64_t sym_size;	  /* the symbol's size in bytes (kallsyms: to the next one) */
 	const char *file;	  /* source file (SYM_LINES), NULL if unknown */
 	int line;		  /* source line, 0 if unknown */
 };
