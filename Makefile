@@ -23,6 +23,19 @@ CC ?= gcc
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iutil -Iarch -Iarch/$(ARCH) -MMD -MP
 LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread -lstdc++
+# Optional libraries, used when their headers are there (make deps installs
+# them): libdebuginfod (post's download progress and debuginfo of missing
+# files; loaded only when DEBUGINFOD_URLS is set, as libdw does), libarchive
+# (pitrace archive).
+have_header = $(shell echo '\#include <$(1)>' | $(CC) -E -x c - >/dev/null 2>&1 && echo y)
+ifeq ($(call have_header,elfutils/debuginfod.h),y)
+CFLAGS += -DHAVE_LIBDEBUGINFOD
+LDLIBS_CORE += -ldl
+endif
+ifeq ($(call have_header,archive.h),y)
+CFLAGS += -DHAVE_LIBARCHIVE
+$(BIN)/pitrace $(O)/unit-tests: LDLIBS_CORE += -larchive
+endif
 
 CORE_SRC := $(wildcard util/*.c) $(wildcard arch/$(ARCH)/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)

@@ -76,7 +76,7 @@ _post()
 	local help=$common
 	[[ -n $cmd ]] && help=$("$prog" "$cmd" --help 2>/dev/null)$'\n'$common
 	case $prev in
-	-i | --input | --debug-dir | --source-dir)
+	-i | --input | --debug-dir | --source-dir | --symfs | --buildid-dir)
 		_filedir -d
 		return ;;
 	--vmlinux | -o)
