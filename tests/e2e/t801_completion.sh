@@ -76,8 +76,9 @@ done
 
 P=$PITRACE Q="$POST"
 # pitrace: commands, then each command's options, values and operands.
-expect_only "$P " record attach start stop status on off
+expect_only "$P " record attach start stop status on off archive
 expect_only "$P re" record
+expect_completion "$P archive --" --output --debug-dir --buildid-dir --unpack --help
 expect_only "$P --v" --verbose --version
 expect_completion "$P record -" -o --output --mode --follow-fork --on -z --compress --no-pin \
 	--aslr --backend --buffer-size --kernel --kernel-limit --help --
