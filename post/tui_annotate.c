@@ -63,6 +63,12 @@ static int add(struct ann_view *a, struct ann_row r)
 	return 0;
 }
 
+/* Two instructions' source files: the same file, whichever lookup named it. */
+static bool same_file(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 static int rows_mixed(struct ann_view *a, bool lines)
 {
 	const struct ann_function *f = &a->f;
@@ -70,12 +76,12 @@ static int rows_mixed(struct ann_view *a, bool lines)
 	for (size_t i = 0; i < f->n; i++) {
 		const struct ann_insn *in = &f->insns[i];
 
-		if (lines && in->file && (!i || in->file != f->insns[i - 1].file ||
+		if (lines && in->file && (!i || !same_file(in->file, f->insns[i - 1].file) ||
 					  in->line != f->insns[i - 1].line)) {
 			struct ann_row r = { .kind = AR_LINE, .file = in->file, .line = in->line,
 					     .counted = true };
 
-			for (size_t j = i; j < f->n && f->insns[j].file == in->file &&
+			for (size_t j = i; j < f->n && same_file(f->insns[j].file, in->file) &&
 					   f->insns[j].line == in->line; j++)
 				r.count += f->insns[j].count;
 			if (add(a, r))
@@ -110,7 +116,7 @@ static int rows_source(struct tui *ui, struct ann_view *a)
 		return add(a, (struct ann_row){ .kind = AR_NOTE,
 						.file = "no source lines are known for this function" });
 	for (size_t i = 0; i < f->n; i++)
-		if (f->insns[i].file == file && f->insns[i].line > 0) {
+		if (same_file(f->insns[i].file, file) && f->insns[i].line > 0) {
 			if (!lo || f->insns[i].line < lo)
 				lo = f->insns[i].line;
 			if (f->insns[i].line > hi)
@@ -124,7 +130,7 @@ static int rows_source(struct tui *ui, struct ann_view *a)
 	for (size_t i = 0; i < f->n; i++) {
 		const struct ann_insn *in = &f->insns[i];
 
-		if (in->file == file && in->line >= lo && in->line <= hi && lo) {
+		if (same_file(in->file, file) && in->line >= lo && in->line <= hi && lo) {
 			count[in->line - lo] += in->count;
 			has[in->line - lo] = true;
 		} else if (in->file && in->line > 0) {
