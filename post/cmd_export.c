@@ -23,7 +23,8 @@ static const struct popt_cmd cmd = {
 	"              with their inclusive instructions, jumps (callgrind_annotate,\n"
 	"              KCachegrind)\n"
 	"  folded      one line per call stack with its self instructions\n"
-	"              (\"_start;main;f 1234\", for flame-graph tools)\n"
+	"              (\"_start;main;f 1234\", for flame-graph tools), at most\n"
+	"              --max-stack frames a line\n"
 	"  chrome      Chrome/Perfetto JSON trace events: a B/E pair per call per\n"
 	"              thread, timestamps from the trace's clock (--clock time,\n"
 	"              the default) or one microsecond a step (--clock steps)",
@@ -33,12 +34,16 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 {
 	struct session_filter f = SESSION_FILTER_INIT;
 	int fmt = -1, clock = 0;
+	uint32_t max_stack = EXPORT_MAX_STACK;
 	const char *path = NULL;
 	const struct popt opt[] = {
 		OPT_GROUP("Options"),
 		OPT_CHOICE(0, "format", &fmt, "FORMAT", formats, "callgrind, folded or chrome"),
 		OPT_STRING('o', "output", &path, "FILE", "the output file ('-': standard output)"),
 		OPT_CHOICE(0, "clock", &clock, "CLOCK", clocks, "chrome: time (the default) or steps"),
+		OPT_U32(0, "max-stack", &max_stack, "N",
+			"folded: at most N frames a line (default 512, at least 3): a deeper\n"
+			"path's first N-2, then [...], then its last"),
 		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -71,7 +76,7 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 		ret = flow_report_run(&r);
 	if (!ret)
 		ret = fmt == EXPORT_CALLGRIND ? export_callgrind_write(cg, out) :
-		      fmt == EXPORT_FOLDED ? export_folded(&r, out) : export_chrome_finish(chrome);
+		      fmt == EXPORT_FOLDED ? export_folded(&r, out, max_stack) : export_chrome_finish(chrome);
 	if (!ret)
 		ret = report_finish(out, path);
 out:

@@ -18,8 +18,14 @@ struct export_cg *export_callgrind_new(struct flow_report *r);
 int export_callgrind_write(struct export_cg *c, FILE *out);
 void export_callgrind_free(struct export_cg *c);
 
-/* Folded stacks, after the run; 0 or EXIT_RUNTIME (printed). */
-int export_folded(struct flow_report *r, FILE *out);
+/*
+ * Folded stacks, after the run; 0 or EXIT_RUNTIME (printed).  A line holds
+ * at most max_stack frames (at least 3): a deeper path's are its first
+ * max_stack - 2, "[...]" and its last, equal lines added into one, so the
+ * output stays linear in the tree's size at any depth.
+ */
+#define EXPORT_MAX_STACK 512
+int export_folded(struct flow_report *r, FILE *out, unsigned max_stack);
 
 /*
  * Chrome/Perfetto JSON, written while the engine runs: _new before the run
