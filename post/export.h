@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "flame.h"
 #include "flowreport.h"
 
 /*
@@ -19,13 +20,29 @@ int export_callgrind_write(struct export_cg *c, FILE *out);
 void export_callgrind_free(struct export_cg *c);
 
 /*
- * Folded stacks, after the run; 0 or EXIT_RUNTIME (printed).  A line holds
- * at most max_stack frames (at least 3): a deeper path's are its first
- * max_stack - 2, "[...]" and its last, equal lines added into one, so the
- * output stays linear in the tree's size at any depth.
+ * Call paths deeper than this many frames are cut in the flame-graph
+ * exports (post export --max-stack), so that their output stays linear in
+ * the call tree's size at any depth.
  */
-#define EXPORT_MAX_STACK 512
-int export_folded(struct flow_report *r, FILE *out, unsigned max_stack);
+#define EXPORT_STACK_DEFAULT 512
+#define EXPORT_MIN_STACK 3
+
+/*
+ * Folded stacks, after the run; 0 or EXIT_RUNTIME (printed).  A line holds
+ * at most max_stack frames: a deeper path's are its first max_stack - 2,
+ * "[...]" and its last, and equal such lines are one, their steps added.
+ */
+int export_folded(struct flow_report *r, FILE *out, enum flame_prefix prefix,
+		  unsigned max_stack);
+
+/*
+ * A flame graph as a self-contained interactive SVG (export_svg.c), after
+ * the run; title names it.  At most max_stack levels are drawn: a deeper
+ * path's frames end at its ancestor of that level, whose width still
+ * holds them.  0 or EXIT_RUNTIME (printed).
+ */
+int export_svg(struct flow_report *r, FILE *out, enum flame_prefix prefix, const char *title,
+	       unsigned max_stack);
 
 /*
  * Chrome/Perfetto JSON, written while the engine runs: _new before the run

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* post export --format folded: a line per call path with its own instructions, for flame graphs. */
+/*
+ * post export --format folded: a line per call path with its own
+ * instructions, for flame graphs ("_start;main;f 1234"), optionally
+ * prefixed by the command, process or thread (flame.h).
+ */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,41 +12,11 @@
 #include "log.h"
 
 /*
- * A path deeper than the line's frames: its first max_stack - 2 frames (the
- * node at path[max_stack - 3] is its head), "[...]", and its last function.
- * Equal lines are one, their steps added.
- */
-struct folded_deep {
-	uint32_t head, fn;
-	uint64_t steps;
-};
-
-struct folded {
-	struct flow_report *r;
-	FILE *out;
-	unsigned max_stack;
-	struct folded_deep *deep; /* in first-seen order */
-	size_t nr_deep, deep_size;
-	uint32_t *deep_hash;	  /* index + 1, by (head, fn) */
-	size_t deep_hash_size;
-	uint32_t *paths;	  /* the deep lines' heads' paths, max_stack - 2 each */
-	bool oom;
-};
-
-static int folded_child_cmp(const void *pa, const void *pb, void *arg)
-{
-	const struct folded *fo = arg;
-	const struct arc_node *a = arcs_node(fo->r->arcs, *(const uint32_t *)pa);
-	const struct arc_node *b = arcs_node(fo->r->arcs, *(const uint32_t *)pb);
-
-	return strcmp(cf_func(fo->r->cf, a->fn)->name, cf_func(fo->r->cf, b->fn)->name);
-}
-
-/*
  * One frame of a folded line.  Readers split a line at its last space (the
  * count after it) and the stack at ';', so demangled names keep their
  * spaces and commas ("f(int, char)"), but a ';' in a name (never made by
- * the demangler; possible in assembly labels) is written as ':'.
+ * the demangler; possible in assembly labels, or a command's name) is
+ * written as ':'.
  */
 static void folded_frame(FILE *out, const char *name)
 {
@@ -50,16 +24,33 @@ static void folded_frame(FILE *out, const char *name)
 		fputc(*p == ';' ? ':' : *p, out);
 }
 
-static const char *node_name(const struct folded *fo, uint32_t node)
-{
-	return cf_func(fo->r->cf, arcs_node(fo->r->arcs, node)->fn)->name;
-}
+/*
+ * A path deeper than a line's frames: its first max_stack - 2 frames end at
+ * the node head, then "[...]" and its last function fn.  Lines of the same
+ * (head, fn) are one, their steps added, in first-seen order.
+ */
+struct folded_deep {
+	uint32_t head, fn;
+	uint64_t steps;
+};
 
-static uint64_t deep_key(uint32_t head, uint32_t fn)
+struct folded {
+	const struct flame *fl;
+	FILE *out;
+	unsigned max_stack;
+	struct folded_deep *deep;
+	size_t nr_deep, deep_size;
+	uint32_t *deep_hash;	  /* index + 1, by (head, fn) */
+	size_t deep_hash_size;
+	uint32_t *path;		  /* a deep line's head's path */
+	bool oom;
+};
+
+static size_t deep_slot(uint32_t head, uint32_t fn, size_t size)
 {
 	uint64_t x = ((uint64_t)head << 32 | fn) * 0x9e3779b97f4a7c15ull;
 
-	return x ^ (x >> 29);
+	return (size_t)(x >> 29) & (size - 1);
 }
 
 static bool deep_rehash(struct folded *fo)
@@ -73,7 +64,7 @@ static bool deep_rehash(struct folded *fo)
 	fo->deep_hash = h;
 	fo->deep_hash_size = size;
 	for (size_t k = 0; k < fo->nr_deep; k++) {
-		size_t i = deep_key(fo->deep[k].head, fo->deep[k].fn) & (size - 1);
+		size_t i = deep_slot(fo->deep[k].head, fo->deep[k].fn, size);
 
 		while (h[i])
 			i = (i + 1) & (size - 1);
@@ -82,12 +73,8 @@ static bool deep_rehash(struct folded *fo)
 	return true;
 }
 
-/* Add a deep path's steps to its line (path: from the top down to the head). */
-static void deep_add(struct folded *fo, const uint32_t *path, uint32_t fn, uint64_t steps)
+static void deep_add(struct folded *fo, uint32_t head, uint32_t fn, uint64_t steps)
 {
-	unsigned head_frames = fo->max_stack - 2;
-	uint32_t head = path[head_frames - 1];
-	struct folded_deep *d;
 	size_t i, mask;
 
 	if (2 * (fo->nr_deep + 1) > fo->deep_hash_size && !deep_rehash(fo)) {
@@ -95,8 +82,9 @@ static void deep_add(struct folded *fo, const uint32_t *path, uint32_t fn, uint6
 		return;
 	}
 	mask = fo->deep_hash_size - 1;
-	for (i = deep_key(head, fn) & mask; fo->deep_hash[i]; i = (i + 1) & mask) {
-		d = &fo->deep[fo->deep_hash[i] - 1];
+	for (i = deep_slot(head, fn, fo->deep_hash_size); fo->deep_hash[i]; i = (i + 1) & mask) {
+		struct folded_deep *d = &fo->deep[fo->deep_hash[i] - 1];
+
 		if (d->head == head && d->fn == fn) {
 			d->steps += steps;
 			return;
@@ -104,66 +92,82 @@ static void deep_add(struct folded *fo, const uint32_t *path, uint32_t fn, uint6
 	}
 	if (fo->nr_deep == fo->deep_size) {
 		size_t size = fo->deep_size ? 2 * fo->deep_size : 64;
-		struct folded_deep *nd = realloc(fo->deep, size * sizeof(*nd));
-		uint32_t *np = nd ? realloc(fo->paths, size * head_frames * sizeof(*np)) : NULL;
+		struct folded_deep *more = realloc(fo->deep, size * sizeof(*more));
 
-		if (nd)
-			fo->deep = nd;
-		if (!np) {
+		if (!more) {
 			fo->oom = true;
 			return;
 		}
-		fo->paths = np;
+		fo->deep = more;
 		fo->deep_size = size;
 	}
-	memcpy(fo->paths + fo->nr_deep * head_frames, path, head_frames * sizeof(*path));
 	fo->deep[fo->nr_deep] = (struct folded_deep){ head, fn, steps };
 	fo->deep_hash[i] = (uint32_t)++fo->nr_deep;
 }
 
-/* A call path: its line when it has own steps and a selected function is on it. */
-static int folded_node(void *ctx, uint32_t node, unsigned depth, const uint32_t *path,
-		       int selected)
+/* The frames from the root's child down to node, as a line starts. */
+static void folded_path(const struct folded *fo, uint32_t node)
 {
-	struct folded *fo = ctx;
-	const struct arc_node *n = arcs_node(fo->r->arcs, node);
+	uint32_t depth = flame_node(fo->fl, node)->depth;
 
-	selected = selected || fr_selected(fo->r, n->fn);
-	if (!n->base || !selected)
-		return selected;
-	if (depth >= fo->max_stack) {
-		deep_add(fo, path, n->fn, n->base);
-		return selected;
-	}
-	for (unsigned i = 0; i <= depth; i++) {
-		if (i)
+	/* up to the root's child, then printed from there down */
+	for (uint32_t i = node, d = depth + 1; d-- > 0; i = flame_node(fo->fl, i)->parent)
+		fo->path[d] = i;
+	for (uint32_t d = 0; d <= depth; d++) {
+		if (d)
 			fputc(';', fo->out);
-		folded_frame(fo->out, node_name(fo, path[i]));
+		folded_frame(fo->out, flame_node(fo->fl, fo->path[d])->name);
 	}
-	fprintf(fo->out, " %" PRIu64 "\n", n->base);
-	return selected;
 }
 
-int export_folded(struct flow_report *r, FILE *out, unsigned max_stack)
+static bool folded_node(void *ctx, const struct flame_node *n, const uint32_t *path)
 {
-	struct folded fo = { .r = r, .out = out, .max_stack = max_stack < 3 ? 3 : max_stack };
-	int ret = arcs_walk(r->arcs, arcs_merged_root(r->arcs), folded_child_cmp, folded_node, &fo);
+	struct folded *fo = ctx;
 
-	for (size_t k = 0; !ret && k < fo.nr_deep; k++) {
-		const uint32_t *path = fo.paths + k * (fo.max_stack - 2);
+	if (!n->self)
+		return true;
+	if (n->depth >= fo->max_stack) {
+		deep_add(fo, path[fo->max_stack - 3], n->fn, n->self);
+		return true;
+	}
+	for (unsigned i = 0; i <= n->depth; i++) {
+		if (i)
+			fputc(';', fo->out);
+		folded_frame(fo->out, flame_node(fo->fl, path[i])->name);
+	}
+	fprintf(fo->out, " %" PRIu64 "\n", n->self);
+	return true;
+}
 
-		for (unsigned i = 0; i < fo.max_stack - 2; i++) {
-			folded_frame(out, node_name(&fo, path[i]));
-			fputc(';', out);
-		}
-		fputs("[...];", out);
+int export_folded(struct flow_report *r, FILE *out, enum flame_prefix prefix,
+		  unsigned max_stack)
+{
+	struct flame *fl = flame_new(r, prefix);
+	struct folded fo = { .fl = fl, .out = out };
+	int ret;
+
+	if (!fl)
+		return EXIT_RUNTIME;
+	fo.max_stack = max_stack < EXPORT_MIN_STACK ? EXPORT_MIN_STACK : max_stack;
+	ret = flame_walk(fl, folded_node, &fo) < 0 ? EXIT_RUNTIME : 0;
+	if (!ret && fo.nr_deep && !(fo.path = malloc(fo.max_stack * sizeof(*fo.path))))
+		fo.oom = true;
+	for (size_t k = 0; !ret && !fo.oom && k < fo.nr_deep; k++) {
+		folded_path(&fo, fo.deep[k].head);
+		fputs(";[...];", out);
 		folded_frame(out, cf_func(r->cf, fo.deep[k].fn)->name);
 		fprintf(out, " %" PRIu64 "\n", fo.deep[k].steps);
 	}
-	if (fo.oom)
+	if (fo.nr_deep)
+		pr_warn("folded: call paths deeper than %u frames are cut to their first %u, "
+			"[...] and their last (--max-stack)", fo.max_stack, fo.max_stack - 2);
+	if (fo.oom) {
 		pr_err("out of memory writing folded stacks");
+		ret = EXIT_RUNTIME;
+	}
 	free(fo.deep);
 	free(fo.deep_hash);
-	free(fo.paths);
-	return ret < 0 || fo.oom ? EXIT_RUNTIME : 0;
+	free(fo.path);
+	flame_free(fl);
+	return ret;
 }
