@@ -294,9 +294,17 @@ static void child_index(struct arcs *a, uint32_t node)
 		child_rehash(a);	/* indexes every node, this one too */
 	mask = a->child_hash_size - 1;
 	for (i = child_key(a->nodes[node].parent, a->nodes[node].fn) & mask; a->child_hash[i];
-	     i = (i + 1) & mask)
-		if (a->child_hash[i] == node + 1)
+	     i = (i + 1) & mask) {
+		const struct arc_node *o = &a->nodes[a->child_hash[i] - 1];
+
+		/* the newest child of a function is the one found, as a scan of
+		 * the children (newest first) found it */
+		if (a->child_hash[i] == node + 1 ||
+		    (o->parent == a->nodes[node].parent && o->fn == a->nodes[node].fn)) {
+			a->child_hash[i] = node + 1;
 			return;
+		}
+	}
 	a->child_hash[i] = node + 1;
 	a->nr_children++;
 }
@@ -459,6 +467,7 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	old = tt->stack[0];
 	node_detach(a, old);
 	g = node_new(a, root->fn, tt->root);
+	child_index(a, g);
 	a->nodes[old].parent = g;
 	a->nodes[old].next_sibling = a->nodes[g].first_child;
 	a->nodes[g].first_child = old;
