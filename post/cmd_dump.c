@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "arch_vectors.h"
 #include "log.h"
@@ -30,8 +31,14 @@ static const char *const attr_names[] = {
 	[PT_ATTR_TOTALS] = "TOTALS", [PT_ATTR_STATE] = "STATE", [PT_ATTR_NR_CPUS] = "NR_CPUS",
 	[PT_ATTR_HOSTNAME] = "HOSTNAME", [PT_ATTR_ON_SYMBOL] = "ON_SYMBOL",
 	[PT_ATTR_NOTE] = "NOTE", [PT_ATTR_KERNEL_BUILD_ID] = "KERNEL_BUILD_ID",
-	[PT_ATTR_PAD] = "PAD",
+	[PT_ATTR_PAD] = "PAD", [PT_ATTR_CHECK] = "CHECK",
 };
+
+/* A CHECK record's CRC, and whether the bytes it covers still have it. */
+static void print_crc(uint32_t want, uint32_t have)
+{
+	printf("crc32 0x%08x (%s)", want, want == have ? "ok" : "MISMATCH");
+}
 
 static void print_file_header(const struct pt_file_header *h)
 {
@@ -91,8 +98,15 @@ static int dump_header_file(const char *path)
 			memcpy(&t, p, plen < sizeof(t) ? plen : sizeof(t));
 			printf("steps %" PRIu64 " lost %" PRIu64 " threads %u processes %u",
 			       t.steps, t.lost, t.threads, t.processes);
+			if (plen >= sizeof(t))
+				printf(" counted %" PRIu64, t.counted);
 		} else if (rh->type == PT_ATTR_PAD) {
 			printf("%zu bytes of room", plen);
+		} else if (rh->type == PT_ATTR_CHECK && plen >= 4) {
+			uint32_t v;
+
+			memcpy(&v, p, 4);
+			print_crc(v, (uint32_t)crc32(0, data, (uInt)at));
 		} else if (rh->type == PT_ATTR_NR_CPUS && plen >= 4) {
 			uint32_t v;
 
@@ -141,6 +155,12 @@ static int dump_tasks_file(const char *path)
 		printf("%10zu  %-10s  ", at, trace_task_type_name(rh->type));
 		if (trace_task_decode(rh, &t) < 0) {
 			printf("malformed (type %u, size %u)\n", rh->type, rh->size);
+			continue;
+		}
+		if (t.type == PT_TASK_CHECK) {
+			/* its time and seq only repeat the record's before it */
+			print_crc(t.check.crc32, (uint32_t)crc32(0, data, (uInt)at));
+			putchar('\n');
 			continue;
 		}
 		if (t.c.seq == PT_SEQ_NONE)
@@ -262,10 +282,14 @@ static void print_ctl(const struct step_item *it)
 	case PT_CTL_CHECK:
 		ctl_get_u32(&c, &crc);
 		printf("crc32 0x%08x", crc);
+		if (ctl_get_uleb(&c, &a) == 0)
+			printf(" block %" PRIu64, a);
 		break;
 	case PT_CTL_END:
 		ctl_get_uleb(&c, &a);
 		printf("steps %" PRIu64, a);
+		if (ctl_get_uleb(&c, &a) == 0)
+			printf(" counted %" PRIu64, a);
 		break;
 	case PT_CTL_FORK:
 	case PT_CTL_EXEC:

@@ -117,9 +117,10 @@ static void print_async(const struct async_counts *ac)
  * Read one stream through: its steps (up to the damage, if any), and what
  * the damage is in damage[] ("" when none).  False if it cannot be read.
  */
-static bool stream_steps(const struct trace_stream_info *si, bool cut_short, uint64_t *steps,
-			 bool *zstd, bool *cut, char *damage, size_t size, struct async_counts *ac)
+static bool stream_steps(const struct trace *t, size_t i, uint64_t *steps, bool *zstd, bool *cut,
+			 char *damage, size_t size, struct async_counts *ac)
 {
+	const struct trace_stream_info *si = trace_stream(t, i);
 	struct stream_reader *r = stream_reader_open(si->path);
 	struct step_item it;
 
@@ -132,7 +133,8 @@ static bool stream_steps(const struct trace_stream_info *si, bool cut_short, uin
 	/* damage is part of the description here: count up to it, say what it is */
 	stream_reader_set_force(r, true);
 	stream_reader_set_quiet(r, true);
-	stream_reader_set_cut_short(r, cut_short);
+	stream_reader_set_cut_short(r, trace_cut_short(t));
+	stream_reader_expect(r, t, si);
 	while (stream_reader_next(r, &it, NULL) == 1) {
 		*steps += it.kind == STEP_ITEM_STEP;
 		if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_ASYNC)
@@ -205,8 +207,8 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 		const struct trace_stream_info *si = trace_stream(t, i);
 		uint64_t steps;
 		char damage[256];
-		bool zstd, cut, good = stream_steps(si, trace_cut_short(t), &steps, &zstd, &cut,
-						    damage, sizeof(damage), &ac);
+		bool zstd, cut, good = stream_steps(t, i, &steps, &zstd, &cut, damage,
+						    sizeof(damage), &ac);
 
 		printf("  %-14s %12" PRIu64 " steps %12" PRIu64 " bytes", si->name, steps,
 		       si->file_size);

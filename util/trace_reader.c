@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading a trace directory: validation, attributes, tasks, verified and merged step streams. */
+/*
+ * Reading a trace directory: file headers, the header's attributes and the
+ * tasks file, verified and checked, and the list of step streams
+ * (stream_reader.c reads one stream, trace_iter.c merges them).
+ */
 #define PR_FMT "reader"
 #include <dirent.h>
 #include <errno.h>
@@ -8,24 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#include <zstd.h>
 
 #include "log.h"
-#include "stepcodec.h"
 #include "trace_reader.h"
 
-/*
- * Step streams are read in chunks of this size; a CHECK block must fit (the
- * buffer grows if one does not).  Every stream of a trace is open at once
- * while merging, so this times the number of threads is the reader's memory.
- */
-#define SR_CHUNK (128u << 10)
-/* Writers CHECK every 64 KiB; a block longer than this is corruption. */
-#define SR_MAX_BLOCK (16u << 20)
+/* A growing NULL-terminated list of strings (argv, notes): each push is O(1). */
+struct strv {
+	char **v;
+	size_t n, cap;
+};
 
 struct thread_entry {
 	uint32_t tid, pid;
@@ -38,6 +36,9 @@ struct trace {
 	bool force;
 	struct trace_info info;
 	char *strings[7];	  /* owned copies of info's string attributes */
+	struct strv argv, on_symbols, notes; /* info's lists */
+	bool totals_seen;	  /* the header has TOTALS (and counted, v6: counted_seen) */
+	bool counted_seen;
 	uint8_t *tasks_data;	  /* the tasks file; task strings point into it */
 	struct trace_task_rec *tasks;
 	size_t nr_tasks;
@@ -74,33 +75,62 @@ static const char *kind_name(unsigned kind)
 	return "unknown";
 }
 
+/*
+ * Damage in the header or tasks file: an error (-1), or with --force a
+ * warning and 0, the file then read as far as it goes (then: "up to there",
+ * "as it is").
+ */
+static __attribute__((format(printf, 4, 5))) int file_damage(const struct trace *t,
+							    const char *path, const char *then,
+							    const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (t->force) {
+		pr_warn("%s: %s; reading %s", path, what, then);
+		return 0;
+	}
+	pr_err("%s: %s (--force reads %s)", path, what, then);
+	return -1;
+}
+
+const char *trace_file_header_problem(const struct pt_file_header *h, size_t have, unsigned kind,
+				      char *buf, size_t size)
+{
+	if (have < sizeof(*h))
+		snprintf(buf, size, "truncated file header (%zu of %zu bytes)", have, sizeof(*h));
+	else if (memcmp(h->magic, PT_MAGIC, sizeof(PT_MAGIC)) != 0)
+		snprintf(buf, size, "bad magic: not a pitrace file");
+	else if (h->endian != (host_is_little_endian() ? PT_ENDIAN_LITTLE : PT_ENDIAN_BIG))
+		snprintf(buf, size, "written in the other byte order (endian %u); this %s cannot "
+			 "read it", h->endian, log_progname);
+	else if (h->min_reader > PT_FORMAT_VERSION)
+		snprintf(buf, size, "format version %u needs a newer %s (this one reads up to %u)",
+			 h->min_reader, log_progname, PT_FORMAT_VERSION);
+	else if (h->min_reader > h->version)
+		snprintf(buf, size, "corrupt file header (version %u, readable from version %u)",
+			 h->version, h->min_reader);
+	else if (kind && h->kind != kind)
+		snprintf(buf, size, "not a %s file (kind %u, %s)", kind_name(kind), h->kind,
+			 kind_name(h->kind));
+	else
+		return NULL;
+	return buf;
+}
+
 int trace_check_file_header(const char *path, const struct pt_file_header *h, size_t have,
 			    unsigned kind)
 {
-	if (have < sizeof(*h)) {
-		pr_err("%s: truncated file header (%zu of %zu bytes)", path, have, sizeof(*h));
-		return -1;
-	}
-	if (memcmp(h->magic, PT_MAGIC, sizeof(PT_MAGIC)) != 0) {
-		pr_err("%s: bad magic: not a pitrace file", path);
-		return -1;
-	}
-	if (h->endian != (host_is_little_endian() ? PT_ENDIAN_LITTLE : PT_ENDIAN_BIG)) {
-		pr_err("%s: written in the other byte order (endian %u); this %s cannot read it",
-		       path, h->endian, log_progname);
-		return -1;
-	}
-	if (h->min_reader > PT_FORMAT_VERSION) {
-		pr_err("%s: format version %u needs a newer %s (this one reads up to %u)", path,
-		       h->min_reader, log_progname, PT_FORMAT_VERSION);
-		return -1;
-	}
-	if (kind && h->kind != kind) {
-		pr_err("%s: not a %s file (kind %u, %s)", path, kind_name(kind), h->kind,
-		       kind_name(h->kind));
-		return -1;
-	}
-	return 0;
+	char buf[256];
+
+	if (!trace_file_header_problem(h, have, kind, buf, sizeof(buf)))
+		return 0;
+	pr_err("%s: %s", path, buf);
+	return -1;
 }
 
 int trace_load_file(const char *path, unsigned kind, struct pt_file_header *h, uint8_t **data,
@@ -176,26 +206,29 @@ int trace_next_record(const uint8_t *data, size_t len, size_t *off, const struct
 
 /* ---- the header file ---- */
 
-static char **strv_push(char **v, const char *s)
+static void strv_push(struct strv *l, const char *s)
 {
-	size_t n = 0;
-	char **nv;
+	if (l->n + 2 > l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 8;
+		char **v = realloc(l->v, cap * sizeof(*v));
 
-	while (v && v[n])
-		n++;
-	nv = realloc(v, (n + 2) * sizeof(*nv));
-	if (!nv)
-		return v;
-	nv[n] = strdup(s);	/* out of memory: the list just ends early */
-	nv[n + 1] = NULL;
-	return nv;
+		if (!v)
+			return;	/* out of memory: the list just ends early */
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n] = strdup(s);
+	if (l->v[l->n])
+		l->n++;
+	l->v[l->n] = NULL;
 }
 
-static void strv_free(char **v)
+static void strv_free(struct strv *l)
 {
-	for (size_t i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }
 
 static char *payload_str(const uint8_t *p, size_t len)
@@ -203,15 +236,138 @@ static char *payload_str(const uint8_t *p, size_t len)
 	return strndup((const char *)p, len);
 }
 
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/*
+ * The header's CHECK attribute (v6): a CRC-32 of every byte before it, and
+ * after it only zero padding.  A header of version 6 or later must have
+ * it; an older one is checked if it has one.  *end: where the attributes
+ * end (the CHECK, or with --force the damage).  0, or -1 after an error.
+ */
+static int verify_header(struct trace *t, const char *path, const struct pt_file_header *h,
+			 const uint8_t *data, size_t len, size_t *end)
+{
+	const struct pt_rec_header *rh;
+	size_t off = sizeof(*h), at = off;
+	bool found = false;
+	int r;
+
+	*end = len;
+	while ((r = trace_next_record(data, len, &off, &rh)) == 1) {
+		size_t plen = rh->size - sizeof(*rh);
+		uint32_t want;
+
+		if (found) {
+			if (rh->type != PT_ATTR_PAD || !all_zero((const uint8_t *)(rh + 1), plen))
+				return file_damage(t, path, "it as it is",
+						   "a record after its CHECK, at byte %zu", at);
+		} else if (rh->type == PT_ATTR_CHECK) {
+			if (plen < sizeof(want)) {
+				*end = at;
+				return file_damage(t, path, "it as it is",
+						   "malformed CHECK record at byte %zu", at);
+			}
+			memcpy(&want, rh + 1, sizeof(want));
+			*end = at;
+			found = true;
+			if (want != (uint32_t)crc32(0, data, (uInt)at))
+				return file_damage(t, path, "it as it is",
+						   "checksum mismatch: corrupt data in bytes 0-%zu",
+						   at - 1);
+		}
+		at = off;
+	}
+	if (r < 0) {
+		if (!found)
+			*end = at;
+		return file_damage(t, path, "it as it is", "truncated or corrupt record at byte %zu",
+				   at);
+	}
+	if (!found && h->version >= PT_FORMAT_CHECKED)
+		return file_damage(t, path, "it as it is",
+				   "no CHECK record (truncated or corrupt: a version %u header has one)",
+				   h->version);
+	return 0;
+}
+
+static void header_attr(struct trace *t, const struct pt_rec_header *rh)
+{
+	const uint8_t *p = (const uint8_t *)(rh + 1);
+	size_t plen = rh->size - sizeof(*rh);
+	struct trace_info *in = &t->info;
+	const char **slot = NULL;
+	size_t idx = 0;	/* which of t->strings owns *slot */
+
+	switch (rh->type) {
+	case PT_ATTR_ARCH: slot = &in->arch; idx = 0; break;
+	case PT_ATTR_BACKEND: slot = &in->backend; idx = 1; break;
+	case PT_ATTR_MODE: slot = &in->mode; idx = 2; break;
+	case PT_ATTR_KERNEL_RELEASE: slot = &in->kernel_release; idx = 3; break;
+	case PT_ATTR_STATE: slot = &in->state; idx = 4; break;
+	case PT_ATTR_HOSTNAME: slot = &in->hostname; idx = 5; break;
+	case PT_ATTR_KERNEL_BUILD_ID: slot = &in->kernel_build_id; idx = 6; break;
+	case PT_ATTR_CMDLINE:
+		for (size_t i = 0, n; i < plen; i += n + 1) {
+			char *a = payload_str(p + i, plen - i);
+
+			n = strnlen((const char *)p + i, plen - i);
+			strv_push(&t->argv, a ? a : "");
+			free(a);
+		}
+		break;
+	case PT_ATTR_START_TIME:
+	case PT_ATTR_STOP_TIME:
+		if (plen >= sizeof(struct pt_attr_time))
+			memcpy(rh->type == PT_ATTR_START_TIME ? &in->start : &in->stop, p,
+			       sizeof(struct pt_attr_time));
+		break;
+	case PT_ATTR_TOTALS:
+		/* counted came with version 6; older TOTALS end before it */
+		if (plen >= PT_ATTR_TOTALS_V1_SIZE) {
+			memset(&in->totals, 0, sizeof(in->totals));
+			memcpy(&in->totals, p, plen < sizeof(in->totals) ? plen : sizeof(in->totals));
+			t->totals_seen = true;
+			t->counted_seen = plen >= sizeof(in->totals);
+		}
+		break;
+	case PT_ATTR_NR_CPUS:
+		if (plen >= 4)
+			memcpy(&in->nr_cpus, p, 4);
+		break;
+	case PT_ATTR_ON_SYMBOL:
+	case PT_ATTR_NOTE: {
+		char *s = payload_str(p, plen);
+
+		strv_push(rh->type == PT_ATTR_NOTE ? &t->notes : &t->on_symbols, s ? s : "");
+		free(s);
+		break;
+	}
+	default:
+		break;	/* newer attribute (or CHECK, PAD): skipped, as the format says */
+	}
+	if (slot) {
+		char *s = payload_str(p, plen);
+
+		free(t->strings[idx]);
+		t->strings[idx] = s;
+		*slot = s ? s : "";
+	}
+}
+
 static int load_header(struct trace *t)
 {
 	struct pt_file_header h;
 	const struct pt_rec_header *rh;
 	char *path = path_join(t->dir, PT_FILE_HEADER);
-	size_t len, off = sizeof(h);
+	size_t len, end, off = sizeof(h);
 	uint8_t *data;
-	struct trace_info *in = &t->info;
-	int r;
+	int ret = -1;
 
 	if (!path)
 		return -1;
@@ -219,77 +375,17 @@ static int load_header(struct trace *t)
 		free(path);
 		return -1;
 	}
-	in->version = h.version;
-	in->min_reader = h.min_reader;
-	in->features = h.features;
-	while ((r = trace_next_record(data, len, &off, &rh)) == 1) {
-		const uint8_t *p = (const uint8_t *)(rh + 1);
-		size_t plen = rh->size - sizeof(*rh);
-		const char **slot = NULL;
-		size_t idx = 0;	/* which of t->strings owns *slot */
-
-		switch (rh->type) {
-		case PT_ATTR_ARCH: slot = &in->arch; idx = 0; break;
-		case PT_ATTR_BACKEND: slot = &in->backend; idx = 1; break;
-		case PT_ATTR_MODE: slot = &in->mode; idx = 2; break;
-		case PT_ATTR_KERNEL_RELEASE: slot = &in->kernel_release; idx = 3; break;
-		case PT_ATTR_STATE: slot = &in->state; idx = 4; break;
-		case PT_ATTR_HOSTNAME: slot = &in->hostname; idx = 5; break;
-		case PT_ATTR_KERNEL_BUILD_ID: slot = &in->kernel_build_id; idx = 6; break;
-		case PT_ATTR_CMDLINE:
-			for (size_t i = 0, n; i < plen; i += n + 1) {
-				char *a = payload_str(p + i, plen - i);
-
-				n = strnlen((const char *)p + i, plen - i);
-				in->argv = strv_push(in->argv, a ? a : "");
-				free(a);
-			}
-			break;
-		case PT_ATTR_START_TIME:
-		case PT_ATTR_STOP_TIME:
-			if (plen >= sizeof(struct pt_attr_time))
-				memcpy(rh->type == PT_ATTR_START_TIME ? &in->start : &in->stop, p,
-				       sizeof(struct pt_attr_time));
-			break;
-		case PT_ATTR_TOTALS:
-			if (plen >= sizeof(struct pt_attr_totals))
-				memcpy(&in->totals, p, sizeof(struct pt_attr_totals));
-			break;
-		case PT_ATTR_NR_CPUS:
-			if (plen >= 4)
-				memcpy(&in->nr_cpus, p, 4);
-			break;
-		case PT_ATTR_ON_SYMBOL:
-		case PT_ATTR_NOTE: {
-			char *s = payload_str(p, plen);
-
-			if (rh->type == PT_ATTR_NOTE)
-				in->notes = strv_push(in->notes, s ? s : "");
-			else
-				in->on_symbols = strv_push(in->on_symbols, s ? s : "");
-			free(s);
-			break;
-		}
-		default:
-			break;	/* newer attribute: skipped, as the format says */
-		}
-		if (slot) {
-			char *s = payload_str(p, plen);
-
-			free(t->strings[idx]);
-			t->strings[idx] = s;
-			*slot = s ? s : "";
-		}
-	}
-	if (r < 0) {
-		pr_err("%s: truncated or corrupt record at byte %zu", path, off);
-		free(data);
-		free(path);
-		return -1;
+	t->info.version = h.version;
+	t->info.min_reader = h.min_reader;
+	t->info.features = h.features;
+	if (verify_header(t, path, &h, data, len, &end) == 0) {
+		while (trace_next_record(data, end, &off, &rh) == 1)
+			header_attr(t, rh);
+		ret = 0;
 	}
 	free(data);
 	free(path);
-	return 0;
+	return ret;
 }
 
 /* ---- the tasks file ---- */
@@ -301,6 +397,7 @@ static const size_t task_fixed_size[] = {
 	[PT_TASK_EXIT] = sizeof(struct pt_task_exit),
 	[PT_TASK_MMAP] = sizeof(struct pt_task_mmap),
 	[PT_TASK_MUNMAP] = sizeof(struct pt_task_munmap),
+	[PT_TASK_CHECK] = sizeof(struct pt_task_check),
 };
 
 int trace_task_decode(const struct pt_rec_header *rh, struct trace_task_rec *out)
@@ -338,6 +435,8 @@ int trace_task_decode(const struct pt_rec_header *rh, struct trace_task_rec *out
 		struct pt_task_mmap m;
 
 		memcpy(&m, p, sizeof(m));
+		if (m.start + m.len < m.start)
+			return -1;	/* a mapping past the end of the address space */
 		out->mmap.start = m.start;
 		out->mmap.len = m.len;
 		out->mmap.pgoff = m.pgoff;
@@ -355,10 +454,20 @@ int trace_task_decode(const struct pt_rec_header *rh, struct trace_task_rec *out
 		out->munmap.len = m.len;
 		break;
 	}
+	case PT_TASK_CHECK: {
+		struct pt_task_check k;
+
+		memcpy(&k, p, sizeof(k));
+		out->check.crc32 = k.crc32;
+		break;
+	}
 	}
 	if (rh->type == PT_TASK_EXEC || rh->type == PT_TASK_COMM || rh->type == PT_TASK_MMAP) {
-		/* the string must end inside the record */
-		if (plen == fixed || p[plen - 1] != '\0')
+		/* the string must end inside the record, no longer than Linux's */
+		size_t max = rh->type == PT_TASK_COMM ? PT_TASK_COMM_MAX : PT_TASK_PATH_MAX;
+
+		if (plen == fixed || p[plen - 1] != '\0' ||
+		    strnlen((const char *)p + fixed, max) == max)
 			return -1;
 		out->str = (const char *)p + fixed;
 	}
@@ -388,12 +497,16 @@ static int build_threads(struct trace *t)
 {
 	size_t n = 0;
 
-	t->threads = calloc(t->nr_tasks ? t->nr_tasks : 1, sizeof(*t->threads));
+	t->threads = calloc(t->nr_tasks ? 2 * t->nr_tasks : 1, sizeof(*t->threads));
 	if (!t->threads)
 		return -1;
-	for (size_t i = 0; i < t->nr_tasks; i++)
+	for (size_t i = 0; i < t->nr_tasks; i++) {
 		if (t->tasks[i].c.tid)
 			t->threads[n++].tid = t->tasks[i].c.tid;
+		/* a FORK names its parent thread too */
+		if (t->tasks[i].type == PT_TASK_FORK && t->tasks[i].fork.ptid)
+			t->threads[n++].tid = t->tasks[i].fork.ptid;
+	}
 	qsort(t->threads, n, sizeof(*t->threads), cmp_tid);
 	t->nr_threads = 0;
 	for (size_t i = 0; i < n; i++)
@@ -429,19 +542,47 @@ static int build_threads(struct trace *t)
 	return 0;
 }
 
+static int add_task(struct trace *t, const struct trace_task_rec *rec, size_t *cap)
+{
+	if (t->nr_tasks == *cap) {
+		struct trace_task_rec *n;
+
+		*cap = *cap ? *cap * 2 : 256;
+		n = realloc(t->tasks, *cap * sizeof(*n));
+		if (!n) {
+			pr_err("out of memory reading the tasks file");
+			return -1;
+		}
+		t->tasks = n;
+	}
+	t->tasks[t->nr_tasks++] = *rec;
+	return 0;
+}
+
+/*
+ * The tasks file, verified: each CHECK record (v6) holds the CRC-32 of the
+ * file before it, and a record counts only once a CHECK after it holds.  A
+ * file of version 6 or later, or one with CHECK records, is checked to its
+ * end: records after its last CHECK are a write the recorder did not
+ * finish (a trace cut short) or damage.
+ */
 static int load_tasks(struct trace *t)
 {
 	struct pt_file_header h;
 	const struct pt_rec_header *rh;
 	char *path = path_join(t->dir, PT_FILE_TASKS);
-	size_t len, off = sizeof(h), cap = 0, rec_off;
+	size_t len, off, rec_off, cap = 0, verified = 0, checked_end, crc_upto = 0;
+	uint32_t crc = (uint32_t)crc32(0, NULL, 0);
+	bool checked, stopped = false;
 	int r, ret = -1;
 
 	if (!path)
 		return -1;
 	if (trace_load_file(path, PT_KIND_TASKS, &h, &t->tasks_data, &len) < 0)
 		goto out;
-	for (;;) {
+	checked = h.version >= PT_FORMAT_CHECKED;
+	checked_end = off = sizeof(h);
+	while (!stopped) {
 		struct trace_task_rec rec;
 
 		rec_off = off;
@@ -449,36 +590,52 @@ static int load_tasks(struct trace *t)
 		if (r == 0)
 			break;
 		if (r < 0) {
+			stopped = true;
 			if (trace_cut_short(t)) {
 				/* a recorder that died while writing its last record */
 				pr_dbg("%s: ends in a partial record at byte %zu (cut short)", path,
 				       rec_off);
 				break;
 			}
-			if (!t->force) {
-				pr_err("%s: truncated record at byte %zu", path, rec_off);
+			if (file_damage(t, path, "up to there", "truncated record at byte %zu",
+					rec_off) < 0)
 				goto out;
-			}
-			pr_warn("%s: truncated record at byte %zu; reading up to there", path,
-				rec_off);
 			break;
 		}
 		if (trace_task_decode(rh, &rec) < 0) {
-			pr_err("%s: malformed %s record (type %u) at byte %zu", path,
-			       trace_task_type_name(rh->type), rh->type, rec_off);
-			goto out;
-		}
-		rec.offset = rec_off;
-		if (t->nr_tasks == cap) {
-			struct trace_task_rec *n;
-
-			cap = cap ? cap * 2 : 256;
-			n = realloc(t->tasks, cap * sizeof(*n));
-			if (!n)
+			stopped = true;
+			if (file_damage(t, path, "up to there", "malformed %s record (type %u) at byte %zu",
+					trace_task_type_name(rh->type), rh->type, rec_off) < 0)
 				goto out;
-			t->tasks = n;
+			break;
 		}
-		t->tasks[t->nr_tasks++] = rec;
+		if (rh->type != PT_TASK_CHECK) {
+			rec.offset = rec_off;
+			if (add_task(t, &rec, &cap) < 0)
+				goto out;
+			continue;
+		}
+		crc = (uint32_t)crc32(crc, t->tasks_data + crc_upto, (uInt)(rec_off - crc_upto));
+		crc_upto = rec_off;
+		if (crc != rec.check.crc32) {
+			stopped = true;
+			if (file_damage(t, path, "up to there",
+					"checksum mismatch: corrupt data in bytes %zu-%zu", checked_end,
+					rec_off - 1) < 0)
+				goto out;
+			break;
+		}
+		checked = true;
+		verified = t->nr_tasks;
+		checked_end = off;
+	}
+	if (checked && t->nr_tasks > verified) {
+		/* records no CHECK covers: not written whole, or damaged */
+		if (!stopped && !trace_cut_short(t) &&
+		    file_damage(t, path, "up to there",
+				"no CHECK record after byte %zu: truncated or corrupt", checked_end) < 0)
+			goto out;
+		t->nr_tasks = verified;
 	}
 	ret = build_threads(t);
 out:
@@ -497,8 +654,8 @@ static bool parse_stream_name(const char *name, bool *per_cpu, uint32_t *id)
 	if (strncmp(name, "steps.", 6) || (name[6] != 't' && name[6] != 'c'))
 		return false;
 	d = name + 7;
-	if (*d < '0' || *d > '9')
-		return false;
+	if (*d < '0' || *d > '9' || (*d == '0' && d[1]))
+		return false;	/* writers write ids in decimal, without leading zeros */
 	errno = 0;
 	v = strtoul(d, &end, 10);
 	if (*end || errno || v > UINT32_MAX)
@@ -560,7 +717,8 @@ static int list_streams(struct trace *t)
 		t->streams[t->nr_streams++] = si;
 	}
 	closedir(d);
-	qsort(t->streams, t->nr_streams, sizeof(*t->streams), cmp_stream);
+	if (t->nr_streams > 1)
+		qsort(t->streams, t->nr_streams, sizeof(*t->streams), cmp_stream);
 	return 0;
 }
 
@@ -595,20 +753,19 @@ static struct trace *trace_open_common(const char *dir, bool force)
 	const char **strs[] = { &t->info.arch, &t->info.backend, &t->info.mode,
 				&t->info.kernel_release, &t->info.state, &t->info.hostname,
 				&t->info.kernel_build_id };
+	struct strv *lists[] = { &t->argv, &t->on_symbols, &t->notes };
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		if (!*strs[i])
 			*strs[i] = "";
-	if (!t->info.argv)
-		t->info.argv = calloc(1, sizeof(char *));
-	if (!t->info.on_symbols)
-		t->info.on_symbols = calloc(1, sizeof(char *));
-	if (!t->info.notes)
-		t->info.notes = calloc(1, sizeof(char *));
-	if (!t->info.argv || !t->info.on_symbols || !t->info.notes) {
-		trace_close(t);
-		return NULL;
-	}
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!lists[i]->v && !(lists[i]->v = calloc(1, sizeof(char *)))) {
+			trace_close(t);
+			return NULL;
+		}
+	t->info.argv = t->argv.v;
+	t->info.on_symbols = t->on_symbols.v;
+	t->info.notes = t->notes.v;
 	return t;
 }
 
@@ -628,9 +785,9 @@ void trace_close(struct trace *t)
 		return;
 	for (size_t i = 0; i < sizeof(t->strings) / sizeof(t->strings[0]); i++)
 		free(t->strings[i]);
-	strv_free(t->info.argv);
-	strv_free(t->info.on_symbols);
-	strv_free(t->info.notes);
+	strv_free(&t->argv);
+	strv_free(&t->on_symbols);
+	strv_free(&t->notes);
 	for (size_t i = 0; i < t->nr_streams; i++)
 		free(t->streams[i].path);
 	free(t->streams);
@@ -639,6 +796,22 @@ void trace_close(struct trace *t)
 	free(t->threads);
 	free(t->dir);
 	free(t);
+}
+
+bool trace_force(const struct trace *t)
+{
+	return t->force;
+}
+
+bool trace_count_only(const struct trace *t)
+{
+	return (t->info.features & PT_FEAT_COUNT_ONLY) || !strcmp(t->info.mode, "count");
+}
+
+bool trace_totals(const struct trace *t, bool *with_counted)
+{
+	*with_counted = t->counted_seen;
+	return t->totals_seen;
 }
 
 bool trace_cut_short(const struct trace *t)
@@ -682,6 +855,11 @@ uint32_t trace_pid_of(const struct trace *t, uint32_t tid)
 	return e ? e->pid : 0;
 }
 
+bool trace_names_thread(const struct trace *t, uint32_t tid)
+{
+	return find_thread(t, tid) != NULL;
+}
+
 size_t trace_nr_streams(const struct trace *t)
 {
 	return t->nr_streams;
@@ -692,11 +870,28 @@ const struct trace_stream_info *trace_stream(const struct trace *t, size_t i)
 	return i < t->nr_streams ? &t->streams[i] : NULL;
 }
 
+struct stream_reader *trace_stream_open(const struct trace *t, size_t i)
+{
+	struct stream_reader *r;
+
+	if (i >= t->nr_streams)
+		return NULL;
+	r = t->force ? stream_reader_open_force(t->streams[i].path)
+		     : stream_reader_open(t->streams[i].path);
+	if (!r)
+		return NULL;
+	stream_reader_set_force(r, t->force);
+	stream_reader_set_cut_short(r, trace_cut_short(t));
+	stream_reader_expect(r, t, &t->streams[i]);
+	return r;
+}
+
 const char *trace_task_type_name(unsigned type)
 {
 	static const char *const names[] = {
 		[PT_TASK_FORK] = "FORK", [PT_TASK_EXEC] = "EXEC", [PT_TASK_COMM] = "COMM",
 		[PT_TASK_EXIT] = "EXIT", [PT_TASK_MMAP] = "MMAP", [PT_TASK_MUNMAP] = "MUNMAP",
+		[PT_TASK_CHECK] = "CHECK",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])
@@ -717,652 +912,4 @@ const char *trace_ctl_type_name(unsigned type)
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])
 		return names[type];
 	return "UNKNOWN";
-}
-
-/* ---- one step stream: chunked, decompressed, CHECK-verified ---- */
-
-struct stream_reader {
-	char *path;
-	int fd;
-	struct pt_file_header hdr;
-	bool force;
-	bool quiet;		  /* damage is not printed, only kept in damage */
-	char *damage;		  /* what was wrong, once something was */
-	ZSTD_DStream *zstd;
-	uint8_t *zin;		  /* compressed input */
-	size_t zin_len, zin_pos;
-	size_t zret;		  /* last ZSTD_decompressStream result: 0 = frame complete */
-	uint64_t file_pos;	  /* bytes of the file consumed (for messages) */
-	bool input_eof;
-	uint8_t *buf;		  /* decoded stream bytes */
-	size_t cap, len, pos;
-	size_t blk_end;		  /* records before this offset in buf are verified */
-	uint64_t base;		  /* stream offset of buf[0] (the file header counts) */
-	uint64_t last_pc;
-	bool end_seen;
-	bool cut_ok;		  /* the recording was cut short: no END is fine */
-	bool cut;		  /* it ended without END, after its last whole block */
-	int state;		  /* 0 reading, 1 finished, -1 failed */
-};
-
-/* Damage: an error, or with force a warning and the end of the stream. */
-static __attribute__((format(printf, 2, 3))) int sr_fail(struct stream_reader *r,
-							 const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	free(r->damage);
-	r->damage = strdup(what);
-	if (r->force) {
-		if (!r->quiet)
-			pr_warn("%s: %s; reading up to there", r->path, what);
-		r->state = 1;
-		return 0;
-	}
-	if (!r->quiet)
-		pr_err("%s: %s (--force reads up to there)", r->path, what);
-	r->state = -1;
-	return -1;
-}
-
-static ssize_t read_some(int fd, void *buf, size_t len)
-{
-	ssize_t n;
-
-	do
-		n = read(fd, buf, len);
-	while (n < 0 && errno == EINTR);
-	return n;
-}
-
-/* Append decoded bytes to buf; returns bytes added, 0 at the end of input, -1 on error. */
-static ssize_t sr_fill(struct stream_reader *r)
-{
-	if (r->pos) {
-		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
-		r->len -= r->pos;
-		r->blk_end -= r->pos;
-		r->base += r->pos;
-		r->pos = 0;
-	}
-	if (r->len == r->cap) {
-		size_t ncap = r->cap * 2;
-		uint8_t *n;
-
-		if (ncap > SR_MAX_BLOCK)
-			return sr_fail(r, "no CHECK record within 16 MiB after byte %llu: corrupt",
-				       (unsigned long long)r->base) ? -1 : 0;
-		n = realloc(r->buf, ncap);
-		if (!n) {
-			pr_err("%s: out of memory", r->path);
-			r->state = -1;
-			return -1;
-		}
-		r->buf = n;
-		r->cap = ncap;
-	}
-	if (!r->zstd) {
-		ssize_t n = read_some(r->fd, r->buf + r->len, r->cap - r->len);
-
-		if (n < 0) {
-			pr_err("cannot read %s: %s", r->path, strerror(errno));
-			r->state = -1;
-			return -1;
-		}
-		r->len += (size_t)n;
-		r->file_pos += (uint64_t)n;
-		return n;
-	}
-	for (;;) {
-		ZSTD_outBuffer out = { r->buf + r->len, r->cap - r->len, 0 };
-		ZSTD_inBuffer in;
-
-		if (r->zin_pos == r->zin_len && !r->input_eof) {
-			ssize_t n = read_some(r->fd, r->zin, SR_CHUNK);
-
-			if (n < 0) {
-				pr_err("cannot read %s: %s", r->path, strerror(errno));
-				r->state = -1;
-				return -1;
-			}
-			r->zin_len = (size_t)n;
-			r->zin_pos = 0;
-			r->input_eof = n == 0;
-		}
-		if (r->zin_pos == r->zin_len && r->input_eof)
-			return 0;
-		in = (ZSTD_inBuffer){ r->zin, r->zin_len, r->zin_pos };
-		r->zret = ZSTD_decompressStream(r->zstd, &out, &in);
-		r->file_pos += in.pos - r->zin_pos;
-		r->zin_pos = in.pos;
-		if (ZSTD_isError(r->zret)) {
-			return sr_fail(r, "corrupt compressed data (%s) at file byte %llu",
-				       ZSTD_getErrorName(r->zret),
-				       (unsigned long long)r->file_pos) ? -1 : 0;
-		}
-		if (out.pos) {
-			r->len += out.pos;
-			return (ssize_t)out.pos;
-		}
-	}
-}
-
-struct stream_reader *stream_reader_open(const char *path)
-{
-	struct stream_reader *r = calloc(1, sizeof(*r));
-	ssize_t n;
-
-	if (!r)
-		return NULL;
-	r->path = strdup(path);
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0) {
-		pr_err("cannot open %s: %s", path, strerror(errno));
-		goto err;
-	}
-	n = read_some(r->fd, &r->hdr, sizeof(r->hdr));
-	if (n < 0) {
-		pr_err("cannot read %s: %s", path, strerror(errno));
-		goto err;
-	}
-	if (trace_check_file_header(path, &r->hdr, (size_t)n, PT_KIND_STEPS) < 0)
-		goto err;
-	r->file_pos = r->base = sizeof(r->hdr);
-	r->cap = SR_CHUNK;
-	r->buf = malloc(r->cap);
-	if (!r->buf)
-		goto err;
-	if (r->hdr.flags & PT_FLAG_ZSTD) {
-		r->zstd = ZSTD_createDStream();
-		r->zin = malloc(SR_CHUNK);
-		if (!r->zstd || !r->zin) {
-			pr_err("%s: cannot set up zstd decompression", path);
-			goto err;
-		}
-		ZSTD_initDStream(r->zstd);
-		r->zret = 1;
-	}
-	return r;
-err:
-	stream_reader_close(r);
-	return NULL;
-}
-
-uint64_t stream_reader_offset(const struct stream_reader *r)
-{
-	return r->base + r->pos;
-}
-
-void stream_reader_set_quiet(struct stream_reader *r, bool quiet)
-{
-	r->quiet = quiet;
-}
-
-const char *stream_reader_damage(const struct stream_reader *r)
-{
-	return r->damage;
-}
-
-void stream_reader_set_force(struct stream_reader *r, bool force)
-{
-	r->force = force;
-}
-
-void stream_reader_set_cut_short(struct stream_reader *r, bool cut_short)
-{
-	r->cut_ok = cut_short;
-}
-
-bool stream_reader_cut(const struct stream_reader *r)
-{
-	return r->cut;
-}
-
-const struct pt_file_header *stream_reader_header(const struct stream_reader *r)
-{
-	return &r->hdr;
-}
-
-void stream_reader_close(struct stream_reader *r)
-{
-	if (!r)
-		return;
-	if (r->fd >= 0)
-		close(r->fd);
-	ZSTD_freeDStream(r->zstd);
-	free(r->zin);
-	free(r->buf);
-	free(r->damage);
-	free(r->path);
-	free(r);
-}
-
-/*
- * Make the next CHECK block available: find its CHECK record, compare the
- * CRC, and only then let records out, so no consumer ever sees a byte that
- * fails its check.  1: a block is ready, 0: clean end, -1: error.
- */
-static int sr_verify_block(struct stream_reader *r)
-{
-	size_t p = r->pos;
-
-	for (;;) {
-		struct step_item it;
-		uint64_t dummy = 0;
-		size_t used;
-		enum step_decode_status st = STEP_DECODE_SHORT;
-		ssize_t got;
-
-		if (p < r->len)
-			st = step_decode(r->buf + p, r->len - p, &dummy, &it, &used);
-		if (st == STEP_DECODE_BAD)
-			return sr_fail(r, "malformed record at byte %llu",
-				       (unsigned long long)(r->base + p)) ? -1 : 0;
-		if (st == STEP_DECODE_OK) {
-			uint32_t want, have;
-			struct ctl_cursor c;
-
-			if (it.kind != STEP_ITEM_CTL || it.ctl_type != PT_CTL_CHECK) {
-				p += used;
-				continue;
-			}
-			c = (struct ctl_cursor){ it.payload, it.payload + it.payload_len };
-			if (ctl_get_u32(&c, &want) < 0)
-				return sr_fail(r, "malformed CHECK record at byte %llu",
-					       (unsigned long long)(r->base + p)) ? -1 : 0;
-			have = (uint32_t)crc32(0, r->buf + r->pos, (uInt)(p - r->pos));
-			if (have != want)
-				return sr_fail(r, "checksum mismatch: corrupt data in bytes "
-					       "%llu-%llu",
-					       (unsigned long long)(r->base + r->pos),
-					       (unsigned long long)(r->base + p - 1)) ? -1 : 0;
-			r->blk_end = p + used;
-			return 1;
-		}
-		/* more input needed; sr_fill moves the window, keep p relative */
-		p -= r->pos;
-		got = sr_fill(r);
-		if (got < 0 || r->state)
-			return r->state < 0 ? -1 : 0;
-		if (got == 0) {
-			if (r->len == 0 && r->end_seen && (!r->zstd || r->zret == 0)) {
-				r->state = 1;
-				return 0;
-			}
-			if (r->cut_ok && !r->end_seen) {
-				/* The recorder stopped writing (died, or the disk was
-				 * full): what follows the last whole block is a block it
-				 * did not finish. */
-				r->cut = true;
-				r->state = 1;
-				return 0;
-			}
-			if (r->zstd)
-				return sr_fail(r, "truncated at byte %llu (decompressed: %llu)",
-					       (unsigned long long)r->file_pos,
-					       (unsigned long long)(r->base + r->len)) ? -1 : 0;
-			return sr_fail(r, "truncated at byte %llu",
-				       (unsigned long long)(r->base + r->len)) ? -1 : 0;
-		}
-	}
-}
-
-int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *offset)
-{
-	size_t used;
-
-	if (r->state)
-		return r->state < 0 ? -1 : 0;
-	if (r->pos == r->blk_end) {
-		int v = sr_verify_block(r);
-
-		if (v <= 0)
-			return v;
-	}
-	/* a verified block decodes cleanly: step_decode cannot fail here */
-	if (step_decode(r->buf + r->pos, r->blk_end - r->pos, &r->last_pc, it, &used) !=
-	    STEP_DECODE_OK)
-		return sr_fail(r, "malformed record at byte %llu",
-			       (unsigned long long)(r->base + r->pos)) ? -1 : 0;
-	if (offset)
-		*offset = r->base + r->pos;
-	r->pos += used;
-	if (it->kind == STEP_ITEM_CTL) {
-		if (it->ctl_type == PT_CTL_SWITCH)
-			r->last_pc = 0;
-		else if (it->ctl_type == PT_CTL_END)
-			r->end_seen = true;
-	}
-	return 1;
-}
-
-/* ---- merging the streams into one ordered sequence ---- */
-
-struct iter_stream {
-	struct stream_reader *r;
-	const struct trace_stream_info *info;
-	uint32_t pid, tid;
-	uint8_t ring;
-	uint64_t time_ns;
-	uint64_t key;		  /* seq (per-thread) or time (per-CPU) it resumes at */
-	bool done;
-	bool has_pending;	  /* the record it stopped at, applied when resumed */
-	unsigned pending_type;
-	uint8_t pending[64];
-	size_t pending_len;
-};
-
-struct trace_iter {
-	struct trace *t;
-	struct iter_stream *s;
-	size_t n;
-	struct iter_stream *cur;
-	bool by_time;		  /* per-CPU streams: merge by time */
-	size_t next_task;
-	uint64_t index;		  /* steps returned so far */
-	struct trace_event held;  /* the next stream event, once looked at */
-	int held_state;		  /* 0 none, 1 held, 2 streams exhausted */
-	bool failed;
-};
-
-/* Merging keeps every stream open: a program with many threads needs many fds. */
-static void raise_fd_limit(size_t need)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need + 64)
-		return;
-	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need + 64 ? need + 64
-									       : rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
-		pr_dbg("cannot raise the open file limit to %zu: %s", need + 64, strerror(errno));
-}
-
-struct trace_iter *trace_iter_new(struct trace *t)
-{
-	struct trace_iter *it = calloc(1, sizeof(*it));
-
-	if (!it)
-		return NULL;
-	raise_fd_limit(t->nr_streams);
-	it->t = t;
-	it->n = t->nr_streams;
-	it->s = calloc(it->n ? it->n : 1, sizeof(*it->s));
-	if (!it->s)
-		goto err;
-	for (size_t i = 0; i < it->n; i++) {
-		struct iter_stream *s = &it->s[i];
-
-		s->info = &t->streams[i];
-		if (s->info->per_cpu)
-			it->by_time = true;
-		s->r = stream_reader_open(s->info->path);
-		if (!s->r)
-			goto err;
-		stream_reader_set_force(s->r, t->force);
-		stream_reader_set_cut_short(s->r, trace_cut_short(t));
-		if (!s->info->per_cpu) {
-			s->tid = s->info->id;
-			s->pid = trace_pid_of(t, s->tid);
-			if (!s->pid)
-				s->pid = s->tid;
-		}
-	}
-	return it;
-err:
-	trace_iter_free(it);
-	return NULL;
-}
-
-void trace_iter_free(struct trace_iter *it)
-{
-	if (!it)
-		return;
-	for (size_t i = 0; i < it->n && it->s; i++)
-		stream_reader_close(it->s[i].r);
-	free(it->s);
-	free(it);
-}
-
-int trace_async_decode(const uint8_t *payload, size_t len, struct trace_async *out)
-{
-	struct ctl_cursor c = { payload, payload + len };
-	uint64_t ring = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (ctl_get_uleb(&c, &out->kind) < 0 || ctl_get_uleb(&c, &out->number) < 0)
-		return -1;
-	/* v3 detail, all or nothing; anything after it is from a newer writer */
-	if (ctl_get_uleb(&c, &ring) == 0 && ctl_get_u64(&c, &out->pc) == 0 &&
-	    ctl_get_u64(&c, &out->address) == 0 && ctl_get_uleb(&c, &out->error) == 0) {
-		out->detail = true;
-		out->ring = ring <= PT_ASYNC_RING_UNKNOWN ? (uint8_t)ring : PT_ASYNC_RING_UNKNOWN;
-	} else {
-		out->pc = out->address = out->error = 0;
-	}
-	return 0;
-}
-
-const char *trace_async_kind_name(uint64_t kind)
-{
-	static const char *const names[] = {
-		[PT_ASYNC_SIGNAL] = "signal",	    [PT_ASYNC_SIGRETURN] = "sigreturn",
-		[PT_ASYNC_INTERRUPT] = "interrupt", [PT_ASYNC_EXCEPTION] = "exception",
-		[PT_ASYNC_IRQ] = "irq",
-	};
-
-	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "unknown";
-}
-
-/* Does this record end a run of the stream (so another stream may go next)? */
-static bool is_boundary(const struct trace_iter *it, unsigned type)
-{
-	return type == PT_CTL_SWITCH || (it->by_time && type == PT_CTL_TIME);
-}
-
-static uint64_t boundary_key(const struct trace_iter *it, const struct step_item *si)
-{
-	struct ctl_cursor c = { si->payload, si->payload + si->payload_len };
-	uint64_t v = 0, seq = 0, time = 0;
-
-	if (si->ctl_type == PT_CTL_SWITCH) {
-		ctl_get_uleb(&c, &v);
-		ctl_get_uleb(&c, &v);
-	}
-	ctl_get_u64(&c, &time);
-	ctl_get_uleb(&c, &seq);
-	return it->by_time ? time : seq;
-}
-
-static void fill_event(const struct iter_stream *s, struct trace_event *ev,
-		       enum trace_ev_kind kind, uint64_t index)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->kind = kind;
-	ev->pid = s->pid;
-	ev->tid = s->tid;
-	ev->cpu = s->info->per_cpu ? s->info->id : UINT32_MAX;
-	ev->ring = s->ring;
-	ev->index = index;
-	ev->time_ns = s->time_ns;
-}
-
-/*
- * Apply one control record to its stream; returns 1 if it becomes an event
- * in *ev, 0 if it only changes state.
- */
-static int apply_ctl(struct trace_iter *it, struct iter_stream *s, unsigned type,
-		     const uint8_t *payload, size_t len, struct trace_event *ev)
-{
-	struct ctl_cursor c = { payload, payload + len };
-	uint64_t a = 0, b = 0;
-	uint8_t ring;
-
-	switch (type) {
-	case PT_CTL_SWITCH:
-		ctl_get_uleb(&c, &a);
-		ctl_get_uleb(&c, &b);
-		s->pid = (uint32_t)a;
-		s->tid = (uint32_t)b;
-		if (ctl_get_u64(&c, &a) == 0)
-			s->time_ns = a;
-		fill_event(s, ev, TEV_SWITCH, it->index);
-		return 1;
-	case PT_CTL_TIME:
-		if (ctl_get_u64(&c, &a) == 0)
-			s->time_ns = a;
-		return 0;
-	case PT_CTL_RING:
-		if (ctl_get_u8(&c, &ring) == 0)
-			s->ring = ring;
-		return 0;
-	case PT_CTL_ON:
-	case PT_CTL_OFF:
-		if (ctl_get_u64(&c, &a) == 0)
-			s->time_ns = a;
-		fill_event(s, ev, type == PT_CTL_ON ? TEV_ON : TEV_OFF, it->index);
-		return 1;
-	case PT_CTL_ASYNC:
-		fill_event(s, ev, TEV_ASYNC, it->index);
-		trace_async_decode(payload, len, &ev->async);
-		ev->a = ev->async.kind;
-		ev->b = ev->async.number;
-		return 1;
-	case PT_CTL_GAP:
-	case PT_CTL_LOST:
-	case PT_CTL_COUNT:
-		ctl_get_uleb(&c, &a);
-		fill_event(s, ev, type == PT_CTL_GAP ? TEV_GAP : type == PT_CTL_LOST ? TEV_LOST
-										   : TEV_COUNT,
-			   it->index);
-		ev->a = a;
-		return 1;
-	default:
-		/*
-		 * CHECK, END, types newer than this reader, and the driver's FORK,
-		 * EXEC and EXIT (v2): those mark where the collector put a TIME;
-		 * the tasks file carries the same events with the mappings in
-		 * order, so passing them on would only repeat them (and an EXEC
-		 * after its own new mappings would make consumers drop those).
-		 */
-		return 0;
-	}
-}
-
-/* Pick the stream that goes next: the lowest key, first in stream order on ties. */
-static struct iter_stream *pick_stream(struct trace_iter *it)
-{
-	struct iter_stream *best = NULL;
-
-	for (size_t i = 0; i < it->n; i++) {
-		struct iter_stream *s = &it->s[i];
-
-		if (s->done)
-			continue;
-		if (!best || s->key < best->key)
-			best = s;
-	}
-	return best;
-}
-
-/* The next event from the streams: 1 event, 0 all streams ended, -1 error. */
-static int next_stream_event(struct trace_iter *it, struct trace_event *ev)
-{
-	for (;;) {
-		struct iter_stream *s = it->cur;
-		struct step_item si;
-		int r;
-
-		if (!s) {
-			s = it->cur = pick_stream(it);
-			if (!s)
-				return 0;
-			if (s->has_pending) {
-				s->has_pending = false;
-				if (!it->by_time && s->pending_type == PT_CTL_SWITCH &&
-				    s->key != it->index)
-					pr_dbg("%s: resumes at seq %llu, %llu steps merged so far",
-					       s->info->name, (unsigned long long)s->key,
-					       (unsigned long long)it->index);
-				if (apply_ctl(it, s, s->pending_type, s->pending, s->pending_len,
-					      ev))
-					return 1;
-			}
-		}
-		r = stream_reader_next(s->r, &si, NULL);
-		if (r < 0)
-			return -1;
-		if (r == 0) {
-			s->done = true;
-			it->cur = NULL;
-			continue;
-		}
-		if (si.kind == STEP_ITEM_STEP) {
-			fill_event(s, ev, TEV_STEP, it->index++);
-			ev->pc = si.pc;
-			return 1;
-		}
-		if (is_boundary(it, si.ctl_type) && si.payload_len <= sizeof(s->pending)) {
-			/* park: another stream may hold the steps that come first */
-			s->has_pending = true;
-			s->pending_type = si.ctl_type;
-			memcpy(s->pending, si.payload, si.payload_len);
-			s->pending_len = si.payload_len;
-			s->key = boundary_key(it, &si);
-			it->cur = NULL;
-			continue;
-		}
-		if (apply_ctl(it, s, si.ctl_type, si.payload, si.payload_len, ev))
-			return 1;
-	}
-}
-
-static bool task_due(const struct trace_task_rec *task, const struct trace_event *next)
-{
-	/* Before the step it precedes; a control record at the same place (an
-	 * OFF after a thread's last step, before its EXIT) comes first. */
-	if (task->c.seq != PT_SEQ_NONE)
-		return task->c.seq < next->index ||
-		       (task->c.seq == next->index && next->kind == TEV_STEP);
-	return next->time_ns && task->c.time_ns <= next->time_ns;
-}
-
-int trace_next(struct trace_iter *it, struct trace_event *ev)
-{
-	if (it->failed)
-		return -1;
-	if (it->held_state == 0) {
-		int r = next_stream_event(it, &it->held);
-
-		if (r < 0) {
-			it->failed = true;
-			return -1;
-		}
-		it->held_state = r ? 1 : 2;
-	}
-	if (it->next_task < it->t->nr_tasks) {
-		const struct trace_task_rec *task = &it->t->tasks[it->next_task];
-
-		if (it->held_state == 2 || task_due(task, &it->held)) {
-			memset(ev, 0, sizeof(*ev));
-			ev->kind = TEV_TASK;
-			ev->pid = task->c.pid;
-			ev->tid = task->c.tid;
-			ev->cpu = UINT32_MAX;
-			ev->index = it->held_state == 1 ? it->held.index : it->index;
-			ev->time_ns = task->c.time_ns;
-			ev->task = task;
-			it->next_task++;
-			return 1;
-		}
-	}
-	if (it->held_state == 2)
-		return 0;
-	*ev = it->held;
-	it->held_state = 0;
-	return 1;
 }

@@ -2,7 +2,12 @@
 /*
  * Reading a trace directory: header attributes, task records and the step
  * streams merged into one ordered event sequence.  Streaming: memory does
- * not grow with the number of steps.
+ * not grow with the number of steps.  Everything read is verified (CHECK
+ * records) and checked against what the trace can hold (docs/post.md,
+ * "What a trace is checked for"); what fails is damage, an error naming
+ * the file and byte offset, or with TRACE_OPEN_FORCE a warning, the file
+ * then read up to the damage.  trace_reader.c reads the directory, its
+ * header and tasks; stream_reader.c one step stream; trace_iter.c merges.
  */
 #ifndef PT_TRACE_READER_H
 #define PT_TRACE_READER_H
@@ -39,8 +44,9 @@ struct trace_info {
 struct trace *trace_open(const char *dir);
 /*
  * The same with TRACE_OPEN_* flags.  TRACE_OPEN_FORCE reads a damaged trace
- * up to the damage: a truncated or corrupt file or stream ends there with a
- * warning instead of an error (post --force).
+ * up to the damage: a truncated, corrupt or inconsistent file or stream
+ * ends there with a warning instead of an error (post --force); a header
+ * that fails its CHECK is read as it is.
  */
 #define TRACE_OPEN_FORCE (1u << 0)
 struct trace *trace_open_flags(const char *dir, unsigned flags);
@@ -54,6 +60,12 @@ const struct trace_info *trace_info(const struct trace *t);
  */
 bool trace_cut_short(const struct trace *t);
 const char *trace_dir(const struct trace *t);
+/* It was opened with TRACE_OPEN_FORCE. */
+bool trace_force(const struct trace *t);
+/* Count-only: COUNT records instead of steps (feature COUNT_ONLY, or mode "count"). */
+bool trace_count_only(const struct trace *t);
+/* The header has TOTALS; *with_counted: with their counted field (v6). */
+bool trace_totals(const struct trace *t, bool *with_counted);
 
 /* One task record from the tasks file, decoded. */
 struct trace_task_rec {
@@ -69,12 +81,13 @@ struct trace_task_rec {
 			uint8_t build_id[PT_BUILD_ID_MAX];
 		} mmap;
 		struct { uint64_t start, len; } munmap;
+		struct { uint32_t crc32; } check;	/* PT_TASK_CHECK (v6) */
 	};
 	const char *str;	  /* exec path, comm, mmap path; else NULL */
 	uint64_t offset;	  /* byte offset of the record in the tasks file */
 };
 
-/* All task records, in file order (the order they happened). */
+/* All task records, in file order (the order they happened); CHECK records are not among them. */
 size_t trace_nr_tasks(const struct trace *t);
 const struct trace_task_rec *trace_tasks(const struct trace *t);
 
@@ -92,6 +105,15 @@ const struct trace_stream_info *trace_stream(const struct trace *t, size_t i);
 /* The comm and pid of a thread as last known (NULL if never seen). */
 const char *trace_comm(const struct trace *t, uint32_t tid);
 uint32_t trace_pid_of(const struct trace *t, uint32_t tid);
+/* A task record names the thread (its own, or a FORK's parent). */
+bool trace_names_thread(const struct trace *t, uint32_t tid);
+
+/*
+ * Stream i, open for reading as the trace says: --force, cut short, and
+ * checked against the trace (stream_reader_expect).  NULL after a message.
+ */
+struct stream_reader;
+struct stream_reader *trace_stream_open(const struct trace *t, size_t i);
 
 enum trace_ev_kind {
 	TEV_STEP,		  /* one executed instruction at pc */
@@ -149,9 +171,26 @@ struct trace_iter *trace_iter_new(struct trace *t);
 int trace_next(struct trace_iter *it, struct trace_event *ev);
 void trace_iter_free(struct trace_iter *it);
 
-/* Raw access for `post dump`: one stream file's records in file order. */
-struct stream_reader;
+/*
+ * One stream file's records in file order (`post dump`, `post info`, the
+ * iterator).  Each CHECK block is verified before any of its records is
+ * returned, and each record checked against what the stream can hold:
+ * the file header against the file's name, the fields each record type
+ * has, a RING of 0 or 1, END's counts against the stream's steps and
+ * COUNT records, nothing but its block's CHECK after END, and (v6) each
+ * CHECK's block number.
+ */
 struct stream_reader *stream_reader_open(const char *path);
+/* The same, but a file header that cannot be read is damage (a warning,
+ * no records) rather than an error. */
+struct stream_reader *stream_reader_open_force(const char *path);
+/*
+ * Check the stream against its trace too: its file header's stream id is
+ * si's, a SWITCH goes to si's thread (per-thread streams) and to threads
+ * the tasks file names, and COUNT records are in a count-only trace only.
+ */
+void stream_reader_expect(struct stream_reader *r, const struct trace *t,
+			  const struct trace_stream_info *si);
 /* 1: *it is valid (with *offset of the record), 0: end, -1: error (printed). */
 struct step_item;
 int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *offset);
@@ -173,6 +212,8 @@ bool stream_reader_cut(const struct stream_reader *r);
  * stream_reader_damage(): what was wrong ("truncated at byte N"), or NULL. */
 void stream_reader_set_quiet(struct stream_reader *r, bool quiet);
 const char *stream_reader_damage(const struct stream_reader *r);
+/* The STEP records and the sum of the COUNT records returned so far. */
+void stream_reader_counts(const struct stream_reader *r, uint64_t *steps, uint64_t *counted);
 
 /*
  * Building blocks of the above, for `post dump` and tests.
@@ -187,6 +228,9 @@ const char *stream_reader_damage(const struct stream_reader *r);
 struct pt_rec_header;
 int trace_check_file_header(const char *path, const struct pt_file_header *h, size_t have,
 			    unsigned kind);
+/* The same without a message: NULL, or what is wrong (in buf). */
+const char *trace_file_header_problem(const struct pt_file_header *h, size_t have, unsigned kind,
+				      char *buf, size_t size);
 int trace_load_file(const char *path, unsigned kind, struct pt_file_header *h, uint8_t **data,
 		    size_t *len);
 int trace_next_record(const uint8_t *data, size_t len, size_t *off,

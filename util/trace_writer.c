@@ -34,8 +34,11 @@ struct trace_writer {
 	size_t nr_attrs;
 	int tasks_fd;
 	uint64_t tasks_size;	  /* bytes of whole records in the tasks file */
+	uint32_t tasks_crc;	  /* CRC-32 of those bytes (PT_TASK_CHECK) */
+	uint64_t last_task_time, last_task_seq; /* of the last record, for its CHECK */
 	size_t header_room;	  /* size of the header file (with its padding) */
 	uint64_t steps;
+	uint64_t counted;	  /* steps counted by COUNT records, all streams */
 	uint64_t lost;
 	uint64_t dropped;	  /* steps that did not reach the disk (write error) */
 	uint32_t threads, processes;
@@ -338,6 +341,7 @@ struct trace_writer *tw_open(const char *dir, const struct tw_options *opts)
 	}
 	free(path);
 	tw->tasks_size = sizeof(h);
+	tw->tasks_crc = (uint32_t)crc32(0, (const Bytef *)&h, sizeof(h));
 	return tw;
 }
 
@@ -421,13 +425,27 @@ static int put_rec(uint8_t **buf, size_t *len, unsigned type, const void *a, siz
 	return 0;
 }
 
-/* Pad the header image to size with a PT_ATTR_PAD record (size > len + 8). */
-static int pad_header(uint8_t **buf, size_t *len, size_t size)
+/* The header's CHECK attribute: the CRC-32 of everything before it (v6). */
+static int check_header(uint8_t **buf, size_t *len)
 {
-	size_t pad = size - *len - sizeof(struct pt_rec_header);
-	uint8_t *zeros = calloc(1, pad ? pad : 1);
+	uint32_t crc = (uint32_t)crc32(0, *buf, (uInt)*len);
+
+	return put_rec(buf, len, PT_ATTR_CHECK, &crc, sizeof(crc), NULL, 0);
+}
+
+/* Seal the header image with its CHECK, then pad it to size with a
+ * PT_ATTR_PAD record (size >= len + HEADER_SEAL). */
+#define HEADER_SEAL (2 * sizeof(struct pt_rec_header) + sizeof(uint32_t))
+static int seal_header(uint8_t **buf, size_t *len, size_t size)
+{
+	size_t pad;
+	uint8_t *zeros;
 	int ret;
 
+	if (check_header(buf, len) < 0)
+		return -1;
+	pad = size - *len - sizeof(struct pt_rec_header);
+	zeros = calloc(1, pad ? pad : 1);
 	if (!zeros)
 		return -1;
 	ret = put_rec(buf, len, PT_ATTR_PAD, zeros, pad, NULL, 0);
@@ -462,8 +480,8 @@ static int header_in_place(struct trace_writer *tw, const char *path, uint8_t **
 {
 	int fd, ret = -1;
 
-	if (!tw->header_room || *len + sizeof(struct pt_rec_header) > tw->header_room ||
-	    pad_header(buf, len, tw->header_room) < 0)
+	if (!tw->header_room || *len + HEADER_SEAL > tw->header_room ||
+	    seal_header(buf, len, tw->header_room) < 0)
 		return -1;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd >= 0 && pwrite(fd, *buf, *len, 0) == (ssize_t)*len)
@@ -479,6 +497,7 @@ void tw_get_totals(const struct trace_writer *tw, struct pt_attr_totals *t)
 	t->lost = tw->lost + tw->dropped;
 	t->threads = tw->threads;
 	t->processes = tw->processes;
+	t->counted = tw->counted;
 }
 
 int tw_write_header(struct trace_writer *tw, const char *state)
@@ -498,7 +517,7 @@ int tw_write_header(struct trace_writer *tw, const char *state)
 	if (header_image(tw, &buf, &len, &room) < 0)
 		goto out;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw));
-	if (fd >= 0 && pad_header(&buf, &len, room) == 0 && write_all(fd, buf, len) == 0)
+	if (fd >= 0 && seal_header(&buf, &len, room) == 0 && write_all(fd, buf, len) == 0)
 		ret = 0;
 	err = errno;
 	if (fd >= 0 && close(fd) < 0 && !ret) {
@@ -532,16 +551,34 @@ out:
 
 int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len, const char *str)
 {
+	struct pt_task_check check = { .c = { 0 } };
 	uint8_t *buf = NULL;
 	size_t n = 0;
+	uint32_t crc;
 
 	if (tw->error)
 		return -1;
 	/* Task records are rare and make the steps readable: each one is
-	 * written through, whole or not at all, so a recorder killed outright
-	 * or a full filesystem still leaves whole records on disk. */
+	 * written through with its CHECK, whole or not at all, so a recorder
+	 * killed outright or a full filesystem still leaves whole records on
+	 * disk. */
 	if (put_rec(&buf, &n, type, rec, len, str, str ? strlen(str) + 1 : 0) < 0)
 		return -1;
+	if (len >= sizeof(struct pt_task_common)) {
+		struct pt_task_common c;
+
+		memcpy(&c, rec, sizeof(c));
+		tw->last_task_time = c.time_ns;
+		tw->last_task_seq = c.seq;
+	}
+	check.c.time_ns = tw->last_task_time;
+	check.c.seq = tw->last_task_seq;
+	check.crc32 = (uint32_t)crc32(tw->tasks_crc, buf, (uInt)n);
+	crc = check.crc32;
+	if (put_rec(&buf, &n, PT_TASK_CHECK, &check, sizeof(check), NULL, 0) < 0) {
+		free(buf);
+		return -1;
+	}
 	if (write_all(tw->tasks_fd, buf, n) < 0) {
 		int err = errno;
 
@@ -554,6 +591,9 @@ int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len,
 		return -1;
 	}
 	tw->tasks_size += n;
+	/* the next CHECK covers this one too: everything before it */
+	tw->tasks_crc = (uint32_t)crc32(crc, buf + n - sizeof(struct pt_rec_header) - sizeof(check),
+				       (uInt)(sizeof(struct pt_rec_header) + sizeof(check)));
 	free(buf);
 	return 0;
 }
@@ -679,6 +719,7 @@ int tw_stream_flush(struct tw_stream *s)
 	if (!s->len)
 		return s->error ? -1 : 0;
 	ctl_put_u32(&p, (uint32_t)crc32(0, s->buf, (uInt)s->len));
+	ctl_put_uleb(&p, s->blocks++);
 	s->len += ctl_encode(s->buf + s->len, PT_CTL_CHECK, p.buf, p.len);
 	if (!s->error) {
 		if (stream_out(s, s->buf, s->len, false, &written) < 0) {
@@ -690,6 +731,13 @@ int tw_stream_flush(struct tw_stream *s)
 	}
 	s->len = 0;
 	return s->error ? -1 : 0;
+}
+
+/* Steps a COUNT record counts: the stream's END and the header's TOTALS say their sum. */
+static void count_steps(struct tw_stream *s, uint64_t n)
+{
+	s->counted += n;
+	s->tw->counted += n;
 }
 
 int tw_raw(struct tw_stream *s, const uint8_t *data, size_t len, uint64_t *lost)
@@ -719,6 +767,8 @@ int tw_raw(struct tw_stream *s, const uint8_t *data, size_t len, uint64_t *lost)
 				last_pc = 0;
 			if (it.ctl_type == PT_CTL_LOST && lost && !ctl_get_uleb(&c, &n))
 				*lost += n;
+			if (it.ctl_type == PT_CTL_COUNT && !ctl_get_uleb(&c, &n))
+				count_steps(s, n);
 		} else {
 			s->steps++;
 			(*s->total_steps)++;
@@ -735,6 +785,13 @@ int tw_raw(struct tw_stream *s, const uint8_t *data, size_t len, uint64_t *lost)
 
 void tw_ctl(struct tw_stream *s, unsigned type, const struct ctl_payload *p)
 {
+	if (type == PT_CTL_COUNT) {
+		struct ctl_cursor c = { p->buf, p->buf + p->len };
+		uint64_t n;
+
+		if (!ctl_get_uleb(&c, &n))
+			count_steps(s, n);
+	}
 	if (s->len > TW_BUF_LIMIT)
 		tw_stream_flush(s);
 	s->len += ctl_encode(s->buf + s->len, type, p->buf, p->len);
@@ -811,6 +868,7 @@ int tw_stream_close(struct tw_stream *s)
 
 	if (!s->error) {
 		ctl_put_uleb(&p, s->steps);
+		ctl_put_uleb(&p, s->counted);
 		tw_ctl(s, PT_CTL_END, &p);
 		tw_stream_flush(s);
 	}
@@ -875,14 +933,16 @@ int tw_mark_cut_short(const char *dir, const char *state, const char *note,
 	while (trace_next_record(data, len, &off, &rh) == 1) {
 		size_t plen = rh->size - sizeof(*rh);
 
-		if (rh->type == PT_ATTR_TOTALS && plen >= sizeof(t))
-			memcpy(&t, rh + 1, sizeof(t));
-		else if (rh->type != PT_ATTR_PAD && rh->type != PT_ATTR_STATE)
+		if (rh->type == PT_ATTR_TOTALS && plen >= PT_ATTR_TOTALS_V1_SIZE)
+			memcpy(&t, rh + 1, plen < sizeof(t) ? plen : sizeof(t));
+		else if (rh->type != PT_ATTR_PAD && rh->type != PT_ATTR_STATE &&
+			 rh->type != PT_ATTR_CHECK)
 			tw_set_attr(tw, rh->type, rh + 1, plen);
 	}
 	if (totals)
 		t = *totals;
 	tw->steps = t.steps;
+	tw->counted = t.counted;
 	tw->lost = t.lost;
 	tw->threads = t.threads;
 	tw->processes = t.processes;

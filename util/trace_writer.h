@@ -27,6 +27,8 @@ struct tw_stream {
 	uint32_t id;		  /* tid or cpu */
 	uint64_t last_pc;
 	uint64_t steps;		  /* steps in this stream */
+	uint64_t counted;	  /* steps its COUNT records count (END, v6) */
+	uint64_t blocks;	  /* CHECK records written (each numbers its block, v6) */
 	uint64_t *total_steps;	  /* the writer's global count */
 	uint64_t disk_steps;	  /* steps in the whole CHECK blocks on disk */
 	uint64_t disk_bytes;	  /* file size up to the last whole block */

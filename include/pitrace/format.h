@@ -33,9 +33,20 @@
  *      "complete" may have step streams that end without END, after their
  *      last whole CHECK block (the recording was cut short).  Readers of
  *      version 3 skip the padding and refuse such streams without --force.
+ *   5: ATOMIC control records (ppc64); readers without them skip them.
+ *   6: checksums and cross-checks.  The header file ends in a CHECK
+ *      attribute (before its padding) and the tasks file has a CHECK record
+ *      after every record, each a CRC-32 of the file from its first byte;
+ *      a step stream's CHECK also numbers its block; END and TOTALS also
+ *      carry the steps counted by COUNT records.  Older readers skip the
+ *      new records and fields, so MIN_READER stays 3; readers of version 6
+ *      check them whenever present and require them in files of version 6
+ *      or later.
  */
-#define PT_FORMAT_VERSION 4
+#define PT_FORMAT_VERSION 6
 #define PT_FORMAT_MIN_READER 3
+/* The first version whose files carry CHECK records in header and tasks. */
+#define PT_FORMAT_CHECKED 6
 
 #define PT_MAGIC "PITRACE"	/* 7 chars + NUL = 8 bytes */
 #define PT_ENDIAN_LITTLE 1
@@ -108,7 +119,16 @@ enum pt_attr_type {
 	PT_ATTR_NOTE = 13,	  /* string: a remark for the reader, e.g. degraded mode */
 	PT_ATTR_KERNEL_BUILD_ID = 14, /* string: the running kernel's GNU build-id, hex (driver) */
 	PT_ATTR_PAD = 15,	  /* zeros: room to rewrite the header in place (v4) */
+	PT_ATTR_CHECK = 16,	  /* u32 crc32 of the file before this record (v6; below) */
 };
+
+/*
+ * Checksums of the header and tasks files (v6).  A CHECK record (header:
+ * attribute PT_ATTR_CHECK, tasks: record PT_TASK_CHECK) carries the zlib
+ * CRC-32 of every byte of its file before it, from byte 0 (the file header
+ * included).  The header has one, its last record but for PAD (all zeros);
+ * the tasks file one after every record, written with it.
+ */
 
 /*
  * PT_ATTR_STATE values.  Only "complete" promises that every stream ends
@@ -133,7 +153,12 @@ struct pt_attr_totals {
 	uint64_t lost;		  /* steps known lost (overflow) */
 	uint32_t threads;	  /* threads seen */
 	uint32_t processes;	  /* processes seen */
+	uint64_t counted;	  /* v6: steps counted by COUNT records, all streams
+				   * (older writers' TOTALS end before it) */
 } __attribute__((packed));
+
+/* The size of TOTALS before version 6 (without counted). */
+#define PT_ATTR_TOTALS_V1_SIZE 24
 
 /* Task and module records (type values in the tasks file). */
 enum pt_task_type {
@@ -143,6 +168,7 @@ enum pt_task_type {
 	PT_TASK_EXIT = 4,	  /* struct pt_task_exit */
 	PT_TASK_MMAP = 5,	  /* struct pt_task_mmap + path */
 	PT_TASK_MUNMAP = 6,	  /* struct pt_task_munmap */
+	PT_TASK_CHECK = 7,	  /* struct pt_task_check (v6) */
 };
 
 /*
@@ -204,6 +230,21 @@ struct pt_task_munmap {
 } __attribute__((packed));
 
 /*
+ * v6: the CRC-32 of the tasks file before this record.  Its common part
+ * repeats the time and seq of the record it follows, pid and tid 0, so
+ * that readers older than version 6 take it for a record of a type they
+ * do not know, and skip it.
+ */
+struct pt_task_check {
+	struct pt_task_common c;
+	uint32_t crc32;
+} __attribute__((packed));
+
+/* Longest path in EXEC and MMAP records, and comm in COMM records, with the NUL. */
+#define PT_TASK_PATH_MAX 4096
+#define PT_TASK_COMM_MAX 256
+
+/*
  * Step streams.  After the file header, a byte stream of records:
  *
  *   0xxxxxxx               STEP: pc = last_pc + sign_extend_7(x)
@@ -246,9 +287,11 @@ enum pt_ctl_type {
 	/* reason (enum pt_gap_reason): steps are missing here */
 	PT_CTL_GAP = 8,
 	/* u32 crc32 of the stream bytes since the previous CHECK (or the end
-	 * of the file header) up to this record's first byte */
+	 * of the file header) up to this record's first byte; v6: then block,
+	 * the number of CHECK records before this one in the stream */
 	PT_CTL_CHECK = 9,
-	/* steps: total steps in this stream; clean end of stream */
+	/* steps: total steps in this stream; clean end of stream; v6: then
+	 * counted, the sum of the stream's COUNT records */
 	PT_CTL_END = 10,
 	/* count: count-only mode, this many steps happened here */
 	PT_CTL_COUNT = 11,

@@ -208,6 +208,7 @@ static void test_write_failure(void)
 		struct tw_options o = { .compress = rows[i].compress };
 		struct rlimit old, lim = { rows[i].limit, RLIM_INFINITY };
 		struct pt_task_exit ex = { .c = { .pid = 7, .tid = 7 } };
+		struct pt_task_comm comm = { .c = { .pid = 7, .tid = 7 } };
 		char name[300], path[320];
 		struct trace_writer *tw;
 		struct tw_stream *st;
@@ -222,6 +223,7 @@ static void test_write_failure(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
 		CU_ASSERT_EQUAL(tw_commit(tw), 0);
 		CU_ASSERT_EQUAL(tw_write_header(tw, PT_STATE_RECORDING), 0);
+		CU_ASSERT_EQUAL(tw_task(tw, PT_TASK_COMM, &comm, sizeof(comm), "full"), 0);
 		st = tw_stream_open(tw, false, 7);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 		tw_switch(st, 7, 7, 0, 0);
