@@ -149,8 +149,9 @@ static int check_report(const struct flow_report *r)
 
 	cf_get_stats(r->cf, &st);
 	printf("steps %" PRIu64 " threads %" PRIu64 " max-depth %u unmatched %" PRIu64
-	       " async %" PRIu64 " gaps %" PRIu64 "\n", st.steps, st.threads, st.max_depth,
-	       st.unmatched, st.async, st.gaps);
+	       " async %" PRIu64 " unexplained %" PRIu64 " capped %" PRIu64 " gaps %" PRIu64 "\n",
+	       st.steps, st.threads, st.max_depth, st.unmatched, st.async, st.unexplained,
+	       st.unexplained_capped, st.gaps);
 	printf("invariants: %s\n", bad ? "VIOLATED" : "hold");
 	if (bad)
 		return EXIT_RUNTIME;

@@ -401,7 +401,7 @@ struct push_args {
 	uint32_t fn, caller_fn, from_fn;
 	uint8_t kind, ring;
 	uint64_t ret_addr, alt_ret, call_site, resume_from, index, time;
-	bool resumes;
+	bool resumes, unexplained;
 };
 
 static void push(struct callflow *cf, struct cf_thread *t, const struct push_args *a)
@@ -451,6 +451,8 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	f->inner = true;
 	f->inner_since = now;
 	f->resumes = a->resumes;
+	f->unexplained = a->unexplained;
+	t->unexplained += a->unexplained;
 	index_frame(t, (int32_t)t->depth);
 	t->depth++;
 	if (t->depth > t->max_depth)
@@ -496,6 +498,7 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	}
 	saved = *f;
 	unindex_frame(t, (int32_t)t->depth - 1);
+	t->unexplained -= f->unexplained;
 	t->depth--;
 	for (int c = 0; c < cf->nr_cons; c++)
 		if (cf->cons[c].ops->pop)
@@ -525,7 +528,7 @@ static void replace(struct callflow *cf, struct cf_thread *t, const struct cf_si
 		.fn = site->fn, .caller_fn = f->fn, .from_fn = f->fn, .kind = kind, .ring = f->ring,
 		.ret_addr = f->ret_addr, .alt_ret = f->alt_ret, .call_site = call_site,
 		.resume_from = f->resume_from, .index = ev->index, .time = ev->time_ns,
-		.resumes = RESUMES(f),
+		.resumes = RESUMES(f), .unexplained = f->unexplained,
 	};
 
 	if (kind == CF_ENTRY_JUMP)
@@ -704,9 +707,19 @@ static void push_async(struct callflow *cf, struct cf_thread *t, const struct cf
 	struct push_args a = {
 		.fn = site->fn, .caller_fn = f ? f->fn : CF_NO_FN, .kind = CF_ENTRY_ASYNC,
 		.ring = ev->ring, .index = ev->index, .time = ev->time_ns, .resumes = true,
+		/* an ASYNC record or a change of ring says what it was */
+		.unexplained = !t->async_pending && ev->ring == t->ring,
 	};
 	unsigned cls = prev ? prev->insn.cls : ARCH_INSN_INVALID;
 
+	if (a.unexplained && f && t->unexplained >= CF_MAX_UNEXPLAINED) {
+		/* a damaged trace, most likely: bounded, taken as a jump */
+		cf->stats.unexplained_capped++;
+		if (f->fn != site->fn)
+			replace(cf, t, site, CF_ENTRY_JUMP, prev ? prev_pc : 0, ev);
+		return;
+	}
+	cf->stats.unexplained += a.unexplained;
 	/* Where the interrupted frame resumes: what would have run next. */
 	if (prev)
 		a.resume_from = prev_pc;

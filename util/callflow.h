@@ -43,6 +43,17 @@
 
 #define CF_NO_FN UINT32_MAX	  /* "no function": a root frame's caller */
 #define CF_MAX_CONSUMERS 4
+/*
+ * At most this many frames of a thread are open at once for transfers that
+ * nothing explains: no instruction, no ASYNC record, no change of ring.  A
+ * real program makes one now and then (and returns from it); a damaged
+ * trace, or code changed under the tracer, makes one at every step, each
+ * on top of the last.  Past this many, such a transfer is taken as a jump
+ * within the innermost of them (counted in cf_stats.unexplained_capped),
+ * so the stacks, and every report built on them, grow with the trace, not
+ * with the square of it.
+ */
+#define CF_MAX_UNEXPLAINED 32
 
 /* A function as reports name it. */
 struct cf_func {
@@ -95,6 +106,7 @@ struct cf_frame {
 	uint8_t kind;		  /* enum cf_entry_kind */
 	uint8_t ring;
 	bool resumes;		  /* ends where an interrupted frame goes on (async, kernel) */
+	bool unexplained;	  /* async with no record and no ring change (CF_MAX_UNEXPLAINED) */
 	uint64_t ret_addr;	  /* where the frame below resumes after this one (0 unknown) */
 	uint64_t alt_ret;	  /* async frames: the other possible resume address */
 	uint64_t resume_from;	  /* async frames: pc of the interrupted insn, 0 unknown */
@@ -118,6 +130,7 @@ struct cf_thread {
 	uint64_t steps;		  /* steps of this thread so far (its clock) */
 	uint32_t depth;		  /* frames on the stack */
 	uint32_t max_depth;
+	uint32_t unexplained;	  /* frames on the stack that are unexplained */
 	struct cf_frame *frames;  /* frames[0] the oldest, frames[depth - 1] on top */
 	void *user[CF_MAX_CONSUMERS];
 	/* private */
@@ -257,6 +270,8 @@ struct cf_stats {
 	uint64_t threads;
 	uint64_t unmatched;	  /* returns out of the oldest frame */
 	uint64_t async;		  /* asynchronous entries */
+	uint64_t unexplained;	  /* of them, explained by nothing (no record, no ring change) */
+	uint64_t unexplained_capped; /* transfers taken as jumps: CF_MAX_UNEXPLAINED reached */
 	uint64_t gaps;
 	/* taken by the threads (information, not entries): */
 	uint64_t interrupts;	  /* interrupts with a vector (timer, IPIs) */

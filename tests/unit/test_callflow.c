@@ -768,12 +768,73 @@ static void test_recording_on_off(void)
 	}
 }
 
+/*
+ * Transfers nothing explains are bounded: one instruction repeated opens an
+ * asynchronous frame a step, but never more than CF_MAX_UNEXPLAINED at
+ * once (the others are taken as jumps within the innermost); signals,
+ * each with its ASYNC record, nest as deep as they come.
+ */
+static void test_unexplained_bounded(void)
+{
+	static const struct {
+		const char *what;
+		unsigned repeats;
+		bool signal;		  /* each repeat an ASYNC SIGNAL, then the handler's entry */
+		uint32_t max_depth;
+		uint64_t async, unexplained, capped;
+	} rows[] = {
+		{ "a few unexplained steps nest", 10, false, 11, 10, 10, 0 },
+		{ "exactly the limit", CF_MAX_UNEXPLAINED, false, CF_MAX_UNEXPLAINED + 1,
+		  CF_MAX_UNEXPLAINED, CF_MAX_UNEXPLAINED, 0 },
+		{ "10,000 of them: the limit, the rest jumps", 10000, false, CF_MAX_UNEXPLAINED + 1,
+		  CF_MAX_UNEXPLAINED, CF_MAX_UNEXPLAINED, 10000 - CF_MAX_UNEXPLAINED },
+		{ "100 signals with their records nest 100 deep", 100, true, 101, 100, 0, 0 },
+	};
+	static struct fake_ev evs[2 * 10000 + 2];
+	static const struct fake_insn insns[] = { END_INSNS };
+
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct scenario sc = { .what = rows[r].what, .insns = insns, .evs = evs };
+		struct cf_stats st;
+		struct callflow *cf;
+		struct arcs *a;
+		size_t n = 0;
+
+		evs[n++] = (struct fake_ev)S(0x1000);
+		for (unsigned k = 0; k < rows[r].repeats; k++) {
+			if (rows[r].signal)
+				evs[n++] = (struct fake_ev)ASYNC(PT_ASYNC_SIGNAL);
+			evs[n++] = (struct fake_ev)S(rows[r].signal ? 0x5000 : 0x1000);
+		}
+		evs[n] = (struct fake_ev)END_EVS;
+		a = run(&sc);
+		cf_get_stats(arcs_callflow(a), &st);
+		if (st.max_depth != rows[r].max_depth || st.async != rows[r].async ||
+		    st.unexplained != rows[r].unexplained ||
+		    st.unexplained_capped != rows[r].capped)
+			fprintf(stderr, "\n  %s: depth %u async %lu unexplained %lu capped %lu",
+				rows[r].what, st.max_depth, st.async, st.unexplained,
+				st.unexplained_capped);
+		CU_ASSERT_EQUAL(st.max_depth, rows[r].max_depth);
+		CU_ASSERT_EQUAL(st.async, rows[r].async);
+		CU_ASSERT_EQUAL(st.unexplained, rows[r].unexplained);
+		CU_ASSERT_EQUAL(st.unexplained_capped, rows[r].capped);
+		CU_ASSERT_EQUAL(st.steps, rows[r].repeats + 1);
+		CU_ASSERT_EQUAL(arcs_check(a), 0);
+		cf = arcs_callflow(a);
+		arcs_free(a);
+		cf_free(cf);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "arcs of tail calls and unmatched returns", test_arcs_of_tail_and_unmatched },
 	{ "a cold part keeps its call path", test_cold_part_call_paths },
 	{ "block-mode traces give the same numbers", test_block_mode },
 	{ "recording on and off: one call per activation", test_recording_on_off },
+	{ "unexplained transfers nest a bounded depth, signals as deep as they come",
+	  test_unexplained_bounded },
 	CU_TEST_INFO_NULL,
 };
 
