@@ -52,6 +52,7 @@ struct stream_reader {
 	uint64_t counted;	  /* the sum of the COUNT records returned */
 	uint64_t blocks;	  /* CHECK blocks verified */
 	bool checked_header;	  /* the file header was checked against its name */
+	uint64_t tid;		  /* the thread whose steps follow (0: none) */
 	bool end_seen;		  /* END was returned: only its block's CHECK may follow */
 	bool cut_ok;		  /* the recording was cut short: no END is fine */
 	bool cut;		  /* it ended without END, after its last whole block */
@@ -250,6 +251,7 @@ void stream_reader_expect(struct stream_reader *r, const struct trace *t,
 {
 	r->trace = t;
 	r->si = si;
+	r->tid = si && !si->per_cpu ? si->id : 0;	/* a per-thread stream is its thread's */
 }
 
 uint64_t stream_reader_offset(const struct stream_reader *r)
@@ -416,14 +418,21 @@ static int sr_check_header(struct stream_reader *r)
 	return 1;
 }
 
-/* A SWITCH's thread: in its own stream (per-thread), and named by the tasks file. */
+/*
+ * A SWITCH's thread: in its own stream (per-thread), and named by the tasks
+ * file.  pid and tid 0 is no thread (the driver starts a ring's sub-buffer
+ * with one before any task ran there): no step may follow it.
+ */
 static int sr_check_switch(struct stream_reader *r, uint64_t at, struct ctl_cursor *c)
 {
 	uint64_t pid, tid, time, seq;
 
 	if (ctl_get_uleb(c, &pid) < 0 || ctl_get_uleb(c, &tid) < 0 || ctl_get_u64(c, &time) < 0 ||
-	    ctl_get_uleb(c, &seq) < 0 || !pid || !tid || pid > UINT32_MAX || tid > UINT32_MAX)
+	    ctl_get_uleb(c, &seq) < 0 || !pid != !tid || pid > UINT32_MAX || tid > UINT32_MAX)
 		return sr_fail(r, "malformed SWITCH record at byte %llu", (unsigned long long)at);
+	r->tid = tid;
+	if (!tid && r->si && r->si->per_cpu)
+		return 1;
 	if (r->si && !r->si->per_cpu && tid != r->si->id)
 		return sr_fail(r, "SWITCH at byte %llu to thread %llu, in the stream of thread %u",
 			       (unsigned long long)at, (unsigned long long)tid, r->si->id);
@@ -471,6 +480,10 @@ static int sr_check_record(struct stream_reader *r, const struct step_item *it, 
 
 	if (r->end_seen && (it->kind != STEP_ITEM_CTL || it->ctl_type != PT_CTL_CHECK))
 		return sr_fail(r, "a record after END, at byte %llu", (unsigned long long)at);
+	if (r->si && !r->tid && (it->kind == STEP_ITEM_STEP || it->ctl_type == PT_CTL_COUNT))
+		return sr_fail(r, "a %s at byte %llu that is no thread's (no SWITCH to one before it)",
+			       it->kind == STEP_ITEM_STEP ? "step" : "COUNT record",
+			       (unsigned long long)at);
 	if (it->kind == STEP_ITEM_STEP) {
 		r->steps++;
 		return 1;
