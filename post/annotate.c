@@ -165,7 +165,8 @@ static int insn_addr_cmp(const void *key, const void *elem)
 /* Is addr one of the function's own instructions? */
 static bool listed_addr(const struct annot_code_list *l, uint64_t addr)
 {
-	return bsearch(&addr, l->insns, l->nr_listed, sizeof(*l->insns), insn_addr_cmp) != NULL;
+	return l->nr_listed &&
+	       bsearch(&addr, l->insns, l->nr_listed, sizeof(*l->insns), insn_addr_cmp) != NULL;
 }
 
 static void sight_pc(void *ctx, const struct arcs *arcs, size_t i)

@@ -385,7 +385,8 @@ static int print_report(struct flow_report *r, const struct tree_opts *o)
 
 			printf("#\n# thread %u (pid %u)\n#%6s %*s %*s %*s %7s  %s\n", tid, pid,
 			       "depth", p.w, "calls", p.w, "base", p.w, "cum", "cum%", "function");
-			memset(p.seen, 0, p.seen_size * sizeof(*p.seen));
+			if (p.seen)
+				memset(p.seen, 0, p.seen_size * sizeof(*p.seen));
 			ret = arcs_walk(p.a, root, child_cmp, print_node, &p);
 		}
 	}
