@@ -4,7 +4,8 @@
 #   make            bin/pitrace, bin/post (and lib/libpitrace.so)
 #   make deps       install what the build and tests need (apt-get, idempotent)
 #   make demo       deps + build + trace examples/demo and print reports
-#   make check      deps + build + every test (unit, end-to-end, packages, VM)
+#   make check      deps + build + every test (unit, fuzz, end-to-end, packages, VM)
+#   make fuzz       fuzz post for FUZZ_TIME seconds (tests/fuzz/README.md)
 #   make driver     driver/pitrace.ko for each installed header set (or KDIR=)
 #   make bench      benchmarks: figures, not pass/fail
 #   make man        man pages from docs/man/*.md (pandoc)
@@ -138,8 +139,8 @@ demo: deps
 	@scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all progs $(O)/unit-tests
-	@$(MAKE) --no-print-directory check-unit check-e2e check-pkg check-vm
+	@$(MAKE) --no-print-directory all progs $(O)/unit-tests $(O)/fuzz/fuzz_post
+	@$(MAKE) --no-print-directory check-unit check-fuzz check-e2e check-pkg check-vm
 
 check-unit: $(O)/unit-tests
 	$(O)/unit-tests
@@ -236,3 +237,35 @@ check-pkg: deb progs
 	PT_PROGS=$(O)/progs tests/pkg/install.sh
 
 -include $(CORE_OBJ:.o=.d) $(PITRACE_OBJ:.o=.d) $(POST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+
+# ---- fuzzing: post's trace reader and reports under libFuzzer, ASan and UBSan ----
+# make fuzz runs for FUZZ_TIME seconds (default 600); make check-fuzz (part of
+# make check) replays every saved input (tests/fuzz/corpus, tests/fuzz/regress)
+# through every report, then fuzzes for FUZZ_SMOKE_TIME seconds (default 60).
+# tests/fuzz/README.md says how, and what a finding is.
+FUZZ_CC ?= clang
+FUZZ_O := $(O)/fuzz
+FUZZ_TIME ?= 600
+FUZZ_SMOKE_TIME ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	$(filter-out -O% -g,$(CFLAGS)) -Ipost
+FUZZ_OBJ := $(patsubst %.c,$(FUZZ_O)/%.o,$(CORE_SRC) $(filter-out post/main.c,$(wildcard post/*.c)))
+
+$(FUZZ_O)/util/version.o: $(O)/version-stamp
+$(FUZZ_O)/util/version.o: CFLAGS += -DPITRACE_VERSION='"$(VERSION)"'
+$(FUZZ_O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_O)/fuzz_post: $(FUZZ_O)/tests/fuzz/fuzz_post.o $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_CORE) -lncursesw -ltinfo -lm
+
+.PHONY: fuzz check-fuzz
+fuzz: $(FUZZ_O)/fuzz_post
+	tests/fuzz/run.sh fuzz $(FUZZ_TIME)
+
+check-fuzz: $(FUZZ_O)/fuzz_post
+	tests/fuzz/run.sh check $(FUZZ_SMOKE_TIME)
+
+-include $(FUZZ_OBJ:.o=.d) $(FUZZ_O)/tests/fuzz/fuzz_post.d

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install every Debian package pitrace's build, demo, tests and packages
 # (man pages: pandoc; make deb: debhelper, dh-dkms, lintian; the viewer's
-# tests: tmux; the exports opened in a browser: chromium) need, then cache the
+# tests: tmux; the exports opened in a browser: chromium; the fuzzer: clang and
+# its libFuzzer and sanitizer runtimes) need, then cache the
 # test kernels' vmlinux with debug info (scripts/debug-vmlinux.sh).
 # Idempotent: installs only what is missing, non-interactively.
 set -eu
@@ -13,7 +14,8 @@ debuginfod curl zstd
 kcachegrind xvfb xdotool imagemagick tesseract-ocr tesseract-ocr-eng dbus chromium
 linux-headers-amd64 linux-headers-6.12-amd64 linux-image-amd64 linux-image-6.12-amd64
 qemu-system-x86 busybox-static cpio kmod
-pandoc man-db bash-completion dkms dh-dkms debhelper dpkg-dev lintian xz-utils tmux"
+pandoc man-db bash-completion dkms dh-dkms debhelper dpkg-dev lintian xz-utils tmux
+clang libclang-rt-14-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the post fuzzer (tests/fuzz/README.md).
+#
+#   tests/fuzz/run.sh check SECONDS   every saved input (tests/fuzz/corpus, tests/fuzz/regress)
+#                                     through every report, then SECONDS of fuzzing
+#   tests/fuzz/run.sh fuzz SECONDS    SECONDS of fuzzing, the corpus kept in $O/fuzz/corpus
+#
+# Environment: O (build directory, default build), FUZZ_ARGS (more libFuzzer
+# options).  A finding (crash, sanitizer report, hang, output past its bound,
+# out of memory) stops the run with exit status 1 and is left in
+# $O/fuzz/artifacts/; tests/fuzz/README.md says how to keep it as a
+# regression input.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+O=${O:-build}
+case $O in /*) ;; *) O=$ROOT/$O ;; esac
+FUZZ=$O/fuzz/fuzz_post
+mode=${1:-}
+secs=${2:-60}
+[ -x "$FUZZ" ] || { echo "fuzz: $FUZZ not built (make $O/fuzz/fuzz_post)" >&2; exit 1; }
+case $mode in check|fuzz) ;; *) echo "usage: $0 check|fuzz SECONDS" >&2; exit 2 ;; esac
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+limits=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536)
+mkdir -p "$O/fuzz/corpus" "$O/fuzz/artifacts"
+# shellcheck disable=SC2206 # split on purpose: options
+extra=(${FUZZ_ARGS:-})
+
+if [ "$mode" = check ]; then
+	mapfile -t saved < <(find "$ROOT/tests/fuzz/corpus" "$ROOT/tests/fuzz/regress" -type f \
+		! -name '*.md' 2>/dev/null | sort)
+	start=$(date +%s)
+	if ! PITRACE_FUZZ_ALL=1 "$FUZZ" "${limits[@]}" -close_fd_mask=3 "${saved[@]}" \
+		>"$O/fuzz/replay.log" 2>&1; then
+		tail -n 40 "$O/fuzz/replay.log"
+		echo "fuzz: FAIL: a saved input fails (log: $O/fuzz/replay.log)"
+		exit 1
+	fi
+	echo "fuzz: ${#saved[@]} saved inputs through every report: no finding ($(( $(date +%s) - start )) s)"
+fi
+
+log=$O/fuzz/$mode.log
+"$FUZZ" "${limits[@]}" -close_fd_mask=3 -print_final_stats=1 -max_total_time="$secs" \
+	-artifact_prefix="$O/fuzz/artifacts/" "${extra[@]}" "$O/fuzz/corpus" "$ROOT/tests/fuzz/corpus" \
+	>"$log" 2>&1
+rc=$?
+stats=$(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb):' "$log" |
+	sed 's/^stat:://; s/: */ /' | tr '\n' ' ')
+cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -n 1)
+if [ $rc -ne 0 ]; then
+	grep -E 'ERROR|SUMMARY|fuzz_post:|Test unit written|^    #[0-9]+ ' "$log" | head -n 40
+	echo "fuzz: FAIL after ${secs} s at most ($stats; $cov): see $log and $O/fuzz/artifacts/"
+	exit 1
+fi
+echo "fuzz: ${secs} s, no finding: ${stats}${cov}"
