@@ -110,8 +110,7 @@ static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32
 			return e;
 	}
 	e = &s->tab[k];
-	if (!e->used)
-		s->used++;
+	s->used++;	/* an empty slot or a stale one: live from now on */
 	memset(e, 0, sizeof(*e));
 	e->used = true;
 	e->epoch = s->epoch;
@@ -168,10 +167,15 @@ static void source_task(void *ctx, const struct trace_task_rec *rec)
 		/* fall through */
 	case PT_TASK_EXEC:
 	case PT_TASK_MUNMAP:
-		/* the same address may now hold other code: forget every entry */
-		s->epoch++;
+		/* The same address may now hold other code: forget every entry.
+		 * A stale entry counts as an empty slot, so this costs nothing
+		 * however large the cache (a mapping record a step would
+		 * otherwise clear it a step). */
 		s->used = 0;
-		memset(s->tab, 0, s->size * sizeof(*s->tab));
+		if (++s->epoch == 0) {
+			memset(s->tab, 0, s->size * sizeof(*s->tab));
+			s->epoch = 1;
+		}
 		break;
 	default:
 		break;

@@ -400,6 +400,19 @@ static const size_t task_fixed_size[] = {
 	[PT_TASK_CHECK] = sizeof(struct pt_task_check),
 };
 
+/* No part of the path longer than a file name can be (NAME_MAX). */
+static bool path_parts_fit(const char *path)
+{
+	for (const char *s = path; *s; s += *s == '/') {
+		size_t n = strcspn(s, "/");
+
+		if (n > PT_TASK_NAME_MAX)
+			return false;
+		s += n;
+	}
+	return true;
+}
+
 int trace_task_decode(const struct pt_rec_header *rh, struct trace_task_rec *out)
 {
 	const uint8_t *p = (const uint8_t *)(rh + 1);
@@ -470,6 +483,8 @@ int trace_task_decode(const struct pt_rec_header *rh, struct trace_task_rec *out
 		    strnlen((const char *)p + fixed, max) == max)
 			return -1;
 		out->str = (const char *)p + fixed;
+		if (rh->type != PT_TASK_COMM && !path_parts_fit(out->str))
+			return -1;
 	}
 	return 0;
 }

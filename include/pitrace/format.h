@@ -240,8 +240,13 @@ struct pt_task_check {
 	uint32_t crc32;
 } __attribute__((packed));
 
-/* Longest path in EXEC and MMAP records, and comm in COMM records, with the NUL. */
+/*
+ * Longest path in EXEC and MMAP records and comm in COMM records, with the
+ * NUL, and longest part of a path between slashes (Linux's PATH_MAX,
+ * NAME_MAX; a comm is at most 15 characters, this leaves room).
+ */
 #define PT_TASK_PATH_MAX 4096
+#define PT_TASK_NAME_MAX 255
 #define PT_TASK_COMM_MAX 256
 
 /*

@@ -38,6 +38,7 @@ struct knobs {
 	bool none_then_step;	  /* per-CPU: a SWITCH to no thread (0/0), then a step */
 	bool none_then_named;	  /* per-CPU: a SWITCH to no thread, then one to TID */
 	bool long_stream;	  /* steps over three CHECK blocks */
+	bool long_name;		  /* the mapped file's name longer than NAME_MAX */
 	const char *state;	  /* default "complete" */
 };
 
@@ -60,13 +61,18 @@ static void write_trace(const char *dir, const struct knobs *k)
 	struct ctl_payload p = { .len = 0 };
 	struct tw_stream *st;
 	unsigned steps = k->long_stream ? 200000 : STEPS;
+	char path[512] = "/usr/lib/checked/prog";
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
 	tw_set_attr_str(tw, PT_ATTR_ARCH, "x86_64");
 	tw_set_attr_str(tw, PT_ATTR_MODE, k->count_mode ? "count" : "step");
 	if (!k->unnamed)
 		tw_task(tw, PT_TASK_COMM, &comm, sizeof(comm), "checked");
-	tw_task(tw, PT_TASK_MMAP, &m, sizeof(m), "/usr/lib/checked/prog");
+	if (k->long_name) {
+		memset(path + strlen(path), 'x', 256);
+		path[strlen("/usr/lib/checked/prog") + 256] = '\0';
+	}
+	tw_task(tw, PT_TASK_MMAP, &m, sizeof(m), path);
 	st = tw_stream_open(tw, k->per_cpu, k->per_cpu ? 0 : TID);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	if (k->none_then_step || k->none_then_named) {
@@ -317,6 +323,8 @@ static const struct check_case {
 	{ "an END in the middle: records after it", { .extra_end = true }, NULL,
 	  "a record after END, at byte", false },
 	{ "a RING of 5", { .ring5 = true }, NULL, "malformed RING record at byte", false },
+	{ "a mapped file's name longer than a file name can be", { .long_name = true }, NULL,
+	  "tasks: malformed MMAP record (type 5) at byte", true },
 };
 
 static char *read_text(const char *path)
