@@ -473,7 +473,7 @@ static int sr_check_end(struct stream_reader *r, uint64_t at, struct ctl_cursor 
  */
 static int sr_check_record(struct stream_reader *r, const struct step_item *it, uint64_t at)
 {
-	struct ctl_cursor c = { it->payload, it->payload + it->payload_len };
+	struct ctl_cursor c;
 	struct trace_async as;
 	uint64_t v;
 	uint8_t ring;
@@ -488,6 +488,7 @@ static int sr_check_record(struct stream_reader *r, const struct step_item *it, 
 		r->steps++;
 		return 1;
 	}
+	c = (struct ctl_cursor){ it->payload, it->payload + it->payload_len };
 	switch (it->ctl_type) {
 	case PT_CTL_SWITCH:
 		return sr_check_switch(r, at, &c);

@@ -42,16 +42,24 @@ if [ "$mode" = check ]; then
 fi
 
 log=$O/fuzz/$mode.log
-"$FUZZ" "${limits[@]}" -close_fd_mask=3 -print_final_stats=1 -max_total_time="$secs" \
-	-artifact_prefix="$O/fuzz/artifacts/" "${extra[@]}" "$O/fuzz/corpus" "$ROOT/tests/fuzz/corpus" \
-	>"$log" 2>&1
+# make fuzz goes on after a finding (one child process at a time, -fork=1),
+# so that a long run collects every finding; make check stops at the first.
+keep=()
+[ "$mode" = fuzz ] && keep=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+before=$(find "$O/fuzz/artifacts" -type f | wc -l)
+"$FUZZ" "${limits[@]}" "${keep[@]}" -close_fd_mask=3 -print_final_stats=1 \
+	-max_total_time="$secs" -artifact_prefix="$O/fuzz/artifacts/" "${extra[@]}" \
+	"$O/fuzz/corpus" "$ROOT/tests/fuzz/corpus" >"$log" 2>&1
 rc=$?
+found=$(( $(find "$O/fuzz/artifacts" -type f | wc -l) - before ))
 stats=$(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb):' "$log" |
-	sed 's/^stat:://; s/: */ /' | tr '\n' ' ')
-cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -n 1)
-if [ $rc -ne 0 ]; then
+	sort -u | sed 's/^stat:://; s/: */ /' | tr '\n' ' ')
+cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+(/[0-9]+[a-zA-Z]*)?( exec/s: [0-9]+)?' "$log" |
+	tail -n 1)
+if [ $rc -ne 0 ] || [ "$found" -gt 0 ]; then
 	grep -E 'ERROR|SUMMARY|fuzz_post:|Test unit written|^    #[0-9]+ ' "$log" | head -n 40
-	echo "fuzz: FAIL after ${secs} s at most ($stats; $cov): see $log and $O/fuzz/artifacts/"
+	echo "fuzz: FAIL: $found finding(s) in ${secs} s at most (${stats}${cov}): see $log" \
+		"and $O/fuzz/artifacts/"
 	exit 1
 fi
 echo "fuzz: ${secs} s, no finding: ${stats}${cov}"
