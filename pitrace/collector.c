@@ -520,9 +520,12 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 	sum->task_records = pm_records_written(c->pm);
 	pm_tasks_seen(c->pm, &sum->processes, &sum->threads);
 	pm_close(c->pm);
-	if (sum->perf_lost)
+	if (sum->perf_lost) {
+		/* the tasks file may not name every thread the streams do */
+		tw_set_attr(c->tw, PT_ATTR_TASKS_LOST, &sum->perf_lost, sizeof(sum->perf_lost));
 		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
 				"perf dropped some mmap/fork/exit records: module tables may be incomplete");
+	}
 	if (c->wrapped)
 		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
 				"wrap mode: older sub-buffers were overwritten before they were read");

@@ -31,7 +31,7 @@ static const char *const attr_names[] = {
 	[PT_ATTR_TOTALS] = "TOTALS", [PT_ATTR_STATE] = "STATE", [PT_ATTR_NR_CPUS] = "NR_CPUS",
 	[PT_ATTR_HOSTNAME] = "HOSTNAME", [PT_ATTR_ON_SYMBOL] = "ON_SYMBOL",
 	[PT_ATTR_NOTE] = "NOTE", [PT_ATTR_KERNEL_BUILD_ID] = "KERNEL_BUILD_ID",
-	[PT_ATTR_PAD] = "PAD", [PT_ATTR_CHECK] = "CHECK",
+	[PT_ATTR_PAD] = "PAD", [PT_ATTR_CHECK] = "CHECK", [PT_ATTR_TASKS_LOST] = "TASKS_LOST",
 };
 
 /* A CHECK record's CRC, and whether the bytes it covers still have it. */
@@ -107,6 +107,11 @@ static int dump_header_file(const char *path)
 
 			memcpy(&v, p, 4);
 			print_crc(v, (uint32_t)crc32(0, data, (uInt)at));
+		} else if (rh->type == PT_ATTR_TASKS_LOST && plen >= 8) {
+			uint64_t v;
+
+			memcpy(&v, p, 8);
+			printf("%" PRIu64, v);
 		} else if (rh->type == PT_ATTR_NR_CPUS && plen >= 4) {
 			uint32_t v;
 

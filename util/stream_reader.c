@@ -436,7 +436,8 @@ static int sr_check_switch(struct stream_reader *r, uint64_t at, struct ctl_curs
 	if (r->si && !r->si->per_cpu && tid != r->si->id)
 		return sr_fail(r, "SWITCH at byte %llu to thread %llu, in the stream of thread %u",
 			       (unsigned long long)at, (unsigned long long)tid, r->si->id);
-	if (r->trace && !trace_names_thread(r->trace, (uint32_t)tid))
+	if (r->trace && trace_names_every_thread(r->trace) &&
+	    !trace_names_thread(r->trace, (uint32_t)tid))
 		return sr_fail(r, "SWITCH at byte %llu to thread %llu, which the tasks file never "
 			       "names", (unsigned long long)at, (unsigned long long)tid);
 	return 1;

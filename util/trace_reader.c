@@ -340,6 +340,10 @@ static void header_attr(struct trace *t, const struct pt_rec_header *rh)
 		if (plen >= 4)
 			memcpy(&in->nr_cpus, p, 4);
 		break;
+	case PT_ATTR_TASKS_LOST:
+		if (plen >= 8)
+			memcpy(&in->tasks_lost, p, 8);
+		break;
 	case PT_ATTR_ON_SYMBOL:
 	case PT_ATTR_NOTE: {
 		char *s = payload_str(p, plen);
@@ -873,6 +877,13 @@ uint32_t trace_pid_of(const struct trace *t, uint32_t tid)
 bool trace_names_thread(const struct trace *t, uint32_t tid)
 {
 	return find_thread(t, tid) != NULL;
+}
+
+bool trace_names_every_thread(const struct trace *t)
+{
+	/* cut short, the streams may hold steps of a thread whose task
+	 * records the recorder had not written yet */
+	return !trace_cut_short(t) && !t->info.tasks_lost;
 }
 
 size_t trace_nr_streams(const struct trace *t)

@@ -33,6 +33,7 @@ struct trace_info {
 	uint32_t nr_cpus;
 	char **on_symbols;	  /* --on SYMBOL list, NULL terminated */
 	char **notes;		  /* remarks (e.g. degraded block mode), NULL terminated */
+	uint64_t tasks_lost;	  /* task events the recorder lost (v6), 0 none */
 };
 
 /*
@@ -107,6 +108,12 @@ const char *trace_comm(const struct trace *t, uint32_t tid);
 uint32_t trace_pid_of(const struct trace *t, uint32_t tid);
 /* A task record names the thread (its own, or a FORK's parent). */
 bool trace_names_thread(const struct trace *t, uint32_t tid);
+/*
+ * The tasks file names every thread the streams have: the trace is
+ * complete and the recorder lost no task event (its SWITCHes are checked
+ * against the tasks file only then).
+ */
+bool trace_names_every_thread(const struct trace *t);
 
 /*
  * Stream i, open for reading as the trace says: --force, cut short, and

@@ -120,6 +120,7 @@ enum pt_attr_type {
 	PT_ATTR_KERNEL_BUILD_ID = 14, /* string: the running kernel's GNU build-id, hex (driver) */
 	PT_ATTR_PAD = 15,	  /* zeros: room to rewrite the header in place (v4) */
 	PT_ATTR_CHECK = 16,	  /* u32 crc32 of the file before this record (v6; below) */
+	PT_ATTR_TASKS_LOST = 17,  /* u64: task events the recorder lost (v6; perf's LOST) */
 };
 
 /*

@@ -39,6 +39,7 @@ struct knobs {
 	bool none_then_named;	  /* per-CPU: a SWITCH to no thread, then one to TID */
 	bool long_stream;	  /* steps over three CHECK blocks */
 	bool long_name;		  /* the mapped file's name longer than NAME_MAX */
+	bool tasks_lost;	  /* the recorder lost task events (TASKS_LOST) */
 	const char *state;	  /* default "complete" */
 };
 
@@ -66,6 +67,11 @@ static void write_trace(const char *dir, const struct knobs *k)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
 	tw_set_attr_str(tw, PT_ATTR_ARCH, "x86_64");
 	tw_set_attr_str(tw, PT_ATTR_MODE, k->count_mode ? "count" : "step");
+	if (k->tasks_lost) {
+		uint64_t lost = 3;
+
+		tw_set_attr(tw, PT_ATTR_TASKS_LOST, &lost, sizeof(lost));
+	}
 	if (!k->unnamed)
 		tw_task(tw, PT_TASK_COMM, &comm, sizeof(comm), "checked");
 	if (k->long_name) {
@@ -297,6 +303,10 @@ static const struct check_case {
 	{ "per-CPU, no-thread SWITCH before the thread's: clean",
 	  { .per_cpu = true, .none_then_named = true }, NULL, NULL, false },
 	{ "version 4, no CHECK records: read as before", { 0 }, edit_version4, NULL, false },
+	{ "a thread the tasks never name, when the recorder lost task events: clean",
+	  { .per_cpu = true, .unnamed = true, .tasks_lost = true }, NULL, NULL, false },
+	{ "a thread the tasks never name, in a trace cut short: clean",
+	  { .per_cpu = true, .unnamed = true, .state = PT_STATE_INTERRUPTED }, NULL, NULL, false },
 	{ "cut short between a record and its CHECK: the record is not read",
 	  { .state = PT_STATE_INTERRUPTED }, edit_task_unchecked, NULL, false },
 	{ "a flipped byte in the header", { 0 }, edit_flip_header,
