@@ -41,6 +41,7 @@
 #include "output.h"
 #include "post.h"
 #include "stepcodec.h"
+#include "tui.h"
 
 #define FIX_CRC (1u << 0)
 #define FIX_COUNTS (1u << 1)
@@ -48,6 +49,37 @@
 
 #define MAX_ENTRIES 64
 #define MAX_DECODED (64u << 20)	  /* a raw zstd stream decoding to more: not a case */
+
+/*
+ * post tui's data, as the viewer loads it before its first screen (the
+ * screens need a terminal): the pass, then the profile of every thread
+ * and of the first one.
+ */
+static int tui_load(int argc, char **argv, struct post_opts *opts)
+{
+	struct session_filter f = SESSION_FILTER_INIT;
+	struct tui_data d;
+	int ret;
+
+	(void)argc;
+	(void)argv;
+	ret = tui_data_open(&d, opts, &f, 100000);
+	if (!ret)
+		ret = tui_data_run(&d);
+	if (!ret) {
+		struct tui_sel all = { 0, 0 };
+		struct tui_profile *p = tui_profile_new(&d, all);
+
+		tui_profile_free(p);
+		if (d.nr_threads) {
+			struct tui_sel one = { d.threads[0].pid, d.threads[0].tid };
+
+			tui_profile_free(tui_profile_new(&d, one));
+		}
+	}
+	tui_data_close(&d);
+	return ret;
+}
 
 /*
  * The reports, and what each may write per byte of trace (and 64 KiB more):
@@ -83,6 +115,7 @@ static const struct report {
 	{ cmd_export, { "export", "--format", "svg", "--max-stack", "64", "-o", "-" }, 2048, false },
 	{ cmd_export, { "export", "--format", "chrome", "-o", "-" }, 512, false },
 	{ cmd_diff, { "diff" }, 256, true },
+	{ tui_load, { "tui" }, 0, false },
 };
 #define NR_REPORTS (sizeof(reports) / sizeof(reports[0]))
 
@@ -478,7 +511,7 @@ static void run_report(const struct report *r, bool force, size_t trace_size)
 {
 	char *argv[24];
 	int argc = 0, saved_out;
-	struct post_opts opts = { .input = dir_a };
+	struct post_opts opts = { .input = dir_a, .symfs = dir_sym, .force = force };
 	off_t out;
 	uint64_t bound;
 
