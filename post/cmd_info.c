@@ -233,9 +233,17 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 		putchar('\n');
 	}
 	print_async(&ac);
-	if (ok && !damaged && all_steps != in->totals.steps)
+	if (ok && !damaged && all_steps != in->totals.steps) {
 		printf("%-12s the streams hold %" PRIu64 " steps, the header says %" PRIu64 "\n",
 		       "warning:", all_steps, in->totals.steps);
+		/* format 6 promises they agree in a complete trace */
+		if (in->version >= PT_FORMAT_CHECKED && !trace_cut_short(t) && !opts->force) {
+			pr_err("%s/%s: TOTALS counts %" PRIu64 " steps, the streams hold %" PRIu64
+			       " (--force reads them as they are)", trace_dir(t), PT_FILE_HEADER,
+			       in->totals.steps, all_steps);
+			ok = false;
+		}
+	}
 	if (damaged && !opts->force) {
 		pr_err("%s: %zu damaged step stream%s (see above; --force reads up to the damage)",
 		       trace_dir(t), damaged, damaged > 1 ? "s" : "");
