@@ -7,7 +7,7 @@
  *
  *   mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]
  *               [--pcs ADDR*N,...[@K]]... [--mmap PATH:START:LEN:PGOFF] [--pid P]
- *               [--lost N] [--min-reader V] [--mode step|block]
+ *               [--lost N] [--min-reader V] [--mode step|block] [--private]
  *
  * Threads P, P+1, ... take turns, R steps a run, until N steps in all; a
  * thread's k-th step is at 0x400000 + (k mod L) * 4 (the thread's first
@@ -33,7 +33,7 @@ static void usage(void)
 	fprintf(stderr, "usage: mktrace DIR [--steps N] [--threads T] [--run R] [--loop L]\n"
 			"               [--zstd] [--pcs ADDR*N,...[@K]]... [--pid P]\n"
 			"               [--mmap PATH:START:LEN:PGOFF]\n"
-			"               [--lost N] [--min-reader V] [--mode step|block]\n");
+			"               [--lost N] [--min-reader V] [--mode step|block] [--private]\n");
 	exit(2);
 }
 
@@ -74,6 +74,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--zstd")) {
 			o.compress = true;
+			continue;
+		}
+		if (!strcmp(a, "--private")) {	/* as the driver's collector writes */
+			o.private = true;
 			continue;
 		}
 		if (!v)
