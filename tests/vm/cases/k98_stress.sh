@@ -155,11 +155,14 @@ fi
 
 # The trace on a tmpfs that fills: the session stops cleanly, the trace
 # reads up to there, and the loss is counted.
+# (room for the kallsyms and modules snapshots the trace starts with, and
+# 1 MiB of steps: a few seconds of vm_spin)
 mkdir -p full
-if mount -t tmpfs -o size=1m none full; then
+kib=$(( ($(wc -c </proc/kallsyms) + $(wc -c </proc/modules)) / 1024 + 1024 ))
+if mount -t tmpfs -o size=${kib}k none full; then
 	"$P/vm_spin" &
 	spin=$!
-	out=$(pitrace start -p $spin -o full/t 2>&1)
+	out=$(pitrace start -p $spin -o full/t 2>&1) || echo "INFO enospc: start said: $out"
 	w=0	# a bound, not a timing: 600 looks at the status
 	until [ "$(pitrace status 2>&1)" = "no session" ] || pitrace status 2>&1 | grep -q '^lost: [1-9]' ||
 		[ $w -ge 600 ]; do
@@ -176,7 +179,9 @@ if mount -t tmpfs -o size=1m none full; then
 	if [ $rc = 143 ] && echo "$info" | grep -q '^steps:' && [ "${lost:-0}" -gt 0 ]; then
 		pass stress-enospc
 	else
-		fail stress-enospc "vm_spin's status $rc; stop said '$stop'; info: $(echo "$info" | grep -E 'state|steps|lost' | tr '\n' ' ')"
+		fail stress-enospc "vm_spin's status $rc; stop said '$stop'; info: $(echo "$info" | grep -E 'error|state|steps|lost' | tr '\n' ' ')"
+		echo "INFO enospc: $(ls -la full full/* 2>&1 | tr '\n' ' ')"
+		echo "INFO enospc: the collector's log: $(tr '\n' ' ' </run/pitrace/collector.log 2>/dev/null)"
 	fi
 	umount full
 else
