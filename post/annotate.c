@@ -3,7 +3,7 @@
  * Functions' code, counts and jumps for annotations (annotate.h): a
  * function's instructions are read when its first step is seen, the
  * counts and taken jumps of arcs (util/arcs.h) are put on them after the
- * pass.
+ * pass, of every process or of one.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -23,8 +23,15 @@ struct annot_code_list {
 	enum annot_code code;
 };
 
+/* An annotation built, of every process or of one: a function's are listed. */
+struct annot_built {
+	struct annot_fn f;
+	struct annot_built *next;
+};
+
 struct annotate {
 	struct flow_report *r;
+	enum annot_which which;
 	struct arch_decoder *dec;
 	bool oom;
 	struct annot_code_list *fns; /* by function id */
@@ -36,9 +43,14 @@ struct annotate {
 	/* after the pass: each function's arcs_pc() and arcs_jump() indexes, as lists */
 	bool indexed;
 	size_t *pc_head, *pc_next, *jump_head, *jump_next; /* SIZE_MAX ends a list */
-	struct annot_fn **built;  /* by function id */
+	struct annot_built **built; /* by function id */
 	uint32_t nr_built;
 };
+
+static bool gathered(const struct annotate *a, uint32_t fn)
+{
+	return a->which == ANNOT_EVERY_FUNCTION || fr_selected(a->r, fn);
+}
 
 static bool grow(void **v, size_t *size, size_t need, size_t elem)
 {
@@ -181,7 +193,7 @@ static void sight_pc(void *ctx, const struct arcs *arcs, size_t i)
 		return;
 	}
 	a->pc_addr[i] = UINT64_MAX;
-	if (!fr_selected(a->r, p->fn) || !(l = code_list(a, p->fn)))
+	if (!gathered(a, p->fn) || !(l = code_list(a, p->fn)))
 		return;
 	if (!l->seen)
 		read_code(a, l, p->pid, p->pc, ring);
@@ -211,13 +223,13 @@ static void sight_jump(void *ctx, const struct arcs *arcs, size_t i)
 		a->oom = true;
 		return;
 	}
-	if (!fr_selected(a->r, j->fn))
+	if (!gathered(a, j->fn))
 		return;
 	a->jump_addr[i].from = cf_sites_info(sites, a->r->cf, j->pid, j->from, ring)->module_offset;
 	a->jump_addr[i].to = cf_sites_info(sites, a->r->cf, j->pid, j->to, ring)->module_offset;
 }
 
-struct annotate *annotate_new(struct flow_report *r)
+struct annotate *annotate_new(struct flow_report *r, enum annot_which which)
 {
 	struct annotate *a = calloc(1, sizeof(*a));
 	struct arcs_first_sight fs = { .pc = sight_pc, .jump = sight_jump, .ctx = a };
@@ -228,17 +240,21 @@ struct annotate *annotate_new(struct flow_report *r)
 		return NULL;
 	}
 	a->r = r;
+	a->which = which;
 	arcs_set_first_sight(r->arcs, &fs);
 	return a;
 }
 
-static void annot_fn_free(struct annot_fn *f)
+static void built_free(struct annot_built *b)
 {
-	if (!f)
-		return;
-	free(f->insns);
-	free(f->jumps);
-	free(f);
+	while (b) {
+		struct annot_built *next = b->next;
+
+		free(b->f.insns);
+		free(b->f.jumps);
+		free(b);
+		b = next;
+	}
 }
 
 void annotate_free(struct annotate *a)
@@ -248,7 +264,7 @@ void annotate_free(struct annotate *a)
 	for (uint32_t f = 0; f < a->nr_fns; f++)
 		free(a->fns[f].insns);
 	for (uint32_t f = 0; f < a->nr_built; f++)
-		annot_fn_free(a->built[f]);
+		built_free(a->built[f]);
 	free(a->fns);
 	free(a->built);
 	free(a->pc_head);
@@ -313,21 +329,22 @@ static int index_arcs(struct annotate *a)
 	return 0;
 }
 
-/* The steps of f's pcs, on its instructions (all processes together). */
+/* The steps of f's pcs (of f->pid, or of every process together), on its instructions. */
 static void put_counts(struct annotate *a, struct annot_fn *f)
 {
 	for (size_t i = a->pc_head[f->fn]; i != SIZE_MAX; i = a->pc_next[i]) {
+		const struct arc_pc *p = arcs_pc(a->r->arcs, i);
 		struct annot_insn *insn;
 
-		if (i >= a->pc_size || a->pc_addr[i] == UINT64_MAX)
+		if (i >= a->pc_size || a->pc_addr[i] == UINT64_MAX || (f->pid && p->pid != f->pid))
 			continue;
 		insn = (struct annot_insn *)annot_insn_at(f, a->pc_addr[i]);
 		if (insn)
-			insn->count += arcs_pc(a->r->arcs, i)->count;
+			insn->count += p->count;
 	}
 }
 
-/* f's taken jumps, the same jump in several processes as one. */
+/* f's taken jumps (of f->pid, or of every process), the same jump in several processes as one. */
 static int put_jumps(struct annotate *a, struct annot_fn *f)
 {
 	size_t n = 0;
@@ -341,7 +358,7 @@ static int put_jumps(struct annotate *a, struct annot_fn *f)
 	for (size_t i = a->jump_head[f->fn]; i != SIZE_MAX; i = a->jump_next[i]) {
 		const struct arc_jump *j = arcs_jump(a->r->arcs, i);
 
-		if (i < a->jump_size)
+		if (i < a->jump_size && (!f->pid || j->pid == f->pid))
 			f->jumps[n++] = (struct annot_jump){ a->jump_addr[i].from, a->jump_addr[i].to,
 							     j->count, j->cls };
 	}
@@ -389,19 +406,21 @@ static const char *main_file(const struct annot_fn *f)
 	return n ? files[best] : NULL;
 }
 
-static struct annot_fn *build(struct annotate *a, uint32_t fn)
+static struct annot_built *build(struct annotate *a, uint32_t fn, uint32_t pid)
 {
 	const struct annot_code_list *l = fn < a->nr_fns ? &a->fns[fn] : NULL;
 	const struct cf_func *cf = cf_func(a->r->cf, fn);
 	const struct arc_fn_stats *st = arcs_fn(a->r->arcs, fn);
-	struct annot_fn *f = calloc(1, sizeof(*f));
+	struct annot_built *b = calloc(1, sizeof(*b));
+	struct annot_fn *f;
 
-	if (!f)
+	if (!b)
 		return NULL;
+	f = &b->f;
 	*f = (struct annot_fn){
-		.fn = fn, .name = cf->name, .module = cf->module, .module_path = cf->module_path,
-		.ring = cf->ring, .base = st->base, .calls = st->calls,
-		.code = l && l->seen ? l->code : ANNOT_CODE_NO_SYMBOL,
+		.fn = fn, .pid = pid, .name = cf->name, .module = cf->module,
+		.module_path = cf->module_path, .ring = cf->ring, .base = pid ? 0 : st->base,
+		.calls = pid ? 0 : st->calls, .code = l && l->seen ? l->code : ANNOT_CODE_NO_SYMBOL,
 	};
 	if (l && l->raw_name && strcmp(l->raw_name, cf->name))
 		f->raw_name = l->raw_name;
@@ -411,7 +430,7 @@ static struct annot_fn *build(struct annotate *a, uint32_t fn)
 		f->nr_insns = l->nr;
 		f->insns = malloc((l->nr + 1) * sizeof(*f->insns));
 		if (!f->insns) {
-			annot_fn_free(f);
+			built_free(b);
 			return NULL;
 		}
 		memcpy(f->insns, l->insns, l->nr * sizeof(*f->insns));
@@ -423,16 +442,20 @@ static struct annot_fn *build(struct annotate *a, uint32_t fn)
 	}
 	put_counts(a, f);
 	if (put_jumps(a, f) < 0) {
-		annot_fn_free(f);
+		built_free(b);
 		return NULL;
 	}
+	for (size_t i = 0; pid && i < f->nr_insns; i++)
+		f->base += f->insns[i].count;
 	f->file = main_file(f);
-	return f;
+	return b;
 }
 
-const struct annot_fn *annotate_fn(struct annotate *a, uint32_t fn)
+const struct annot_fn *annotate_fn(struct annotate *a, uint32_t fn, uint32_t pid)
 {
-	if (!fr_selected(a->r, fn))
+	struct annot_built *b;
+
+	if (!gathered(a, fn))
 		return NULL;
 	if (a->oom || (!a->indexed && index_arcs(a) < 0)) {
 		pr_err("out of memory reading the functions' code");
@@ -447,7 +470,14 @@ const struct annot_fn *annotate_fn(struct annotate *a, uint32_t fn)
 		}
 		a->nr_built = (uint32_t)size;
 	}
-	if (!a->built[fn] && !(a->built[fn] = build(a, fn)))
+	for (b = a->built[fn]; b; b = b->next)
+		if (b->f.pid == pid)
+			return &b->f;
+	if (!(b = build(a, fn, pid))) {
 		pr_err("out of memory annotating %s", cf_func(a->r->cf, fn)->name);
-	return a->built[fn];
+		return NULL;
+	}
+	b->next = a->built[fn];
+	a->built[fn] = b;
+	return &b->f;
 }
