@@ -45,12 +45,14 @@ tui_screen() {
 }
 
 # tui_wait REGEX: until the screen shows REGEX (grep -E) and stays the same
-# for one more look (drawn whole); fails with the screen after TUI_WAIT s.
+# for one more look a moment later (drawn whole: on a loaded host tmux may
+# show a screen half written); fails with the screen after TUI_WAIT s.
 tui_wait() {
 	local deadline=$((SECONDS + TUI_WAIT)) a b
 	while [ $SECONDS -lt $deadline ]; do
 		a=$(tui_screen)
 		if grep -qE -- "$1" <<<"$a"; then
+			sleep 0.1
 			b=$(tui_screen)
 			[ "$a" = "$b" ] && return 0
 		fi
@@ -59,6 +61,19 @@ tui_wait() {
 	echo "--- the screen:"
 	tui_screen
 	fail "waited ${TUI_WAIT}s for '$1'"
+}
+
+# tui_wait_at ROW REGEX: until row ROW (from 1) of the screen shows REGEX (after a
+# resize: the screen as it was drawn before may show REGEX elsewhere).
+tui_wait_at() {
+	local deadline=$((SECONDS + TUI_WAIT))
+	while [ $SECONDS -lt $deadline ]; do
+		tmux_ capture-pane -p -t tui | sed -n "$1p" | grep -qE -- "$2" && { tui_wait "$2"; return 0; }
+		sleep 0.05
+	done
+	echo "--- the screen:"
+	tui_screen
+	fail "waited ${TUI_WAIT}s for '$2' on row $1"
 }
 
 # tui_keys KEY...: type keys (tmux key names: Enter, Escape, Up, NPage, ...).
