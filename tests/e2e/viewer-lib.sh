@@ -159,6 +159,25 @@ tui_callers_of() {
 	fail "no function $1"
 }
 
+# tui_annotate_of NAME: from the functions view, the annotate view of NAME
+# (a on its row in its callers view); leaves it open.
+tui_annotate_of() {
+	tui_callers_of "$1"
+	tui_keys a
+	tui_wait "^Annotate $1 \\["
+}
+
+# tui_annot_rows: the annotate view's rows, its notes ("(...)") left out.
+tui_annot_rows() {
+	tui_rows | grep -v '^('
+}
+
+# annot_rows POST-ARGS...: post annotate's rows, as the viewer shows them
+# (its "# lines in FILE:" without the '#', the other comments left out).
+annot_rows() {
+	"$POST" annotate "$@" | awk '/^# lines in / { print substr($0, 3); next } !/^#/'
+}
+
 # tui_arc_tuples: the callers view's rows as "calls base cum DIR name".
 tui_arc_tuples() {
 	tui_rows | awk '{ n = $6; for (i = 7; i <= NF; i++) n = n " " $i
