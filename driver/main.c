@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) "pitrace: " fmt
 
+#include <linux/capability.h>
 #include <linux/cpu.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -382,6 +383,18 @@ static __poll_t pt_poll(struct file *f, poll_table *wait)
 }
 
 /* A collector that dies (or closes) without RELEASE ends its session. */
+/*
+ * Sessions trace any process and the kernel: only root's.  The device node
+ * is 0600, and an open without CAP_SYS_ADMIN is refused as well, so that a
+ * node made group- or world-accessible (a udev rule, a chmod) gives no one
+ * else a way in.  Checked at open, as /dev/mem checks CAP_SYS_RAWIO: an fd
+ * root hands on keeps working.
+ */
+static int pt_open(struct inode *inode, struct file *f)
+{
+	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+}
+
 static int pt_release(struct inode *inode, struct file *f)
 {
 	struct pt_session *s;
@@ -396,6 +409,7 @@ static int pt_release(struct inode *inode, struct file *f)
 
 static const struct file_operations pt_fops = {
 	.owner = THIS_MODULE,
+	.open = pt_open,
 	.unlocked_ioctl = pt_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = pt_mmap,

@@ -72,6 +72,18 @@ else
 	fail session-non-root "exit $rc, said: $err"
 fi
 
+# Not even through a node opened up by chmod: the driver itself wants
+# CAP_SYS_ADMIN at open (a udev rule or chmod gives no one else a way in).
+chmod 666 /dev/pitrace
+err=$(su nobody -s /bin/sh -c "pitrace status" 2>&1)
+rc=$?
+chmod 600 /dev/pitrace
+if [ $rc = 1 ] && echo "$err" | grep -q 'cannot open /dev/pitrace: Operation not permitted (driver sessions need root)'; then
+	pass session-non-root-chmod
+else
+	fail session-non-root-chmod "exit $rc, said: $err"
+fi
+
 # Let the program run to its end, then stop: the trace is complete.
 printf x >&3
 wait "$pid"
@@ -87,6 +99,14 @@ n=$(symcount bypid work)
 [ "$n" = 200002 ] && pass session-by-pid-count || fail session-by-pid-count "work: $n steps, expected 200002"
 post -i bypid info | grep -q 'driver' && pass session-trace-backend ||
 	fail session-trace-backend "post info does not say driver"
+# It holds kernel addresses (kallsyms, the KASLR slide): its owner's only.
+modes="$(stat -c %a bypid) $(stat -c %a bypid/kallsyms) $(stat -c %a bypid/header)"
+if [ "$modes" = "700 600 600" ] && ! su nobody -s /bin/sh -c "cat bypid/kallsyms" >/dev/null 2>&1 &&
+	! su nobody -s /bin/sh -c "post -i $PWD/bypid info" >/dev/null 2>&1; then
+	pass session-trace-private
+else
+	fail session-trace-private "modes (dir, kallsyms, header) $modes, or nobody read it"
+fi
 out=$(pitrace status 2>&1)
 [ "$out" = "no session" ] && pass sess-status-after-stop || fail sess-status-after-stop "said: $out"
 err=$(pitrace stop 2>&1)
