@@ -150,11 +150,11 @@ check-e2e: all progs man
 
 # Boots each installed kernel with headers in QEMU; VM_CASES=PATTERN picks cases.
 check-vm: all progs
-	PT_BIN=$(BIN) PT_PROGS=$(O)/progs tests/vm/run.sh $(VM_CASES)
+	PT_BIN=$(BIN) PT_PROGS=$(O)/progs tests/vm/run.sh '$(VM_CASES)'
 
 # The same with two CPU hogs on the host: the suite waits for progress, not time.
 check-vm-loaded: all progs
-	PT_VM_HOGS=2 PT_BIN=$(BIN) PT_PROGS=$(O)/progs tests/vm/run.sh $(VM_CASES)
+	PT_VM_HOGS=2 PT_BIN=$(BIN) PT_PROGS=$(O)/progs tests/vm/run.sh '$(VM_CASES)'
 
 bench: all progs
 	@scripts/bench.sh
