@@ -158,6 +158,7 @@ check-vm-loaded: all progs
 
 bench: all progs
 	@scripts/bench.sh
+	@scripts/bench_post.sh
 
 driver:
 	@# Kbuild reads O= (and CFLAGS) as its own: the sub-make gets only what it needs.
