@@ -185,6 +185,18 @@ if mount -t tmpfs -o size=${kib}k none full; then
 		echo "INFO enospc: $(ls -la full full/* 2>&1 | tr '\n' ' ')"
 		echo "INFO enospc: the collector's log: $(tr '\n' ' ' </run/pitrace/collector.log 2>/dev/null)"
 	fi
+	# record --backend driver: the same, and CMD runs on untraced to its own status
+	rm -rf full/t full/t.*
+	out=$(pitrace record --backend driver -o full/r -- "$S" threads 200 2>rec.err)
+	rc=$?
+	info=$(post -i full/r info 2>&1)
+	lost=$(echo "$info" | sed -n 's/^lost: *//p' | tr -d ,)
+	if [ $rc = 0 ] && [ "$out" = "threads 200 sum 399800000" ] && grep -q 'cut short: No space left on device' rec.err &&
+		[ "${lost:-0}" -gt 0 ]; then
+		pass stress-enospc-record
+	else
+		fail stress-enospc-record "exit $rc, said '$out'; stderr: $(tr '\n' ' ' <rec.err); info: $(echo "$info" | grep -E 'error|state|steps|lost' | tr '\n' ' ')"
+	fi
 	umount full
 else
 	echo "SKIP stress-enospc: cannot mount a tmpfs"
