@@ -6,6 +6,7 @@
 #   make demo       deps + build + trace examples/demo and print reports
 #   make check      deps + build + every test (unit, fuzz, end-to-end, packages, VM)
 #   make fuzz       fuzz post for FUZZ_TIME seconds (tests/fuzz/README.md)
+#   make check-vm-loaded  the VM suite with two CPU hogs on the host
 #   make driver     driver/pitrace.ko for each installed header set (or KDIR=)
 #   make bench      benchmarks: figures, not pass/fail
 #   make man        man pages from docs/man/*.md (pandoc)
@@ -65,7 +66,7 @@ $(O)/util/version.o: $(O)/version-stamp
 $(O)/util/version.o: CFLAGS += -DPITRACE_VERSION='"$(VERSION)"'
 FORCE:
 
-.PHONY: all deps demo check check-unit check-e2e check-vm bench driver clean progs man \
+.PHONY: all deps demo check check-unit check-e2e check-vm check-vm-loaded bench driver clean progs man \
 	install uninstall install-dkms dist deb check-pkg
 all: $(BIN)/pitrace $(BIN)/post lib/libpitrace.so
 
@@ -150,10 +151,15 @@ check-e2e: all progs man
 
 # Boots each installed kernel with headers in QEMU; VM_CASES=PATTERN picks cases.
 check-vm: all progs
-	PT_BIN=$(BIN) PT_PROGS=$(O)/progs tests/vm/run.sh $(VM_CASES)
+	PT_BIN=$(BIN) PT_PROGS=$(O)/progs tests/vm/run.sh '$(VM_CASES)'
+
+# The same with two CPU hogs on the host: the suite waits for progress, not time.
+check-vm-loaded: all progs
+	PT_VM_HOGS=2 PT_BIN=$(BIN) PT_PROGS=$(O)/progs tests/vm/run.sh '$(VM_CASES)'
 
 bench: all progs
 	@scripts/bench.sh
+	@scripts/bench_post.sh
 
 driver:
 	@# Kbuild reads O= (and CFLAGS) as its own: the sub-make gets only what it needs.

@@ -141,6 +141,14 @@ int ds_claim(struct driver_session *ds, const struct pitrace_config *cfg)
 
 	if (ioctl(ds->fd, PITRACE_IOC_CLAIM, cfg) == 0)
 		return 0;
+	if (errno == ENOMEM) {
+		long cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+		pr_err("cannot claim the driver: %llu MiB of buffer on each of %ld CPUs is more "
+		       "than half the memory available (a smaller --buffer-size)",
+		       (unsigned long long)(cfg->buffer_size >> 20), cpus);
+		return -1;
+	}
 	if (errno != EBUSY) {
 		pr_err("cannot claim the driver: %s", strerror(errno));
 		return -1;

@@ -259,6 +259,11 @@ uint64_t stream_reader_offset(const struct stream_reader *r)
 	return r->base + r->pos;
 }
 
+uint64_t stream_reader_file_offset(const struct stream_reader *r)
+{
+	return r->file_pos;
+}
+
 void stream_reader_set_quiet(struct stream_reader *r, bool quiet)
 {
 	r->quiet = quiet;
@@ -562,4 +567,43 @@ int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *
 	if (it->kind == STEP_ITEM_CTL && it->ctl_type == PT_CTL_SWITCH)
 		r->last_pc = 0;
 	return 1;
+}
+
+/*
+ * Batch decoding: up to max steps that follow in the verified block, into
+ * pcs; 0 when the next record is not a step (or the block is used up, or
+ * a check is due): stream_reader_next goes on from there, and checks.
+ * One-byte deltas, most steps, decode without a call.
+ */
+size_t stream_reader_steps(struct stream_reader *r, uint64_t *pcs, size_t max)
+{
+	const uint8_t *b = r->buf + r->pos, *end = r->buf + r->blk_end;
+	uint64_t pc = r->last_pc;
+	size_t n = 0;
+
+	/* steps are fine unless after END, of no thread, or before the header's check */
+	if (r->state || r->end_seen || !r->checked_header || (r->si && !r->tid))
+		return 0;
+	while (n < max && b < end) {
+		if (!(*b & PT_STEP_SHORT_MASK)) {
+			pc += (uint64_t)((int64_t)((uint64_t)*b << 57) >> 57);
+			b++;
+		} else if ((*b & PT_CTL_TAG) == PT_STEP_LONG_TAG) {
+			struct step_item it;
+			size_t used;
+			uint64_t last = pc;
+
+			if (step_decode(b, (size_t)(end - b), &last, &it, &used) != STEP_DECODE_OK)
+				break;	/* stream_reader_next says what is wrong */
+			pc = last;
+			b += used;
+		} else {
+			break;
+		}
+		pcs[n++] = pc;
+	}
+	r->last_pc = pc;
+	r->pos = (size_t)(b - r->buf);
+	r->steps += n;
+	return n;
 }

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The events of a trace in the order they happened: its step streams merged, task records in place. */
-#define PR_FMT "reader"
+/*
+ * Merging a trace's step streams into one ordered sequence (trace_reader.h:
+ * trace_iter): per-thread streams by sequence number, per-CPU streams by
+ * time, task records at their places.  The streams are decoded ahead by
+ * trace_decode.c, on every core; the merge takes their records in order,
+ * so the sequence is the same whatever the number of threads.
+ */
+#define PR_FMT "trace"
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +16,10 @@
 
 #include "log.h"
 #include "stepcodec.h"
+#include "trace_decode.h"
 #include "trace_reader.h"
 
 struct iter_stream {
-	struct stream_reader *r;
 	const struct trace_stream_info *info;
 	uint32_t pid, tid;
 	uint8_t ring;
@@ -23,20 +30,30 @@ struct iter_stream {
 	unsigned pending_type;
 	uint8_t pending[64];
 	size_t pending_len;
+	const struct dec_chunk *c; /* its records, decoded: the current chunk */
+	struct stream_reader *r;  /* its reader (the decoder's): damage, once it ended */
+	size_t item, step;	  /* the next record in it, the next step of a run */
 };
 
 struct trace_iter {
 	struct trace *t;
+	struct trace_decoder *dec;
 	struct iter_stream *s;
 	size_t n;
 	struct iter_stream *cur;
 	bool by_time;		  /* per-CPU streams: merge by time */
 	size_t next_task;
-	uint64_t index;		  /* steps returned so far */
-	uint64_t counted;	  /* the sum of the COUNT records returned so far */
+	uint64_t index;		  /* steps merged so far */
+	uint64_t counted;	  /* the sum of the COUNT records merged so far */
+	uint64_t total_bytes;
 	struct trace_event held;  /* the next stream event, once looked at */
+	const uint64_t *held_pcs; /* its steps (a run) */
+	size_t held_n;
 	int held_state;		  /* 0 none, 1 held, 2 streams exhausted */
 	bool failed;
+	struct trace_event run;	  /* trace_next: the run it gives a step at a time */
+	const uint64_t *run_pcs;
+	size_t run_n, run_k;
 };
 
 /* Merging keeps every stream open: a program with many threads needs many fds. */
@@ -54,7 +71,13 @@ static void raise_fd_limit(size_t need)
 
 struct trace_iter *trace_iter_new(struct trace *t)
 {
+	return trace_iter_new_threads(t, 0);
+}
+
+struct trace_iter *trace_iter_new_threads(struct trace *t, unsigned threads)
+{
 	struct trace_iter *it = calloc(1, sizeof(*it));
+	struct stream_reader **r = NULL;
 
 	if (!it)
 		return NULL;
@@ -62,16 +85,18 @@ struct trace_iter *trace_iter_new(struct trace *t)
 	it->t = t;
 	it->n = trace_nr_streams(t);
 	it->s = calloc(it->n ? it->n : 1, sizeof(*it->s));
-	if (!it->s)
+	r = calloc(it->n ? it->n : 1, sizeof(*r));
+	if (!it->s || !r)
 		goto err;
 	for (size_t i = 0; i < it->n; i++) {
 		struct iter_stream *s = &it->s[i];
 
 		s->info = trace_stream(t, i);
+		it->total_bytes += s->info->file_size;
 		if (s->info->per_cpu)
 			it->by_time = true;
-		s->r = trace_stream_open(t, i);
-		if (!s->r)
+		r[i] = s->r = trace_stream_open(t, i);
+		if (!r[i])
 			goto err;
 		if (!s->info->per_cpu) {
 			s->tid = s->info->id;
@@ -80,8 +105,15 @@ struct trace_iter *trace_iter_new(struct trace *t)
 				s->pid = s->tid;
 		}
 	}
+	it->dec = decoder_new(r, it->n, threads ? threads : decoder_default_threads());
+	if (!it->dec)
+		goto err;
+	free(r);
 	return it;
 err:
+	for (size_t i = 0; r && !it->dec && i < it->n; i++)
+		stream_reader_close(r[i]);
+	free(r);
 	trace_iter_free(it);
 	return NULL;
 }
@@ -90,40 +122,24 @@ void trace_iter_free(struct trace_iter *it)
 {
 	if (!it)
 		return;
-	for (size_t i = 0; i < it->n && it->s; i++)
-		stream_reader_close(it->s[i].r);
+	decoder_free(it->dec);
 	free(it->s);
 	free(it);
 }
 
-int trace_async_decode(const uint8_t *payload, size_t len, struct trace_async *out)
+uint64_t trace_iter_bytes(const struct trace_iter *it)
 {
-	struct ctl_cursor c = { payload, payload + len };
-	uint64_t ring = 0;
+	uint64_t b = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (ctl_get_uleb(&c, &out->kind) < 0 || ctl_get_uleb(&c, &out->number) < 0)
-		return -1;
-	/* v3 detail, all or nothing; anything after it is from a newer writer */
-	if (ctl_get_uleb(&c, &ring) == 0 && ctl_get_u64(&c, &out->pc) == 0 &&
-	    ctl_get_u64(&c, &out->address) == 0 && ctl_get_uleb(&c, &out->error) == 0) {
-		out->detail = true;
-		out->ring = ring <= PT_ASYNC_RING_UNKNOWN ? (uint8_t)ring : PT_ASYNC_RING_UNKNOWN;
-	} else {
-		out->pc = out->address = out->error = 0;
-	}
-	return 0;
+	for (size_t i = 0; i < it->n; i++)
+		if (it->s[i].c)
+			b += it->s[i].c->offset;
+	return b < it->total_bytes ? b : it->total_bytes;
 }
 
-const char *trace_async_kind_name(uint64_t kind)
+uint64_t trace_iter_total_bytes(const struct trace_iter *it)
 {
-	static const char *const names[] = {
-		[PT_ASYNC_SIGNAL] = "signal",	    [PT_ASYNC_SIGRETURN] = "sigreturn",
-		[PT_ASYNC_INTERRUPT] = "interrupt", [PT_ASYNC_EXCEPTION] = "exception",
-		[PT_ASYNC_IRQ] = "irq",
-	};
-
-	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "unknown";
+	return it->total_bytes;
 }
 
 /* Does this record end a run of the stream (so another stream may go next)? */
@@ -132,12 +148,13 @@ static bool is_boundary(const struct trace_iter *it, unsigned type)
 	return type == PT_CTL_SWITCH || (it->by_time && type == PT_CTL_TIME);
 }
 
-static uint64_t boundary_key(const struct trace_iter *it, const struct step_item *si)
+static uint64_t boundary_key(const struct trace_iter *it, unsigned type, const uint8_t *payload,
+			     size_t len)
 {
-	struct ctl_cursor c = { si->payload, si->payload + si->payload_len };
+	struct ctl_cursor c = { payload, payload + len };
 	uint64_t v = 0, seq = 0, time = 0;
 
-	if (si->ctl_type == PT_CTL_SWITCH) {
+	if (type == PT_CTL_SWITCH) {
 		ctl_get_uleb(&c, &v);
 		ctl_get_uleb(&c, &v);
 	}
@@ -239,12 +256,28 @@ static struct iter_stream *pick_stream(struct trace_iter *it)
 	return best;
 }
 
-/* The next event from the streams: 1 event, 0 all streams ended, -1 error. */
-static int next_stream_event(struct trace_iter *it, struct trace_event *ev)
+/* The stream's next record: 1 with *item, 0 the stream ended, -1 it failed. */
+static int stream_item(struct trace_iter *it, struct iter_stream *s, const struct dec_item **item)
 {
+	while (!s->c || s->item == s->c->nr_items) {
+		if (s->c && s->c->status <= 0)
+			return s->c->status;
+		s->c = decoder_next(it->dec, (size_t)(s - it->s));
+		s->item = s->step = 0;
+	}
+	*item = &s->c->items[s->item];
+	return 1;
+}
+
+/* The next event from the streams (a run of steps in *pcs, *n): 1, 0 at the end, -1 error. */
+static int next_stream_event(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,
+			     size_t *n)
+{
+	*n = 0;
 	for (;;) {
 		struct iter_stream *s = it->cur;
-		struct step_item si;
+		const struct dec_item *item;
+		const uint8_t *payload;
 		int r;
 
 		if (!s) {
@@ -263,7 +296,7 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev)
 					return 1;
 			}
 		}
-		r = stream_reader_next(s->r, &si, NULL);
+		r = stream_item(it, s, &item);
 		if (r < 0)
 			return -1;
 		if (r == 0) {
@@ -271,22 +304,29 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev)
 			it->cur = NULL;
 			continue;
 		}
-		if (si.kind == STEP_ITEM_STEP) {
-			fill_event(s, ev, TEV_STEP, it->index++);
-			ev->pc = si.pc;
+		if (item->ctl_type == DEC_STEPS) {
+			fill_event(s, ev, TEV_STEP, it->index);
+			*pcs = s->c->pcs + item->off + s->step;
+			*n = item->n - s->step;
+			ev->pc = **pcs;
+			it->index += *n;
+			s->item++;
+			s->step = 0;
 			return 1;
 		}
-		if (is_boundary(it, si.ctl_type) && si.payload_len <= sizeof(s->pending)) {
+		s->item++;
+		payload = s->c->payload + item->off;
+		if (is_boundary(it, item->ctl_type) && item->n <= sizeof(s->pending)) {
 			/* park: another stream may hold the steps that come first */
 			s->has_pending = true;
-			s->pending_type = si.ctl_type;
-			memcpy(s->pending, si.payload, si.payload_len);
-			s->pending_len = si.payload_len;
-			s->key = boundary_key(it, &si);
+			s->pending_type = item->ctl_type;
+			memcpy(s->pending, payload, item->n);
+			s->pending_len = item->n;
+			s->key = boundary_key(it, item->ctl_type, payload, item->n);
 			it->cur = NULL;
 			continue;
 		}
-		if (apply_ctl(it, s, si.ctl_type, si.payload, si.payload_len, ev))
+		if (apply_ctl(it, s, item->ctl_type, payload, item->n, ev))
 			return 1;
 	}
 }
@@ -309,7 +349,7 @@ static bool task_due(const struct trace_task_rec *task, const struct trace_event
 static int check_totals(struct trace_iter *it)
 {
 	const struct trace_info *in = trace_info(it->t);
-	bool with_counted, force = trace_force(it->t);
+	bool with_counted, force = trace_forced(it->t);
 	uint64_t steps = in->totals.steps, counted = in->totals.counted;
 	char what[160];
 
@@ -336,12 +376,14 @@ static int check_totals(struct trace_iter *it)
 	return force ? 0 : -1;
 }
 
-int trace_next(struct trace_iter *it, struct trace_event *ev)
+int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,
+		   size_t *n)
 {
+	*n = 0;
 	if (it->failed)
 		return -1;
 	if (it->held_state == 0) {
-		int r = next_stream_event(it, &it->held);
+		int r = next_stream_event(it, &it->held, &it->held_pcs, &it->held_n);
 
 		if (r == 0 && check_totals(it) < 0)
 			r = -1;
@@ -366,10 +408,49 @@ int trace_next(struct trace_iter *it, struct trace_event *ev)
 			it->next_task++;
 			return 1;
 		}
+		if (it->held.kind == TEV_STEP && task->c.seq != PT_SEQ_NONE &&
+		    task->c.seq < it->held.index + it->held_n) {
+			/* the task comes before step seq: the run up to there first */
+			size_t k = (size_t)(task->c.seq - it->held.index);
+
+			*ev = it->held;
+			*pcs = it->held_pcs;
+			*n = k;
+			it->held.index += k;
+			it->held_pcs += k;
+			it->held_n -= k;
+			it->held.pc = it->held_pcs[0];
+			return 1;
+		}
 	}
 	if (it->held_state == 2)
 		return 0;
 	*ev = it->held;
+	*pcs = it->held_pcs;
+	*n = it->held_n;
 	it->held_state = 0;
 	return 1;
+}
+
+int trace_next(struct trace_iter *it, struct trace_event *ev)
+{
+	if (it->run_k < it->run_n) {
+		*ev = it->run;
+		ev->pc = it->run_pcs[it->run_k];
+		ev->index += it->run_k++;
+		return 1;
+	}
+	for (;;) {
+		int r = trace_next_run(it, ev, &it->run_pcs, &it->run_n);
+
+		if (r <= 0 || ev->kind != TEV_STEP) {
+			it->run_n = it->run_k = 0;
+			return r;
+		}
+		if (!it->run_n)
+			continue;
+		it->run = *ev;
+		it->run_k = 1;
+		return 1;
+	}
 }

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "log.h"
+#include "stepcodec.h"
 #include "trace_reader.h"
 
 /* A growing NULL-terminated list of strings (argv, notes): each push is O(1). */
@@ -817,7 +818,7 @@ void trace_close(struct trace *t)
 	free(t);
 }
 
-bool trace_force(const struct trace *t)
+bool trace_forced(const struct trace *t)
 {
 	return t->force;
 }
@@ -938,4 +939,36 @@ const char *trace_ctl_type_name(unsigned type)
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])
 		return names[type];
 	return "UNKNOWN";
+}
+
+/* ---- ASYNC records ---- */
+
+int trace_async_decode(const uint8_t *payload, size_t len, struct trace_async *out)
+{
+	struct ctl_cursor c = { payload, payload + len };
+	uint64_t ring = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (ctl_get_uleb(&c, &out->kind) < 0 || ctl_get_uleb(&c, &out->number) < 0)
+		return -1;
+	/* v3 detail, all or nothing; anything after it is from a newer writer */
+	if (ctl_get_uleb(&c, &ring) == 0 && ctl_get_u64(&c, &out->pc) == 0 &&
+	    ctl_get_u64(&c, &out->address) == 0 && ctl_get_uleb(&c, &out->error) == 0) {
+		out->detail = true;
+		out->ring = ring <= PT_ASYNC_RING_UNKNOWN ? (uint8_t)ring : PT_ASYNC_RING_UNKNOWN;
+	} else {
+		out->pc = out->address = out->error = 0;
+	}
+	return 0;
+}
+
+const char *trace_async_kind_name(uint64_t kind)
+{
+	static const char *const names[] = {
+		[PT_ASYNC_SIGNAL] = "signal",	    [PT_ASYNC_SIGRETURN] = "sigreturn",
+		[PT_ASYNC_INTERRUPT] = "interrupt", [PT_ASYNC_EXCEPTION] = "exception",
+		[PT_ASYNC_IRQ] = "irq",
+	};
+
+	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "unknown";
 }

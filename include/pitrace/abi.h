@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define PITRACE_ABI_MAJOR 1
-#define PITRACE_ABI_MINOR 3
+#define PITRACE_ABI_MINOR 4
 
 #define PITRACE_DEVICE "/dev/pitrace"
 #define PITRACE_IOC_MAGIC 0xB7

@@ -63,7 +63,7 @@ static int tui_load(int argc, char **argv, struct post_opts *opts)
 
 	(void)argc;
 	(void)argv;
-	ret = tui_data_open(&d, opts, &f, 100000);
+	ret = tui_data_open(&d, opts, &f, 100000, NULL);
 	if (!ret)
 		ret = tui_data_run(&d);
 	if (!ret) {
