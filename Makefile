@@ -269,9 +269,9 @@ $(FUZZ_O)/fuzz_post: $(FUZZ_O)/tests/fuzz/fuzz_post.o $(FUZZ_OBJ)
 
 .PHONY: fuzz check-fuzz
 fuzz: $(FUZZ_O)/fuzz_post
-	tests/fuzz/run.sh fuzz $(FUZZ_TIME)
+	O=$(O) tests/fuzz/run.sh fuzz $(FUZZ_TIME)
 
 check-fuzz: $(FUZZ_O)/fuzz_post
-	tests/fuzz/run.sh check $(FUZZ_SMOKE_TIME)
+	O=$(O) tests/fuzz/run.sh check $(FUZZ_SMOKE_TIME)
 
 -include $(FUZZ_OBJ:.o=.d) $(FUZZ_O)/tests/fuzz/fuzz_post.d
