@@ -577,13 +577,16 @@ int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *
  */
 size_t stream_reader_steps(struct stream_reader *r, uint64_t *pcs, size_t max)
 {
-	const uint8_t *b = r->buf + r->pos, *end = r->buf + r->blk_end;
+	const uint8_t *b, *end;
 	uint64_t pc = r->last_pc;
 	size_t n = 0;
 
-	/* steps are fine unless after END, of no thread, or before the header's check */
+	/* steps are fine unless after END, of no thread, or before the header's check
+	 * (a stream whose file header could not be read has no buffer at all) */
 	if (r->state || r->end_seen || !r->checked_header || (r->si && !r->tid))
 		return 0;
+	b = r->buf + r->pos;
+	end = r->buf + r->blk_end;
 	while (n < max && b < end) {
 		if (!(*b & PT_STEP_SHORT_MASK)) {
 			pc += (uint64_t)((int64_t)((uint64_t)*b << 57) >> 57);
