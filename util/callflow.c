@@ -719,6 +719,7 @@ static void push_async(struct callflow *cf, struct cf_thread *t, const struct cf
 	if (a.unexplained && f && t->unexplained >= CF_MAX_UNEXPLAINED) {
 		/* a damaged trace, most likely: bounded, taken as a jump */
 		cf->stats.unexplained_capped++;
+		cf->stats.unexplained_capped_user += ev->ring == 0;
 		if (f->fn != site->fn)
 			replace(cf, t, site, CF_ENTRY_JUMP, prev ? prev_pc : 0, ev);
 		return;

@@ -275,6 +275,9 @@ struct cf_stats {
 	uint64_t async;		  /* asynchronous entries */
 	uint64_t unexplained;	  /* of them, explained by nothing (no record, no ring change) */
 	uint64_t unexplained_capped; /* transfers taken as jumps: CF_MAX_UNEXPLAINED reached */
+	uint64_t unexplained_capped_user; /* of them, in user code (the kernel's text is
+				   * patched as it runs: what the engine decodes from
+				   * vmlinux explains less of it) */
 	uint64_t gaps;
 	/* taken by the threads (information, not entries): */
 	uint64_t interrupts;	  /* interrupts with a vector (timer, IPIs) */

@@ -328,10 +328,12 @@ int session_run(struct session *s)
 		pr_dbg("call flow: %" PRIu64 " steps, %" PRIu64 " threads, max depth %u, %" PRIu64
 		       " unmatched returns, %" PRIu64 " async entries, %" PRIu64 " gaps",
 		       st.steps, st.threads, st.max_depth, st.unmatched, st.async, st.gaps);
-		if (st.unexplained_capped)
+		/* in the kernel they come of its text patched at run time: no damage */
+		if (st.unexplained_capped_user)
 			pr_warn("%" PRIu64 " transfers that no instruction, record or ring change "
 				"explains came on top of %u others, and were taken as jumps: the "
-				"trace looks damaged", st.unexplained_capped, CF_MAX_UNEXPLAINED);
+				"trace looks damaged", st.unexplained_capped_user,
+				CF_MAX_UNEXPLAINED);
 	}
 	if (r < 0)
 		return EXIT_RUNTIME;

@@ -780,15 +780,20 @@ static void test_unexplained_bounded(void)
 		const char *what;
 		unsigned repeats;
 		bool signal;		  /* each repeat an ASYNC SIGNAL, then the handler's entry */
+		uint8_t ring;
 		uint32_t max_depth;
-		uint64_t async, unexplained, capped;
+		uint64_t async, unexplained, capped, capped_user;
 	} rows[] = {
-		{ "a few unexplained steps nest", 10, false, 11, 10, 10, 0 },
-		{ "exactly the limit", CF_MAX_UNEXPLAINED, false, CF_MAX_UNEXPLAINED + 1,
-		  CF_MAX_UNEXPLAINED, CF_MAX_UNEXPLAINED, 0 },
-		{ "10,000 of them: the limit, the rest jumps", 10000, false, CF_MAX_UNEXPLAINED + 1,
-		  CF_MAX_UNEXPLAINED, CF_MAX_UNEXPLAINED, 10000 - CF_MAX_UNEXPLAINED },
-		{ "100 signals with their records nest 100 deep", 100, true, 101, 100, 0, 0 },
+		{ "a few unexplained steps nest", 10, false, 0, 11, 10, 10, 0, 0 },
+		{ "exactly the limit", CF_MAX_UNEXPLAINED, false, 0, CF_MAX_UNEXPLAINED + 1,
+		  CF_MAX_UNEXPLAINED, CF_MAX_UNEXPLAINED, 0, 0 },
+		{ "10,000 of them: the limit, the rest jumps", 10000, false, 0,
+		  CF_MAX_UNEXPLAINED + 1, CF_MAX_UNEXPLAINED, CF_MAX_UNEXPLAINED,
+		  10000 - CF_MAX_UNEXPLAINED, 10000 - CF_MAX_UNEXPLAINED },
+		{ "in the kernel too, but no sign of damage there", 10000, false, 1,
+		  CF_MAX_UNEXPLAINED + 1, CF_MAX_UNEXPLAINED, CF_MAX_UNEXPLAINED,
+		  10000 - CF_MAX_UNEXPLAINED, 0 },
+		{ "100 signals with their records nest 100 deep", 100, true, 0, 101, 100, 0, 0, 0 },
 	};
 	static struct fake_ev evs[2 * 10000 + 2];
 	static const struct fake_insn insns[] = { END_INSNS };
@@ -800,11 +805,14 @@ static void test_unexplained_bounded(void)
 		struct arcs *a;
 		size_t n = 0;
 
-		evs[n++] = (struct fake_ev)S(0x1000);
+		uint64_t pc = rows[r].ring ? KBASE : 0x1000;
+
+		evs[n++] = (struct fake_ev){ .pc = pc, .ring = rows[r].ring };
 		for (unsigned k = 0; k < rows[r].repeats; k++) {
 			if (rows[r].signal)
 				evs[n++] = (struct fake_ev)ASYNC(PT_ASYNC_SIGNAL);
-			evs[n++] = (struct fake_ev)S(rows[r].signal ? 0x5000 : 0x1000);
+			evs[n++] = (struct fake_ev){ .pc = rows[r].signal ? 0x5000 : pc,
+						     .ring = rows[r].ring };
 		}
 		evs[n] = (struct fake_ev)END_EVS;
 		a = run(&sc);
@@ -819,6 +827,7 @@ static void test_unexplained_bounded(void)
 		CU_ASSERT_EQUAL(st.async, rows[r].async);
 		CU_ASSERT_EQUAL(st.unexplained, rows[r].unexplained);
 		CU_ASSERT_EQUAL(st.unexplained_capped, rows[r].capped);
+		CU_ASSERT_EQUAL(st.unexplained_capped_user, rows[r].capped_user);
 		CU_ASSERT_EQUAL(st.steps, rows[r].repeats + 1);
 		CU_ASSERT_EQUAL(arcs_check(a), 0);
 		cf = arcs_callflow(a);
