@@ -18,7 +18,6 @@
 #include <linux/vmalloc.h>
 
 #include "arch.h"
-#include "arch_conflict.h"
 #include "conflict.h"
 #include "pitrace.h"
 

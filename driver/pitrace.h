@@ -2,7 +2,8 @@
 /*
  * Internal interfaces between the parts of pitrace.ko: the session
  * (main.c), per-CPU rings (ring.c), traced tasks and selection (task.c),
- * tracepoint probes (probes.c) and the arch trap code (driver/arch.h).
+ * tracepoint probes (probes.c); what the arch trap code and the driver
+ * call of each other is in driver/arch.h.
  */
 #ifndef PITRACE_DRIVER_H
 #define PITRACE_DRIVER_H
@@ -16,6 +17,7 @@
 
 #include <pitrace/abi.h>
 #include <pitrace/format.h>
+#include <pitrace/stepenc.h>
 
 #include "kernel.h"
 
@@ -87,17 +89,6 @@ extern struct pt_session __rcu *pt_cur;
 extern struct mutex pt_session_mutex;
 extern wait_queue_head_t pt_disarm_wait;
 
-/* arch code calls this for each user-mode single-step trap (driver/arch.h) */
-bool pitrace_step_trap(struct pt_regs *regs);
-/*
- * arch code calls this when the current task takes an interrupt or exception
- * (driver/arch.h): kind PT_ASYNC_*, number its vector, regs the frame it
- * interrupted (NULL: a hard interrupt's, found by arch_interrupt_regs() if
- * the task is recorded), address and error code of a fault (else 0).
- */
-void pitrace_async_entry(unsigned int kind, u64 number, struct pt_regs *regs, u64 address,
-			 u64 error);
-
 /* ring.c */
 struct pt_ring *ring_create(unsigned int cpu, u64 buffer_size, u32 subbuf_size,
 			    wait_queue_head_t *wait);
@@ -146,8 +137,8 @@ static inline void ring_step_ring(struct pt_session *s, struct pt_ring *r, struc
 	s64 delta = (s64)(pc - r->last_pc);
 
 	if (likely(r->open && r->cur_tid == t->tid && r->ring == ring && r->pos < r->subbuf_size &&
-		   delta >= -64 && delta < 64)) {
-		r->cur[r->pos++] = (u8)delta & 0x7f;
+		   pt_step_is_short(delta))) {
+		r->cur[r->pos++] = pt_step_short(delta);
 		r->last_pc = pc;
 		r->steps++;
 		return;

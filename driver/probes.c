@@ -19,6 +19,10 @@
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include <trace/events/irq.h>
+#include <trace/events/sched.h>
+#include <trace/events/signal.h>
+#include <trace/events/syscalls.h>
 
 #include "arch.h"
 #include "pitrace.h"
@@ -374,8 +378,7 @@ static void probe_sched_process_exit(void *data, struct task_struct *t)
 }
 
 struct pt_probe {
-	const char *name;
-	void *func;
+	struct pt_tp_probe probe;
 	bool permanent;		/* attached while the module is loaded, not per session */
 	bool optional;		/* a kernel without it records less, nothing breaks */
 	bool said_missing;
@@ -389,13 +392,13 @@ struct pt_probe {
  * freed at exit whatever happens to sessions.
  */
 static struct pt_probe pt_probes[] = {
-	{ "sched_process_fork", probe_sched_process_fork, true },
-	{ "sched_process_exit", probe_sched_process_exit, true },
-	{ "sched_process_exec", probe_sched_process_exec, false },
-	{ "sched_switch", probe_sched_switch, false },
-	{ "sys_exit", probe_sys_exit, false },
-	{ "signal_deliver", probe_signal_deliver, false },
-	{ "irq_handler_entry", probe_irq_handler_entry, false, true },
+	{ PT_TP_PROBE(sched_process_fork, probe_sched_process_fork), true },
+	{ PT_TP_PROBE(sched_process_exit, probe_sched_process_exit), true },
+	{ PT_TP_PROBE(sched_process_exec, probe_sched_process_exec), false },
+	{ PT_TP_PROBE(sched_switch, probe_sched_switch), false },
+	{ PT_TP_PROBE(sys_exit, probe_sys_exit), false },
+	{ PT_TP_PROBE(signal_deliver, probe_signal_deliver), false },
+	{ PT_TP_PROBE(irq_handler_entry, probe_irq_handler_entry), false, true },
 };
 
 /* The architecture's interrupt and exception probes (driver/arch.h), per session. */
@@ -418,7 +421,7 @@ static void probes_find(struct tracepoint *tp, void *priv)
 	unsigned int i;
 
 	for (i = 0; (pr = probe_at(i)); i++)
-		if (!strcmp(tp->name, pr->name))
+		if (!strcmp(tp->name, pr->probe.name))
 			pr->tp = tp;
 }
 
@@ -431,8 +434,7 @@ static int probes_attach(bool permanent)
 	if (!nr_arch_probes) {
 		for (i = 0; arch_async_probes[i].name && i < PT_MAX_ARCH_PROBES; i++)
 			pt_arch_probes[i] = (struct pt_probe){
-				.name = arch_async_probes[i].name,
-				.func = arch_async_probes[i].func,
+				.probe = arch_async_probes[i],
 				.optional = true,
 			};
 		nr_arch_probes = i;
@@ -444,17 +446,17 @@ static int probes_attach(bool permanent)
 		if (!pr->tp && pr->optional) {
 			if (!pr->said_missing)
 				pr_info("tracepoint %s not in this kernel: not recorded\n",
-					pr->name);
+					pr->probe.name);
 			pr->said_missing = true;
 			continue;
 		}
 		if (!pr->tp) {
-			pr_err("tracepoint %s not found\n", pr->name);
+			pr_err("tracepoint %s not found\n", pr->probe.name);
 			return -ENOENT;
 		}
-		err = tracepoint_probe_register(pr->tp, pr->func, NULL);
+		err = tracepoint_probe_register(pr->tp, pr->probe.func, NULL);
 		if (err) {
-			pr_err("cannot attach to tracepoint %s: %d\n", pr->name, err);
+			pr_err("cannot attach to tracepoint %s: %d\n", pr->probe.name, err);
 			return err;
 		}
 		pr->attached = true;
@@ -470,7 +472,7 @@ static void probes_detach(bool permanent)
 	for (i = 0; (pr = probe_at(i)); i++) {
 		if (pr->permanent != permanent || !pr->attached)
 			continue;
-		tracepoint_probe_unregister(pr->tp, pr->func, NULL);
+		tracepoint_probe_unregister(pr->tp, pr->probe.func, NULL);
 		pr->attached = false;
 	}
 	tracepoint_synchronize_unregister();

@@ -17,7 +17,6 @@
 #include <linux/uprobes.h>
 
 #include "arch.h"
-#include "arch_conflict.h"
 #include "conflict.h"
 #include "pitrace.h"
 

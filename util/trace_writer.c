@@ -412,7 +412,7 @@ int tw_stream_flush(struct tw_stream *s)
 	if (!s->len)
 		return 0;
 	ctl_put_u32(&p, (uint32_t)crc32(0, s->buf, (uInt)s->len));
-	s->len += ctl_encode(s->buf + s->len, PT_CTL_CHECK, p.buf, p.len);
+	s->len += pt_ctl_put(s->buf + s->len, PT_CTL_CHECK, p.buf, p.len);
 	if (!s->error && stream_out(s, s->buf, s->len, false) < 0) {
 		s->error = errno;
 		pr_err("cannot write step stream %u: %s", s->id, strerror(errno));
@@ -466,7 +466,7 @@ void tw_ctl(struct tw_stream *s, unsigned type, const struct ctl_payload *p)
 {
 	if (s->len > TW_BUF_LIMIT)
 		tw_stream_flush(s);
-	s->len += ctl_encode(s->buf + s->len, type, p->buf, p->len);
+	s->len += pt_ctl_put(s->buf + s->len, type, p->buf, p->len);
 }
 
 void tw_switch(struct tw_stream *s, uint32_t pid, uint32_t tid, uint64_t time_ns, uint64_t seq)

@@ -81,7 +81,7 @@ static inline void tw_step(struct tw_stream *s, uint64_t pc)
 {
 	if (s->len > TW_BUF_LIMIT)
 		tw_stream_flush(s);
-	s->len += step_encode_delta(s->buf + s->len, (int64_t)(pc - s->last_pc));
+	s->len += pt_step_put(s->buf + s->len, (int64_t)(pc - s->last_pc));
 	s->last_pc = pc;
 	s->steps++;
 	(*s->total_steps)++;
