@@ -71,6 +71,16 @@ u32 arch_step_users(void);
  */
 bool arch_kernel_step_foreign(void);
 
+/*
+ * A step deferred by pitrace_step_defer(), from the task's own context
+ * (task work, may sleep) before it returns to user mode: take the
+ * instruction(s) at instruction_pointer(regs) some other way (ppc64:
+ * emulate the larx..stcx. sequence), recording each as
+ * pitrace_step_emulated() says, and leave regs armed or not as it says.
+ * x86_64 never defers.
+ */
+void arch_step_deferred(struct pt_regs *regs);
+
 /* ---- implemented by arch/<arch>/driver/async.c ---- */
 
 /*
@@ -160,6 +170,39 @@ bool pitrace_kernel_step_trap(struct pt_regs *regs);
  */
 void pitrace_async_entry(unsigned int kind, u64 number, struct pt_regs *regs, u64 address,
 			 u64 error);
+
+/*
+ * From the user-mode trap, after pitrace_step_trap() recorded the step of
+ * the instruction at regs' pc, which must not be single-stepped (ppc64: a
+ * load-reserve, whose reservation every trap would clear, so that the
+ * program's store-conditional never succeeds): the step flag is cleared,
+ * and arch_step_deferred() runs in the task's own context before it
+ * returns to user mode (driver/deferred.c).  False when nothing could be
+ * queued: the caller steps the instruction as usual.
+ */
+bool pitrace_step_defer(struct pt_regs *regs);
+
+/*
+ * From arch_step_deferred(): the instruction at instruction_pointer(regs)
+ * runs next: record its step as a trap would, with the step flag set in
+ * regs.  False when the task is no longer traced (the flag is then clear):
+ * stop and let it return to user mode as it is.
+ */
+bool pitrace_step_emulated(struct pt_regs *regs);
+
+/*
+ * From arch_step_deferred(): an ATOMIC record (kind PT_ATOMIC_*, the
+ * sequence's first pc, its steps recorded).
+ */
+void pitrace_step_atomic(unsigned int kind, u64 pc, u64 steps);
+
+/*
+ * From arch_step_deferred(): what is at pc cannot be taken any other way
+ * either: the task runs natively from here, untraced (a GAP record says
+ * so, reason PT_GAP_ATOMIC_NATIVE, after an ATOMIC NATIVE record), until
+ * its next system call or interrupt arms it again.  Clears the step flag.
+ */
+void pitrace_step_native(struct pt_regs *regs, u64 pc);
 
 /*
  * uprobes hit in a traced task (driver/task.c; from the arch code's

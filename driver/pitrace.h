@@ -57,6 +57,7 @@ struct pt_task {
 	u64 sig_skip;			/* bit per depth: resume pc already recorded */
 	struct callback_head work;
 	struct callback_head kick;	/* teardown: wakes the task so a queued work runs */
+	struct callback_head defer;	/* a step deferred to the task's context (deferred.c) */
 	struct pt_kstate k;		/* kernel-mode stepping (kernel.c) */
 	u64 uprobe_pc;			/* TF lent to uprobes at its breakpoint here; 0: not lent */
 };
@@ -67,7 +68,13 @@ enum {
 	PT_TASK_WORK,			/* task work queued */
 	PT_TASK_DEAD,			/* exited; slot freed when the works have run */
 	PT_TASK_KICK,			/* kick queued */
+	PT_TASK_DEFER,			/* deferred step queued (deferred.c) */
+	PT_TASK_NATIVE,			/* running natively until the kernel next sees it */
+	PT_TASK_SIGENTRY,		/* a handler's first instruction is run by no trap */
 };
+
+/* Works that still point at the slot: the last one to run frees a dead task's slot. */
+#define PT_TASK_WORKS (BIT(PT_TASK_WORK) | BIT(PT_TASK_KICK) | BIT(PT_TASK_DEFER))
 
 struct pt_session {
 	struct file *owner;		/* the claiming file */

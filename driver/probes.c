@@ -37,6 +37,15 @@ static inline bool recording(struct pt_session *s, struct pt_task *pt)
 	return s && s->active && s->on && test_bit(PT_TASK_WANT, &pt->flags);
 }
 
+/* A task running natively (pitrace_step_native()) is armed again on its way back. */
+static void untraced_run_end(struct task_struct *t)
+{
+	struct pt_task *pt = t->pid ? task_lookup(t->pid) : NULL;
+
+	if (pt && test_bit(PT_TASK_NATIVE, &pt->flags))
+		task_queue_work(pt, t, false);
+}
+
 bool pitrace_step_trap(struct pt_regs *regs)
 {
 	struct pt_task *pt = task_lookup(current->pid);
@@ -102,6 +111,7 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 
 	if (!s || !s->active)
 		return;
+	untraced_run_end(prev);
 	pp = task_lookup(prev->pid);
 	pn = task_lookup(next->pid);
 	if (pp && !test_bit(PT_TASK_ARMED, &pp->flags))
@@ -139,6 +149,7 @@ static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	}
 	/* sigreturn may restore flags saved before we armed the task. */
 	arch_regs_set_step(regs, true);
+	clear_bit(PT_TASK_NATIVE, &pt->flags);
 	if (arch_syscall_is_sigreturn(regs) && pt->sig_depth) {
 		bool recorded;
 
@@ -187,7 +198,8 @@ static void probe_signal_deliver(void *data, int sig, struct kernel_siginfo *inf
 	payload_uleb(&p, PT_ASYNC_SIGNAL);
 	payload_uleb(&p, sig);
 	emit(s, pt, PT_CTL_ASYNC, &p);
-	/* Frame setup clears TF after this probe: re-arm on the way out. */
+	/* Frame setup clears TF (x86) after this probe: re-arm on the way out. */
+	set_bit(PT_TASK_SIGENTRY, &pt->flags);
 	task_queue_work(pt, current, false);
 }
 
@@ -236,7 +248,10 @@ void pitrace_async_entry(unsigned int kind, u64 number, struct pt_regs *regs, u6
 			 u64 error)
 {
 	struct pt_session *s;
-	struct pt_task *pt = async_task(&s);
+	struct pt_task *pt;
+
+	untraced_run_end(current);
+	pt = async_task(&s);
 
 	if (pt)
 		async_emit(s, pt, kind, number, regs, address, error);
@@ -246,9 +261,11 @@ void pitrace_async_entry(unsigned int kind, u64 number, struct pt_regs *regs, u6
 static void probe_irq_handler_entry(void *data, int irq, struct irqaction *action)
 {
 	struct pt_session *s;
-	struct pt_task *pt = async_task(&s);
+	struct pt_task *pt;
 	struct irq_data *d;
 
+	untraced_run_end(current);
+	pt = async_task(&s);
 	if (!pt)
 		return;
 	/*
@@ -372,7 +389,7 @@ static void probe_sched_process_exit(void *data, struct task_struct *t)
 	clear_bit(PT_TASK_WANT, &pt->flags);
 	/* A queued work still points at the slot: it frees it when it runs. */
 	set_bit(PT_TASK_DEAD, &pt->flags);
-	if (!test_bit(PT_TASK_WORK, &pt->flags) && !test_bit(PT_TASK_KICK, &pt->flags))
+	if (!(READ_ONCE(pt->flags) & PT_TASK_WORKS))
 		task_free(pt);
 	wake_up_all(&pt_disarm_wait);
 }

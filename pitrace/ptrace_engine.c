@@ -27,6 +27,7 @@
 #include "arch_ptrace.h"
 #include "log.h"
 #include "pitrace.h"
+#include "ptrace_atomic.h"
 #include "ptrace_engine.h"
 #include "ptrace_maps.h"
 #include "symbols.h"
@@ -67,6 +68,7 @@ struct proc {
 	struct {
 		uint64_t pc;
 		int8_t is_syscall;	  /* -1: slot empty */
+		int8_t is_atomic;	  /* may start an atomic sequence (arch_ptrace.h) */
 	} sc_cache[SC_CACHE_SIZE];
 	struct proc *next;
 };
@@ -90,8 +92,12 @@ struct thread {
 	int pending_sig;	  /* signal to deliver at the next resume */
 	int injected_sig;	  /* signal delivered at the last resume */
 	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */
+	bool sc_step;		  /* stepping a syscall insn by PTRACE_SYSCALL's stops
+				   * (arch_syscall_step_runs_next) */
 	unsigned sig_depth;	  /* signal handlers entered and not yet returned */
 	uint64_t region_end_sp;	  /* --on: in a region until sp reaches this; 0 none */
+	uint64_t region_ret;	  /* --on: ... or it returns here at that sp (arch_stop_regs.ra) */
+	struct ptrace_atomic atomic; /* a larx/stcx. sequence running natively */
 	char comm[17];
 	struct thread *next;
 };
@@ -126,6 +132,7 @@ struct engine {
 		unsigned sym;
 		int found;
 		uint64_t vaddr;
+		unsigned local;	  /* offset of its local entry (ppc64 ELFv2), 0 none */
 	} *syms;
 	size_t nr_syms;
 };
@@ -159,6 +166,8 @@ static void install_signals(void)
 }
 
 static void release_parked(struct engine *e);
+static bool next_is_syscall(struct proc *p, uint64_t pc);
+static bool next_is_atomic(struct proc *p, uint64_t pc);
 
 /* ---- tasks ---- */
 
@@ -241,6 +250,13 @@ static void set_kick(struct engine *e)
 static void remove_thread(struct engine *e, struct thread *t)
 {
 	struct proc *p = t->proc;
+	bool atomic = t->atomic.active;
+	unsigned steps;
+	int kind;
+
+	/* Its sequence's breakpoints must not stay for the other threads. */
+	if (atomic && p && p->memfd >= 0)
+		ptrace_atomic_end(&t->atomic, p->memfd, t->tid, 0, &steps, &kind);
 
 	for (struct thread **pp = &e->threads; *pp; pp = &(*pp)->next) {
 		if (*pp == t) {
@@ -258,7 +274,7 @@ static void remove_thread(struct engine *e, struct thread *t)
 		free_proc(e, p);
 	free(t);
 	set_kick(e);
-	if (!e->owner)
+	if (!e->owner || atomic)
 		release_parked(e);
 }
 
@@ -446,7 +462,8 @@ static void drop_unmapped_bps(struct proc *p)
 	p->nr_bps = j;
 }
 
-static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t *vaddr)
+static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t *vaddr,
+		      unsigned *local)
 {
 	struct sym_cache *c;
 
@@ -454,6 +471,7 @@ static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t
 		c = &e->syms[i];
 		if (c->sym == sym && !strcmp(c->path, path)) {
 			*vaddr = c->vaddr;
+			*local = c->local;
 			return c->found;
 		}
 	}
@@ -467,9 +485,12 @@ static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t
 		return 0;
 	c->sym = sym;
 	c->vaddr = 0;
-	c->found = sym_lookup_in_file(path, e->o.on_syms[sym], &c->vaddr, NULL) == 1;
+	c->local = 0;
+	c->found = sym_lookup_entries_in_file(path, e->o.on_syms[sym], &c->vaddr, NULL,
+					      &c->local) == 1;
 	e->nr_syms++;
 	*vaddr = c->vaddr;
+	*local = c->local;
 	return c->found;
 }
 
@@ -486,12 +507,17 @@ static void plant_on_symbols(struct engine *e, struct proc *p)
 			seen = !strcmp(p->maps.v[j].path, path);
 		for (unsigned s = 0; s < e->o.nr_on_syms && !seen; s++) {
 			uint64_t vaddr, addr;
+			unsigned local;
 
-			if (!lookup_sym(e, path, s, &vaddr))
+			if (!lookup_sym(e, path, s, &vaddr, &local))
 				continue;
 			addr = ptm_runtime_addr(&p->maps, path, vaddr);
-			if (addr)
-				plant_bp(e, p, addr, e->o.on_syms[s]);
+			if (!addr)
+				continue;
+			plant_bp(e, p, addr, e->o.on_syms[s]);
+			/* Calls from its own module land past the global entry (ppc64 ELFv2). */
+			if (local)
+				plant_bp(e, p, addr + local, e->o.on_syms[s]);
 		}
 	}
 }
@@ -574,17 +600,51 @@ static void detach_thread(struct engine *e, struct thread *t, int sig)
 	remove_thread(e, t);
 }
 
+/*
+ * Another thread of t's process runs a sequence natively: with a
+ * breakpoint at pc, or (pc 0) at all.
+ */
+static bool atomic_held(struct engine *e, struct thread *t, uint64_t pc)
+{
+	for (struct thread *o = e->threads; o; o = o->next)
+		if (o != t && o->proc == t->proc && o->atomic.active &&
+		    (!pc || ptrace_atomic_holds(&o->atomic, pc)))
+			return true;
+	return false;
+}
+
 static void do_resume(struct engine *e, struct thread *t)
 {
 	int sig = t->pending_sig;
 	long r;
 
-	t->pending_sig = 0;
 	if (e->detaching) {
+		t->pending_sig = 0;
 		detach_thread(e, t, sig);
 		return;
 	}
-	if (t->stepping) {
+	/*
+	 * While a thread runs a sequence natively, its exits hold breakpoints:
+	 * the process's other stepped threads wait (its end lets them go), so
+	 * that none steps onto one or plants its own over them.
+	 */
+	if (t->stepping && atomic_held(e, t, 0)) {
+		t->parked = true;
+		return;
+	}
+	t->pending_sig = 0;
+	if (t->stepping && !sig && t->proc->recorded && next_is_atomic(t->proc, t->prev_pc) &&
+	    ptrace_atomic_begin(&t->atomic, t->proc->memfd, t->prev_pc) == 1) {
+		/* A larx/stcx. sequence: natively to its exits (ptrace_atomic.h). */
+		r = ptrace(PTRACE_CONT, t->tid, NULL, NULL);
+		t->stepped = false;
+	} else if (t->stepping && !sig && arch_syscall_step_runs_next &&
+		   (t->sc_step || next_is_syscall(t->proc, t->prev_pc))) {
+		/* Its exit stop comes before the next instruction runs (arch_ptrace.h). */
+		r = ptrace(PTRACE_SYSCALL, t->tid, NULL, NULL);
+		t->sc_step = true;
+		t->stepped = true;
+	} else if (t->stepping) {
 		struct bp *b = t->proc->nr_bps ? find_bp(t->proc, t->prev_pc) : NULL;
 
 		/* Step the original instruction, put the breakpoint back after. */
@@ -607,18 +667,30 @@ static void do_resume(struct engine *e, struct thread *t)
 	t->running = true;
 }
 
-static bool next_is_syscall(struct proc *p, uint64_t pc)
+/* The cache slot of the instruction at pc, filled from one read of it. */
+static unsigned code_slot(struct proc *p, uint64_t pc)
 {
 	unsigned slot = (unsigned)(pc ^ (pc >> 10)) % SC_CACHE_SIZE;
-	uint8_t code[2];
+	uint8_t code[4];	/* the longest syscall instruction (ppc64: 4 bytes) */
 	ssize_t n;
 
 	if (p->sc_cache[slot].is_syscall >= 0 && p->sc_cache[slot].pc == pc)
-		return p->sc_cache[slot].is_syscall;
+		return slot;
 	n = pread(p->memfd, code, sizeof(code), (off_t)pc);
 	p->sc_cache[slot].pc = pc;
 	p->sc_cache[slot].is_syscall = n > 0 && arch_is_syscall_insn(code, (size_t)n);
-	return p->sc_cache[slot].is_syscall;
+	p->sc_cache[slot].is_atomic = n > 0 && arch_may_start_atomic(code, (size_t)n);
+	return slot;
+}
+
+static bool next_is_syscall(struct proc *p, uint64_t pc)
+{
+	return p->sc_cache[code_slot(p, pc)].is_syscall;
+}
+
+static bool next_is_atomic(struct proc *p, uint64_t pc)
+{
+	return p->sc_cache[code_slot(p, pc)].is_atomic;
 }
 
 static void release_parked(struct engine *e)
@@ -640,6 +712,7 @@ static void release_parked(struct engine *e)
 static void resume(struct engine *e, struct thread *t)
 {
 	bool keep;
+
 
 	if (e->detaching || (!e->owner && !e->threads->next)) {
 		do_resume(e, t);	/* single thread: nothing to schedule */
@@ -680,6 +753,7 @@ static void start_region(struct engine *e, struct thread *t, const struct arch_s
 	if (s)
 		tw_onoff(s, true, tw_now_ns());
 	t->region_end_sp = arch_frame_end_sp(r);
+	t->region_ret = r->ra;
 	t->stepping = true;
 	t->prev_pc = r->pc;
 }
@@ -764,7 +838,9 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 	t->prev_pc = r->pc;
 	if (r->syscall_nr >= 0)
 		after_syscall(e, t, r->syscall_nr);
-	if (t->region_end_sp && r->sp >= t->region_end_sp)
+	if (t->region_end_sp && (t->region_ret ? (r->pc == t->region_ret && r->sp >= t->region_end_sp) ||
+						 r->sp > t->region_end_sp :
+						 r->sp >= t->region_end_sp))
 		end_region(e, t);
 	resume(e, t);
 }
@@ -795,6 +871,12 @@ static void on_trap(struct engine *e, struct thread *t)
 		struct proc *p = t->proc;
 		uint64_t bp = r.pc - arch_breakpoint_pc_adjust;
 
+		if (atomic_held(e, t, r.pc)) {
+			/* Another thread's sequence breakpoint: run on once it is gone. */
+			t->prev_pc = r.pc;
+			t->parked = true;
+			return;
+		}
 		if (!find_bp(p, bp)) {
 			/* Not ours: the program's own SIGTRAP. */
 			t->pending_sig = SIGTRAP;
@@ -840,7 +922,19 @@ static void on_trap(struct engine *e, struct thread *t)
 static void on_syscall_stop(struct engine *e, struct thread *t)
 {
 	struct __ptrace_syscall_info info;
+	struct arch_stop_regs r;
 
+	if (t->sc_step) {
+		/* A stepped syscall instruction: its exit stop completes the step. */
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info) > 0 &&
+		    info.op == PTRACE_SYSCALL_INFO_EXIT && arch_read_regs(t->tid, &r) == 0) {
+			t->sc_step = false;
+			step_completed(e, t, &r);
+			return;
+		}
+		resume(e, t);
+		return;
+	}
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info) > 0) {
 		if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
 			t->sys_nr = (int64_t)info.entry.nr;
@@ -904,6 +998,7 @@ static void on_exec(struct engine *e, struct thread *t)
 	}
 	if (t->stepping && t->stepped)
 		record_step(e, t, t->prev_pc);	/* the execve instruction */
+	t->sc_step = false;		/* its exit stop is the new image's (exec_trap) */
 	/* New address space: old breakpoints and mappings are gone. */
 	p->nr_bps = 0;
 	if (p->memfd >= 0)
@@ -1038,6 +1133,38 @@ static bool is_stop_signal(int sig)
 	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/*
+ * A thread running a sequence natively stopped: record what it ran.  At
+ * one of its exits (our breakpoint's SIGTRAP) it goes on stepping from
+ * there: true.  Any other stop (a signal inside it) is handled as usual,
+ * from where it stands: false.
+ */
+static bool atomic_stopped(struct engine *e, struct thread *t, int sig, int event)
+{
+	struct arch_stop_regs r;
+	struct tw_stream *s;
+	unsigned steps;
+	uint64_t start = t->atomic.seq.start, len = t->atomic.seq.insn_len;
+	bool at_exit;
+	int kind;
+
+	if (arch_read_regs(t->tid, &r) < 0)
+		r.pc = 0;
+	at_exit = ptrace_atomic_end(&t->atomic, t->proc->memfd, t->tid, r.pc, &steps, &kind);
+	for (unsigned i = 0; i < steps; i++)
+		record_step(e, t, start + i * len);
+	s = kind >= 0 ? stream_of(e, t) : NULL;
+	if (s)
+		tw_atomic(s, (unsigned)kind, start, steps);
+	/* Threads that waited for the breakpoints to go. */
+	release_parked(e);
+	t->prev_pc = r.pc;
+	if (!at_exit || sig != SIGTRAP || event)
+		return false;
+	resume(e, t);
+	return true;
+}
+
 static void on_stop(struct engine *e, struct thread *t, int status)
 {
 	int sig = WSTOPSIG(status), event = status >> 16;
@@ -1051,6 +1178,8 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 		start_thread(e, t);
 		return;
 	}
+	if (t->atomic.active && atomic_stopped(e, t, sig, event))
+		return;
 	if (t->lifted && sig != SIGTRAP)
 		replant(t);
 	if (t->draining && !event && sig == SIGTRAP) {
@@ -1217,7 +1346,7 @@ static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attac
 	 * the breakpoints must be removed before they run into one. */
 	if (o->follow_fork || e->on_mode)
 		e->ptrace_options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
-	if (e->on_mode)
+	if (e->on_mode || arch_syscall_step_runs_next)
 		e->ptrace_options |= PTRACE_O_TRACESYSGOOD;
 	if (e->block) {
 		e->dec = arch_decoder_new();

@@ -264,6 +264,17 @@ static void print_ctl(const struct step_item *it)
 		ctl_get_uleb(&c, &a);
 		printf("steps %" PRIu64, a);
 		break;
+	case PT_CTL_ATOMIC: {
+		static const char *const kinds[] = { "stored", "failed", "left", "native",
+						     "inexact" };
+
+		ctl_get_uleb(&c, &a);
+		ctl_get_u64(&c, &tm);
+		ctl_get_uleb(&c, &b);
+		printf("kind %" PRIu64 " (%s) pc %#" PRIx64 " steps %" PRIu64, a,
+		       a < 5 ? kinds[a] : "newer", tm, b);
+		break;
+	}
 	case PT_CTL_FORK:
 	case PT_CTL_EXEC:
 	case PT_CTL_EXIT: {

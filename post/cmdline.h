@@ -23,6 +23,9 @@
 	OPT_STRING(0, "debug-dir", &(o)->debug_dir, "DIR",                                   \
 		   "where separate debuginfo is looked for first (default\n"                  \
 		   "/usr/lib/debug)"),                                                        \
+	OPT_STRING(0, "symfs", &(o)->symfs, "DIR",                                           \
+		   "the traced programs and libraries are under DIR (a copy of\n"            \
+		   "the traced machine's files, as perf's --symfs)"),                         \
 	OPT_FLAG(0, "no-demangle", &(o)->no_demangle,                                        \
 		 "C++ names as in the symbol table (_ZN3foo3barEv, not foo::bar())"),         \
 	OPT_COUNT('v', "verbose", &(o)->verbose, "more diagnostics on stderr (repeat for more)")

@@ -12,6 +12,7 @@ struct post_opts {
 	bool force;		  /* --force: read a damaged trace up to the damage */
 	const char *vmlinux;	  /* --vmlinux: the traced kernel's image with DWARF */
 	const char *debug_dir;	  /* --debug-dir: root of separate debuginfo */
+	const char *symfs;	  /* --symfs: the traced files are under this directory */
 	bool no_demangle;	  /* --no-demangle: C++ names as in the symbol table */
 };
 

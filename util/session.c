@@ -72,6 +72,7 @@ int session_open(struct session **out, const struct session_source *src,
 	so.trace_dir = trace_dir(s->trace);
 	so.vmlinux = src->vmlinux;
 	so.debug_dir = src->debug_dir;
+	so.sysroot = src->symfs;
 	so.no_demangle = src->no_demangle;
 	s->sym = sym_session_new(&so);
 	if (!s->sym) {

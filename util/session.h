@@ -40,6 +40,7 @@ struct session_source {
 	bool force;		  /* read a damaged trace up to the damage */
 	const char *vmlinux;	  /* sym_options */
 	const char *debug_dir;
+	const char *symfs;	  /* sym_options.sysroot */
 	bool no_demangle;
 };
 

@@ -14,6 +14,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "arch.h"
 #include "log.h"
 #include "stepcodec.h"
 #include "trace_reader.h"
@@ -597,6 +598,17 @@ static struct trace *trace_open_common(const char *dir, bool force)
 		trace_close(t);
 		return NULL;
 	}
+	/* Decoding, symbol and vector rules follow the trace's ARCH (arch/arch.h). */
+	if (*t->info.arch && arch_select(t->info.arch) < 0) {
+		if (!force) {
+			pr_err("%s: a trace of architecture %s, which this post cannot read "
+			       "(it reads %s)", dir, t->info.arch, arch_known_names());
+			trace_close(t);
+			return NULL;
+		}
+		pr_warn("%s: architecture %s unknown: read with %s's rules (--force)", dir,
+			t->info.arch, arch_selected_name());
+	}
 	return t;
 }
 
@@ -692,7 +704,7 @@ const char *trace_ctl_type_name(unsigned type)
 		[PT_CTL_ON] = "ON", [PT_CTL_OFF] = "OFF", [PT_CTL_RING] = "RING",
 		[PT_CTL_ASYNC] = "ASYNC", [PT_CTL_GAP] = "GAP", [PT_CTL_CHECK] = "CHECK",
 		[PT_CTL_END] = "END", [PT_CTL_COUNT] = "COUNT", [PT_CTL_FORK] = "FORK",
-		[PT_CTL_EXEC] = "EXEC", [PT_CTL_EXIT] = "EXIT",
+		[PT_CTL_EXEC] = "EXEC", [PT_CTL_EXIT] = "EXIT", [PT_CTL_ATOMIC] = "ATOMIC",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

@@ -499,6 +499,16 @@ void tw_async(struct tw_stream *s, unsigned kind, uint64_t number)
 	tw_ctl(s, PT_CTL_ASYNC, &p);
 }
 
+void tw_atomic(struct tw_stream *s, unsigned kind, uint64_t pc, uint64_t steps)
+{
+	struct ctl_payload p = { .len = 0 };
+
+	ctl_put_uleb(&p, kind);
+	ctl_put_u64(&p, pc);
+	ctl_put_uleb(&p, steps);
+	tw_ctl(s, PT_CTL_ATOMIC, &p);
+}
+
 void tw_gap(struct tw_stream *s, unsigned reason)
 {
 	struct ctl_payload p = { .len = 0 };

@@ -7,7 +7,7 @@
  *
  *   mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]
  *               [--pcs ADDR*N,...] [--mmap PATH:START:LEN:PGOFF] [--pid P]
- *               [--lost N] [--min-reader V] [--mode step|block]
+ *               [--lost N] [--min-reader V] [--mode step|block] [--arch NAME]
  *
  * Threads P, P+1, ... take turns, R steps a run, until N steps in all; a
  * thread's k-th step is at 0x400000 + (k mod L) * 4 (the thread's first
@@ -29,7 +29,8 @@ static void usage(void)
 	fprintf(stderr, "usage: mktrace DIR [--steps N] [--threads T] [--run R] [--loop L]\n"
 			"               [--zstd] [--pcs ADDR*N,...] [--pid P]\n"
 			"               [--mmap PATH:START:LEN:PGOFF]\n"
-			"               [--lost N] [--min-reader V] [--mode step|block]\n");
+			"               [--lost N] [--min-reader V] [--mode step|block]\n"
+			"               [--arch NAME]\n");
 	exit(2);
 }
 
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
 	uint64_t pcs[MAX_PCS], reps[MAX_PCS];
 	size_t nr_pcs = 0;
 	char *mmap_arg = NULL;
-	const char *mode = "step";
+	const char *mode = "step", *arch = "x86_64";
 	const char *dir;
 	struct trace_writer *tw;
 	struct tw_stream *st[MAX_THREADS];
@@ -90,6 +91,8 @@ int main(int argc, char **argv)
 			min_reader = num(v);
 		else if (!strcmp(a, "--mode"))
 			mode = v;
+		else if (!strcmp(a, "--arch"))
+			arch = v;
 		else if (!strcmp(a, "--mmap"))
 			mmap_arg = strdup(v);
 		else if (!strcmp(a, "--pcs")) {
@@ -116,7 +119,7 @@ int main(int argc, char **argv)
 		return 1;
 	t0.realtime_ns = tw_realtime_ns();
 	t0.monotonic_ns = tw_now_ns();
-	tw_set_attr_str(tw, PT_ATTR_ARCH, "x86_64");
+	tw_set_attr_str(tw, PT_ATTR_ARCH, arch);
 	tw_set_attr_str(tw, PT_ATTR_BACKEND, "ptrace");
 	tw_set_attr_str(tw, PT_ATTR_MODE, mode);
 	tw_set_attr_str(tw, PT_ATTR_KERNEL_RELEASE, "synthetic");

@@ -150,6 +150,11 @@ void arch_block_disarm(void)
 		wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, debugctl & ~DEBUGCTLMSR_BTF);
 }
 
+/* Every x86 instruction single-steps: nothing is ever deferred. */
+void arch_step_deferred(struct pt_regs *regs)
+{
+}
+
 bool arch_task_stepped_by_other(struct task_struct *t)
 {
 	return test_tsk_thread_flag(t, TIF_SINGLESTEP);
