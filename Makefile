@@ -39,6 +39,19 @@ CXX ?= g++
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iutil -Iarch -Iarch/$(ARCH) -MMD -MP
 LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread -lstdc++
+# Optional libraries, used when their headers are there (make deps installs
+# them): libdebuginfod (post's download progress and debuginfo of missing
+# files; loaded only when DEBUGINFOD_URLS is set, as libdw does), libarchive
+# (pitrace archive).
+have_header = $(shell echo '\#include <$(1)>' | $(CC) -E -x c - >/dev/null 2>&1 && echo y)
+ifeq ($(call have_header,elfutils/debuginfod.h),y)
+CFLAGS += -DHAVE_LIBDEBUGINFOD
+LDLIBS_CORE += -ldl
+endif
+ifeq ($(call have_header,archive.h),y)
+CFLAGS += -DHAVE_LIBARCHIVE
+$(BIN)/pitrace $(O)/unit-tests: LDLIBS_CORE += -larchive
+endif
 
 CORE_SRC := $(wildcard util/*.c) arch/arch.c arch/$(ARCH)/ptrace.c \
 	    $(foreach a,$(ARCHES),$(filter-out arch/$(a)/ptrace.c,$(wildcard arch/$(a)/*.c)))
@@ -102,8 +115,14 @@ $(O)/libpitrace-cmd.a: $(filter-out $(O)/pitrace/main.o,$(PITRACE_OBJ))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libcore.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit
+# post's modules without main(), for the unit tests of its views.
+$(O)/libpost.a: $(filter-out $(O)/post/main.o,$(POST_OBJ))
+	rm -f $@
+	$(AR) rcs $@ $^
+$(UNIT_OBJ): CFLAGS += -Ipost
+
+$(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libpost.a $(O)/libcore.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit -lncursesw -ltinfo -lm
 
 # libpitrace: pitrace_on()/pitrace_off() for traced programs (include/pitrace/pitrace.h).
 # The soname's number changes only when a program linked with it would break.

@@ -124,6 +124,16 @@ int arch_atomic_sequence(const uint8_t *code, size_t avail, uint64_t pc,
  */
 int arch_atomic_stored(pid_t tid);
 
+/*
+ * Optional (a weak default says no): when code (len bytes) is an
+ * instruction that copies the flags register to the stack (x86 pushf), the
+ * size of that copy; 0 for any other instruction.  While a thread is
+ * single-stepped the copy shows arch_step_flags set, which the program's
+ * own run would not: the tracer clears them in the copy after the step.
+ */
+unsigned arch_insn_pushes_flags(const uint8_t *code, size_t len);
+extern const uint64_t arch_step_flags;
+
 /* What a system call means to the tracer. */
 enum arch_syscall_kind {
 	ARCH_SC_OTHER = 0,

@@ -3,7 +3,7 @@
 # its --help names them, option values (--mode, --backend, ...), running
 # processes for -p/--pid/--tree (comma lists too) and --comm, directories
 # for -o, and after "--" (or the first operand of record) the traced
-# command.  Installed as .../bash-completion/completions/pitrace.
+# command; archive's trace directory, or with --unpack its archives.  Installed as .../bash-completion/completions/pitrace.
 
 # The --help parsers, which completion/post.bash uses too.
 # _pitrace_help_opts: the options named in the help text on stdin, one a
@@ -102,6 +102,9 @@ _pitrace()
 
 	case $prev in
 	-o | --output)
+		if [[ $cmd == archive ]]; then _filedir; else _filedir -d; fi
+		return ;;
+	--debug-dir | --buildid-dir)
 		_filedir -d
 		return ;;
 	-p | --pid)
@@ -128,6 +131,15 @@ _pitrace()
 		return
 	fi
 	[[ $split == true ]] && return
+	# archive's operand: a trace directory, or with --unpack archives.
+	if [[ $cmd == archive && $cur != -* ]]; then
+		if [[ " ${words[*]} " == *" --unpack "* ]]; then
+			_filedir '@(zst|tar)'
+		else
+			_filedir -d
+		fi
+		return
+	fi
 	if [[ $cur == -* || $cmd != record ]]; then
 		local opts
 		opts="$(_pitrace_help_opts <<<"$help") --help"

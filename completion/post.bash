@@ -76,7 +76,7 @@ _post()
 	local help=$common
 	[[ -n $cmd ]] && help=$("$prog" "$cmd" --help 2>/dev/null)$'\n'$common
 	case $prev in
-	-i | --input | --debug-dir)
+	-i | --input | --debug-dir | --source-dir | --symfs | --buildid-dir)
 		_filedir -d
 		return ;;
 	--vmlinux | -o)
@@ -101,7 +101,7 @@ _post()
 		# Values the help gives in prose, not as a|b|c.
 		[[ -z $values ]] && case $prev in
 		--ring) values="user kernel all" ;;
-		--format) values="callgrind folded chrome" ;;
+		--format) values="callgrind folded svg chrome" ;;
 		--clock) values="time steps" ;;
 		esac
 		mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")

@@ -256,10 +256,10 @@ struct collector *collector_start(struct driver_session *ds, const struct collec
 		if (!c->rings[i].stream)
 			goto err_writer;
 	}
-	if (copy_proc_file("/proc/kallsyms", opts->out_dir, PT_FILE_KALLSYMS) == 0 &&
-	    copy_proc_file("/proc/modules", opts->out_dir, PT_FILE_MODULES) == 0)
+	if (copy_proc_file("/proc/kallsyms", tw_dir(c->tw), PT_FILE_KALLSYMS) == 0 &&
+	    copy_proc_file("/proc/modules", tw_dir(c->tw), PT_FILE_MODULES) == 0)
 		tw_add_features(c->tw, PT_FEAT_KALLSYMS);
-	save_vdso(opts->out_dir);
+	save_vdso(tw_dir(c->tw));
 	/* Module tables before the selection: every stepped mapping is known. */
 	c->pm = pm_open(&opts->sel, c->tw, (uint32_t)getpid());
 	if (!c->pm)
@@ -267,6 +267,9 @@ struct collector *collector_start(struct driver_session *ds, const struct collec
 	if (tw_write_header(c->tw, "recording") < 0)
 		goto err_writer;
 	if (ds_select(ds, &opts->sel) < 0)
+		goto err_writer;
+	/* Tracing has started: the trace takes its name (an old one becomes DIR.old). */
+	if (tw_commit(c->tw) < 0)
 		goto err_writer;
 	pr_dbg("collecting %u CPUs into %s", c->nr_rings, opts->out_dir);
 	return c;
@@ -277,7 +280,7 @@ err_writer:
 	for (uint32_t i = 0; i < c->nr_rings; i++)
 		if (c->rings[i].stream)
 			tw_stream_close(c->rings[i].stream);
-	tw_close(c->tw, "interrupted");
+	tw_discard(c->tw);	/* nothing was traced: an earlier trace stays as it was */
 err_unmap:
 	for (uint32_t i = 0; i < c->nr_rings; i++)
 		munmap(c->rings[i].map, c->rings[i].map_size);

@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "status", cmd_status, "show the driver session: selection, buffers, steps, losses" },
 	{ "on", cmd_on, "switch tracing of the driver session on" },
 	{ "off", cmd_off, "switch tracing of the driver session off" },
+	{ "archive", cmd_archive, "a trace's files by build-id in DIR.tar.zst, for post elsewhere" },
 };
 
 static void usage(FILE *f)

@@ -19,6 +19,8 @@ int cmd_stop(int argc, char **argv, struct pitrace_opts *opts);
 int cmd_status(int argc, char **argv, struct pitrace_opts *opts);
 int cmd_on(int argc, char **argv, struct pitrace_opts *opts);
 int cmd_off(int argc, char **argv, struct pitrace_opts *opts);
+/* pitrace archive: a trace's files by build-id in one tarball, and --unpack (cmd_archive.c). */
+int cmd_archive(int argc, char **argv, struct pitrace_opts *opts);
 
 /*
  * In a child about to exec the recorded command: turn address-space

@@ -23,14 +23,8 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
-#include "arch_decode.h"
-#include "arch_ptrace.h"
 #include "log.h"
-#include "pitrace.h"
-#include "ptrace_atomic.h"
-#include "ptrace_engine.h"
-#include "ptrace_maps.h"
-#include "symbols.h"
+#include "ptrace_int.h"
 #include "trace_writer.h"
 
 /* Stops needed before deciding whether the CPU honours block stepping. */
@@ -44,134 +38,28 @@
  */
 #define OWNER_QUANTUM 4096
 
-/* Addresses known to hold / not hold a syscall instruction, per process. */
-#define SC_CACHE_SIZE 1024
+/* Architectures without flags a program can push see no step flags (ptrace_int.h). */
+__attribute__((weak)) const uint64_t arch_step_flags;
 
-/* A planted breakpoint (--on) in one process's memory. */
-struct bp {
-	uint64_t addr;
-	uint8_t orig[ARCH_BREAKPOINT_MAX];
-};
-
-struct proc {
-	pid_t pid;
-	bool recorded;		  /* its steps are recorded; else only held (see ghost) */
-	bool detach_on_start;	  /* a child we don't follow: let go at its first stop */
-	bool gone;		  /* the leader has been reaped */
-	int memfd;		  /* /proc/PID/mem, reopened after execve */
-	struct ptm_maps maps;
-	struct bp *bps;
-	size_t nr_bps;
-	int nr_threads;
-	cpu_set_t saved_mask;	  /* attach: the affinity to give back */
-	bool mask_saved;
-	struct {
-		uint64_t pc;
-		int8_t is_syscall;	  /* -1: slot empty */
-		int8_t is_atomic;	  /* may start an atomic sequence (arch_ptrace.h) */
-	} sc_cache[SC_CACHE_SIZE];
-	struct proc *next;
-};
-
-struct thread {
-	pid_t tid;
-	struct proc *proc;	  /* NULL until its creator's event names it */
-	struct tw_stream *stream; /* opened at its first record */
-	bool known;		  /* its creation event (or attach) has been seen */
-	bool started;		  /* its first stop has been seen */
-	bool running;		  /* resumed: a stop will come */
-	bool stepping;		  /* resumed with step requests (else natively) */
-	bool stepped;		  /* the last resume stepped the instruction at prev_pc */
-	bool exec_trap;		  /* a step trap without an instruction follows execve */
-	bool exit_written;
-	bool parked;		  /* stopped, waiting for the owner to yield */
-	bool draining;		  /* detaching: a queued step trap is to be swallowed */
-	bool lifted;		  /* lifted_bp is out of memory for this one step */
-	uint64_t lifted_bp;
-	uint64_t prev_pc;	  /* the instruction the next step trap completes */
-	int pending_sig;	  /* signal to deliver at the next resume */
-	int injected_sig;	  /* signal delivered at the last resume */
-	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */
-	bool sc_step;		  /* stepping a syscall insn by PTRACE_SYSCALL's stops
-				   * (arch_syscall_step_runs_next) */
-	unsigned sig_depth;	  /* signal handlers entered and not yet returned */
-	uint64_t region_end_sp;	  /* --on: in a region until sp reaches this; 0 none */
-	uint64_t region_ret;	  /* --on: ... or it returns here at that sp (arch_stop_regs.ra) */
-	struct ptrace_atomic atomic; /* a larx/stcx. sequence running natively */
-	char comm[17];
-	struct thread *next;
-};
-
-struct engine {
-	struct ptrace_opts o;
-	struct trace_writer *tw;
-	struct thread *threads;
-	struct thread *last;	  /* lookup cache: the thread of the previous stop */
-	struct proc *procs;
-	bool attach;
-	bool on_mode;
-	bool block;		  /* block stepping requested and not found missing */
-	unsigned block_probes;
-	struct arch_decoder *dec;
-	pid_t root_pid;
-	int root_status;
-	bool root_done;
-	pid_t last_tid;		  /* thread of the last record written */
-	uint64_t next_time;	  /* step count of the next TIME record */
-	uint64_t next_progress_ns;
-	struct thread *owner;	  /* the one thread being stepped while others park */
-	unsigned owner_steps;
-	bool detaching;
-	bool failed;		  /* the trace could not be written */
-	bool any_bp;		  /* some --on symbol was found */
-	unsigned long ptrace_options;
-	int cpu;		  /* pinned CPU, -1 none */
-	/* (path, symbol) -> ELF address, so libraries are not re-read at every mmap */
-	struct sym_cache {
-		char *path;
-		unsigned sym;
-		int found;
-		uint64_t vaddr;
-		unsigned local;	  /* offset of its local entry (ppc64 ELFv2), 0 none */
-	} *syms;
-	size_t nr_syms;
-};
-
-static volatile sig_atomic_t g_interrupted;
-static volatile sig_atomic_t g_forward_pid;	/* record: where kill()ed signals go */
-static volatile sig_atomic_t g_kick_tid;	/* a tracee to interrupt so waitpid returns */
-
-static void on_signal(int sig, siginfo_t *si, void *uc)
+__attribute__((weak)) unsigned arch_insn_pushes_flags(const uint8_t *code, size_t len)
 {
-	(void)uc;
-	g_interrupted = sig;
-	/* A terminal's ^C reaches the whole foreground group, the command too; a
-	 * kill() reaches only us, so pass it on like a shell would. */
-	if (g_forward_pid > 0 && si && si->si_code <= 0)
-		kill((pid_t)g_forward_pid, sig);
-	if (g_kick_tid > 0)
-		ptrace(PTRACE_INTERRUPT, (pid_t)g_kick_tid, NULL, NULL);
+	(void)code;
+	(void)len;
+	return 0;
 }
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: waitpid must return */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
+volatile sig_atomic_t g_interrupted;
+volatile sig_atomic_t g_forward_pid;
+volatile sig_atomic_t g_kick_tid;
 
 static void release_parked(struct engine *e);
+static void resume(struct engine *e, struct thread *t);
+static uint8_t insn_kind(struct proc *p, uint64_t pc);
 static bool next_is_syscall(struct proc *p, uint64_t pc);
-static bool next_is_atomic(struct proc *p, uint64_t pc);
 
 /* ---- tasks ---- */
 
-static struct thread *find_thread(struct engine *e, pid_t tid)
+struct thread *pte_find_thread(struct engine *e, pid_t tid)
 {
 	if (e->last && e->last->tid == tid)
 		return e->last;
@@ -181,7 +69,7 @@ static struct thread *find_thread(struct engine *e, pid_t tid)
 	return NULL;
 }
 
-static struct thread *new_thread(struct engine *e, pid_t tid)
+struct thread *pte_new_thread(struct engine *e, pid_t tid)
 {
 	struct thread *t = calloc(1, sizeof(*t));
 
@@ -204,7 +92,7 @@ static int open_mem(pid_t pid)
 	return open(name, O_RDWR | O_CLOEXEC);
 }
 
-static struct proc *new_proc(struct engine *e, pid_t pid, bool recorded)
+struct proc *pte_new_proc(struct engine *e, pid_t pid, bool recorded)
 {
 	struct proc *p = calloc(1, sizeof(*p));
 
@@ -221,7 +109,7 @@ static struct proc *new_proc(struct engine *e, pid_t pid, bool recorded)
 	return p;
 }
 
-static void free_proc(struct engine *e, struct proc *p)
+void pte_free_proc(struct engine *e, struct proc *p)
 {
 	for (struct proc **pp = &e->procs; *pp; pp = &(*pp)->next) {
 		if (*pp == p) {
@@ -236,7 +124,7 @@ static void free_proc(struct engine *e, struct proc *p)
 	free(p);
 }
 
-static void attach_thread_to(struct thread *t, struct proc *p)
+void pte_attach_thread(struct thread *t, struct proc *p)
 {
 	t->proc = p;
 	p->nr_threads++;
@@ -247,7 +135,7 @@ static void set_kick(struct engine *e)
 	g_kick_tid = e->threads ? e->threads->tid : 0;
 }
 
-static void remove_thread(struct engine *e, struct thread *t)
+void pte_remove_thread(struct engine *e, struct thread *t)
 {
 	struct proc *p = t->proc;
 	bool atomic = t->atomic.active;
@@ -257,7 +145,6 @@ static void remove_thread(struct engine *e, struct thread *t)
 	/* Its sequence's breakpoints must not stay for the other threads. */
 	if (atomic && p && p->memfd >= 0)
 		ptrace_atomic_end(&t->atomic, p->memfd, t->tid, 0, &steps, &kind);
-
 	for (struct thread **pp = &e->threads; *pp; pp = &(*pp)->next) {
 		if (*pp == t) {
 			*pp = t->next;
@@ -271,8 +158,9 @@ static void remove_thread(struct engine *e, struct thread *t)
 	if (e->last_tid == t->tid)
 		e->last_tid = 0;
 	if (p && --p->nr_threads <= 0 && (p->gone || e->detaching || !p->recorded))
-		free_proc(e, p);
+		pte_free_proc(e, p);
 	free(t);
+	e->guard_dirty = true;
 	set_kick(e);
 	if (!e->owner || atomic)
 		release_parked(e);
@@ -304,7 +192,7 @@ static void read_comm(pid_t tid, char *buf, size_t size)
 }
 
 /* Write a COMM record when the thread's name changed (exec, prctl). */
-static void note_comm(struct engine *e, struct thread *t)
+void pte_note_comm(struct engine *e, struct thread *t)
 {
 	struct pt_task_comm r;
 	char comm[17];
@@ -317,7 +205,7 @@ static void note_comm(struct engine *e, struct thread *t)
 	tw_task(e->tw, PT_TASK_COMM, &r, sizeof(r), comm);
 }
 
-static void write_fork(struct engine *e, struct thread *t, pid_t ppid, pid_t ptid, bool thread)
+void pte_write_fork(struct engine *e, struct thread *t, pid_t ppid, pid_t ptid, bool thread)
 {
 	struct pt_task_fork r = { .ppid = (uint32_t)ppid, .ptid = (uint32_t)ptid,
 				  .flags = thread ? PT_FORK_THREAD : 0 };
@@ -329,16 +217,12 @@ static void write_fork(struct engine *e, struct thread *t, pid_t ppid, pid_t pti
 
 /* ---- step streams ---- */
 
-static struct tw_stream *stream_of(struct engine *e, struct thread *t)
+struct tw_stream *pte_stream_of(struct engine *e, struct thread *t)
 {
 	if (!t->stream) {
 		t->stream = tw_stream_open(e->tw, false, (uint32_t)t->tid);
-		if (!t->stream) {
-			/* Message printed; stop cleanly rather than lose steps silently. */
-			e->failed = true;
-			g_interrupted = SIGTERM;
-			return NULL;
-		}
+		if (!t->stream)
+			return NULL;	/* said; tw_error() makes pte_run stop */
 	}
 	if (e->last_tid != t->tid) {
 		tw_switch(t->stream, (uint32_t)t->proc->pid, (uint32_t)t->tid, tw_now_ns(),
@@ -348,38 +232,48 @@ static struct tw_stream *stream_of(struct engine *e, struct thread *t)
 	return t->stream;
 }
 
-static void progress(struct engine *e, uint64_t now)
-{
-	if (!log_is_tty() || now < e->next_progress_ns)
-		return;
-	e->next_progress_ns = now + 1000000000ull;
-	fprintf(stderr, "\rpitrace: %llu steps ", (unsigned long long)tw_total_steps(e->tw));
-}
-
 /* The hot path: one executed instruction of thread t. */
 static void record_step(struct engine *e, struct thread *t, uint64_t pc)
 {
-	struct tw_stream *s = stream_of(e, t);
+	struct tw_stream *s = pte_stream_of(e, t);
 	uint64_t total = tw_total_steps(e->tw);
 
 	if (!s)
 		return;
 	if (total >= e->next_time) {
+		tw_time(s, tw_now_ns(), total);
+		e->next_time = total + PT_TIME_INTERVAL;
+	}
+	if (!(total & 8191)) {
 		uint64_t now = tw_now_ns();
 
-		tw_time(s, now, total);
-		e->next_time = total + PT_TIME_INTERVAL;
-		progress(e, now);
+		report_progress(e, now);
+		pte_sync_streams(e, now);
 	}
 	tw_step(s, pc);
 }
 
-static void close_stream(struct engine *e, struct thread *t, bool detached)
+/*
+ * About once a second, put every stream's buffered steps on disk: a
+ * recorder killed outright (SIGKILL, a crash) loses at most the last
+ * second, not a whole buffer per thread.
+ */
+void pte_sync_streams(struct engine *e, uint64_t now)
+{
+	if (now < e->next_sync_ns)
+		return;
+	e->next_sync_ns = now + 1000000000ull;
+	for (struct thread *t = e->threads; t; t = t->next)
+		if (t->stream)
+			tw_stream_flush(t->stream);
+}
+
+void pte_close_stream(struct engine *e, struct thread *t, bool detached)
 {
 	if (!t->stream)
 		return;
 	if (detached) {
-		stream_of(e, t);
+		pte_stream_of(e, t);
 		tw_gap(t->stream, PT_GAP_DETACH);
 	}
 	if (tw_stream_close(t->stream) < 0)
@@ -400,126 +294,7 @@ static void write_exit(struct engine *e, struct thread *t, int status)
 		task_common(e, &r.c, t->proc->pid, t->tid);
 		tw_task(e->tw, PT_TASK_EXIT, &r, sizeof(r), NULL);
 	}
-	close_stream(e, t, false);
-}
-
-/* ---- breakpoints (--on) ---- */
-
-static struct bp *find_bp(struct proc *p, uint64_t addr)
-{
-	for (size_t i = 0; i < p->nr_bps; i++)
-		if (p->bps[i].addr == addr)
-			return &p->bps[i];
-	return NULL;
-}
-
-static int poke(struct proc *p, uint64_t addr, const uint8_t *bytes, size_t len)
-{
-	/* /proc/PID/mem writes through read-only text like PTRACE_POKETEXT. */
-	return pwrite(p->memfd, bytes, len, (off_t)addr) == (ssize_t)len ? 0 : -1;
-}
-
-static void plant_bp(struct engine *e, struct proc *p, uint64_t addr, const char *sym)
-{
-	struct bp *n, b = { .addr = addr };
-
-	if (find_bp(p, addr))
-		return;
-	if (pread(p->memfd, b.orig, arch_breakpoint_len, (off_t)addr) !=
-		    (ssize_t)arch_breakpoint_len ||
-	    poke(p, addr, arch_breakpoint_insn, arch_breakpoint_len) < 0) {
-		pr_warn("--on %s: cannot plant a breakpoint at %#llx in %d: %s", sym,
-			(unsigned long long)addr, p->pid, strerror(errno));
-		return;
-	}
-	n = realloc(p->bps, (p->nr_bps + 1) * sizeof(*n));
-	if (!n) {
-		poke(p, addr, b.orig, arch_breakpoint_len);
-		return;
-	}
-	p->bps = n;
-	p->bps[p->nr_bps++] = b;
-	e->any_bp = true;
-	pr_dbg("--on %s: breakpoint at %#llx in %d", sym, (unsigned long long)addr, p->pid);
-}
-
-/* Put the original bytes back everywhere (before letting the process go). */
-static void remove_bps(struct proc *p)
-{
-	for (size_t i = 0; i < p->nr_bps; i++)
-		poke(p, p->bps[i].addr, p->bps[i].orig, arch_breakpoint_len);
-	p->nr_bps = 0;
-}
-
-/* Forget breakpoints whose code is no longer mapped (nothing to restore). */
-static void drop_unmapped_bps(struct proc *p)
-{
-	size_t j = 0;
-
-	for (size_t i = 0; i < p->nr_bps; i++)
-		if (ptm_contains(&p->maps, p->bps[i].addr))
-			p->bps[j++] = p->bps[i];
-	p->nr_bps = j;
-}
-
-static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t *vaddr,
-		      unsigned *local)
-{
-	struct sym_cache *c;
-
-	for (size_t i = 0; i < e->nr_syms; i++) {
-		c = &e->syms[i];
-		if (c->sym == sym && !strcmp(c->path, path)) {
-			*vaddr = c->vaddr;
-			*local = c->local;
-			return c->found;
-		}
-	}
-	c = realloc(e->syms, (e->nr_syms + 1) * sizeof(*c));
-	if (!c)
-		return 0;
-	e->syms = c;
-	c = &e->syms[e->nr_syms];
-	c->path = strdup(path);
-	if (!c->path)
-		return 0;
-	c->sym = sym;
-	c->vaddr = 0;
-	c->local = 0;
-	c->found = sym_lookup_entries_in_file(path, e->o.on_syms[sym], &c->vaddr, NULL,
-					      &c->local) == 1;
-	e->nr_syms++;
-	*vaddr = c->vaddr;
-	*local = c->local;
-	return c->found;
-}
-
-/* Plant a breakpoint at every --on symbol in every file p has mapped. */
-static void plant_on_symbols(struct engine *e, struct proc *p)
-{
-	for (size_t i = 0; i < p->maps.n; i++) {
-		const char *path = p->maps.v[i].path;
-		bool seen = false;
-
-		if (path[0] != '/')
-			continue;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(p->maps.v[j].path, path);
-		for (unsigned s = 0; s < e->o.nr_on_syms && !seen; s++) {
-			uint64_t vaddr, addr;
-			unsigned local;
-
-			if (!lookup_sym(e, path, s, &vaddr, &local))
-				continue;
-			addr = ptm_runtime_addr(&p->maps, path, vaddr);
-			if (!addr)
-				continue;
-			plant_bp(e, p, addr, e->o.on_syms[s]);
-			/* Calls from its own module land past the global entry (ppc64 ELFv2). */
-			if (local)
-				plant_bp(e, p, addr + local, e->o.on_syms[s]);
-		}
-	}
+	pte_close_stream(e, t, false);
 }
 
 /* ---- module tracking ---- */
@@ -530,13 +305,14 @@ static void maps_changed(struct engine *e, struct proc *p)
 
 	if (!p->recorded)
 		return;
-	added = ptm_update(e->tw, e->o.out_dir, p->pid, &p->maps);
+	added = ptm_update(e->tw, p->pid, &p->maps);
 	if (added < 0)
 		return;	/* the process is exiting; its exit will be reported */
-	drop_unmapped_bps(p);
+	bp_drop_unmapped(p);
+	e->guard_dirty = true;
 	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
 	if (added > 0 && e->on_mode)
-		plant_on_symbols(e, p);
+		bp_plant_symbols(e, p);
 }
 
 static void after_syscall(struct engine *e, struct thread *t, int64_t nr)
@@ -546,7 +322,7 @@ static void after_syscall(struct engine *e, struct thread *t, int64_t nr)
 		maps_changed(e, t->proc);
 		break;
 	case ARCH_SC_COMM:
-		note_comm(e, t);
+		pte_note_comm(e, t);
 		break;
 	default:
 		break;
@@ -589,15 +365,16 @@ static void detach_thread(struct engine *e, struct thread *t, int sig)
 	if (p) {
 		/* Any stopped thread of p can restore the code for all of them. */
 		if (p->nr_bps)
-			remove_bps(p);
+			bp_remove_all(p);
+		e->guard_dirty = true;
 		if (p->mask_saved)
 			sched_setaffinity(t->tid, sizeof(p->saved_mask), &p->saved_mask);
 	}
 	/* PTRACE_DETACH also clears the trap flag of a stepped thread. */
 	if (ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(long)sig) < 0 && errno != ESRCH)
 		pr_warn("cannot detach from %d: %s", t->tid, strerror(errno));
-	close_stream(e, t, !t->exit_written);
-	remove_thread(e, t);
+	pte_close_stream(e, t, !t->exit_written);
+	pte_remove_thread(e, t);
 }
 
 /*
@@ -633,7 +410,8 @@ static void do_resume(struct engine *e, struct thread *t)
 		return;
 	}
 	t->pending_sig = 0;
-	if (t->stepping && !sig && t->proc->recorded && next_is_atomic(t->proc, t->prev_pc) &&
+	if (t->stepping && !sig && t->proc->recorded &&
+	    insn_kind(t->proc, t->prev_pc) == INSN_ATOMIC &&
 	    ptrace_atomic_begin(&t->atomic, t->proc->memfd, t->prev_pc) == 1) {
 		/* A larx/stcx. sequence: natively to its exits (ptrace_atomic.h). */
 		r = ptrace(PTRACE_CONT, t->tid, NULL, NULL);
@@ -645,10 +423,10 @@ static void do_resume(struct engine *e, struct thread *t)
 		t->sc_step = true;
 		t->stepped = true;
 	} else if (t->stepping) {
-		struct bp *b = t->proc->nr_bps ? find_bp(t->proc, t->prev_pc) : NULL;
+		struct bp *b = t->proc->nr_bps ? bp_find(t->proc, t->prev_pc) : NULL;
 
 		/* Step the original instruction, put the breakpoint back after. */
-		if (b && poke(t->proc, b->addr, b->orig, arch_breakpoint_len) == 0) {
+		if (b && bp_poke(t->proc, b->addr, b->orig, arch_breakpoint_len) == 0) {
 			t->lifted = true;
 			t->lifted_bp = b->addr;
 		}
@@ -667,30 +445,52 @@ static void do_resume(struct engine *e, struct thread *t)
 	t->running = true;
 }
 
-/* The cache slot of the instruction at pc, filled from one read of it. */
-static unsigned code_slot(struct proc *p, uint64_t pc)
+/* What the instruction at pc is to the tracer (INSN_*), cached per process. */
+static uint8_t insn_kind(struct proc *p, uint64_t pc)
 {
 	unsigned slot = (unsigned)(pc ^ (pc >> 10)) % SC_CACHE_SIZE;
-	uint8_t code[4];	/* the longest syscall instruction (ppc64: 4 bytes) */
+	uint8_t code[ARCH_INSN_MAX_LEN];
 	ssize_t n;
 
-	if (p->sc_cache[slot].is_syscall >= 0 && p->sc_cache[slot].pc == pc)
-		return slot;
+	if (p->sc_cache[slot].kind != INSN_UNKNOWN && p->sc_cache[slot].pc == pc)
+		return p->sc_cache[slot].kind;
 	n = pread(p->memfd, code, sizeof(code), (off_t)pc);
 	p->sc_cache[slot].pc = pc;
-	p->sc_cache[slot].is_syscall = n > 0 && arch_is_syscall_insn(code, (size_t)n);
-	p->sc_cache[slot].is_atomic = n > 0 && arch_may_start_atomic(code, (size_t)n);
-	return slot;
+	p->sc_cache[slot].kind = INSN_OTHER;
+	if (n > 0 && arch_is_syscall_insn(code, (size_t)n))
+		p->sc_cache[slot].kind = INSN_SYSCALL;
+	else if (n > 0 && arch_insn_pushes_flags(code, (size_t)n))
+		p->sc_cache[slot].kind = INSN_PUSHES_FLAGS;
+	else if (n > 0 && arch_may_start_atomic(code, (size_t)n))
+		p->sc_cache[slot].kind = INSN_ATOMIC;
+	return p->sc_cache[slot].kind;
 }
 
 static bool next_is_syscall(struct proc *p, uint64_t pc)
 {
-	return p->sc_cache[code_slot(p, pc)].is_syscall;
+	return insn_kind(p, pc) == INSN_SYSCALL;
 }
 
-static bool next_is_atomic(struct proc *p, uint64_t pc)
+/*
+ * The stepped instruction pushed the flags register (x86 pushf): the copy
+ * shows the trap flag single-stepping set, which the program's own run
+ * would not.  Clear it there, so the program reads the flags it has.
+ */
+static void hide_step_flags(struct thread *t, const struct arch_stop_regs *r)
 {
-	return p->sc_cache[code_slot(p, pc)].is_atomic;
+	uint64_t v = 0;
+	unsigned size;
+
+	if (!arch_step_flags || t->prev_sp <= r->sp || t->prev_sp - r->sp > 8 ||
+	    insn_kind(t->proc, t->prev_pc) != INSN_PUSHES_FLAGS)
+		return;
+	size = (unsigned)(t->prev_sp - r->sp);
+	if (pread(t->proc->memfd, &v, size, (off_t)r->sp) != (ssize_t)size || !(v & arch_step_flags))
+		return;
+	v &= ~arch_step_flags;
+	if (pwrite(t->proc->memfd, &v, size, (off_t)r->sp) != (ssize_t)size)
+		pr_dbg("cannot clear the trap flag pushed at %#llx in %d",
+		       (unsigned long long)r->sp, t->tid);
 }
 
 static void release_parked(struct engine *e)
@@ -713,7 +513,6 @@ static void resume(struct engine *e, struct thread *t)
 {
 	bool keep;
 
-
 	if (e->detaching || (!e->owner && !e->threads->next)) {
 		do_resume(e, t);	/* single thread: nothing to schedule */
 		return;
@@ -731,41 +530,6 @@ static void resume(struct engine *e, struct thread *t)
 	if (!keep)
 		release_parked(e);
 	do_resume(e, t);
-}
-
-static void replant(struct thread *t)
-{
-	struct proc *p = t->proc;
-
-	if (!t->lifted)
-		return;
-	t->lifted = false;
-	if (find_bp(p, t->lifted_bp))
-		poke(p, t->lifted_bp, arch_breakpoint_insn, arch_breakpoint_len);
-}
-
-/* ---- --on regions ---- */
-
-static void start_region(struct engine *e, struct thread *t, const struct arch_stop_regs *r)
-{
-	struct tw_stream *s = stream_of(e, t);
-
-	if (s)
-		tw_onoff(s, true, tw_now_ns());
-	t->region_end_sp = arch_frame_end_sp(r);
-	t->region_ret = r->ra;
-	t->stepping = true;
-	t->prev_pc = r->pc;
-}
-
-static void end_region(struct engine *e, struct thread *t)
-{
-	struct tw_stream *s = stream_of(e, t);
-
-	if (s)
-		tw_onoff(s, false, tw_now_ns());
-	t->region_end_sp = 0;
-	t->stepping = false;
 }
 
 /* ---- block stepping ---- */
@@ -824,24 +588,24 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 		probe_block(e, t, r->pc);
 	if (!restarted)
 		record_step(e, t, t->prev_pc);
+	hide_step_flags(t, r);
 	/* A syscall that doesn't go on at the next instruction is a handler's
 	 * rt_sigreturn (execve stops elsewhere): say so before the step it
 	 * returns to.  Its orig_rax is already -1 here, so look at the code. */
 	if (t->sig_depth && r->syscall_nr < 0 && r->pc != t->prev_pc + arch_syscall_insn_len &&
 	    next_is_syscall(t->proc, t->prev_pc)) {
-		struct tw_stream *s = stream_of(e, t);
+		struct tw_stream *s = pte_stream_of(e, t);
 
 		if (s)
 			tw_async(s, PT_ASYNC_SIGRETURN, 0);
 		t->sig_depth--;
 	}
 	t->prev_pc = r->pc;
+	t->prev_sp = r->sp;
 	if (r->syscall_nr >= 0)
 		after_syscall(e, t, r->syscall_nr);
-	if (t->region_end_sp && (t->region_ret ? (r->pc == t->region_ret && r->sp >= t->region_end_sp) ||
-						 r->sp > t->region_end_sp :
-						 r->sp >= t->region_end_sp))
-		end_region(e, t);
+	if (region_left(t, r))
+		region_end(e, t);
 	resume(e, t);
 }
 
@@ -856,6 +620,16 @@ static bool is_handler_entry(pid_t tid)
 	return si.si_code == SIGTRAP;
 }
 
+/* The SIGTRAP came from a breakpoint instruction, not from a step. */
+static bool is_breakpoint_trap(pid_t tid)
+{
+	siginfo_t si;
+
+	if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) < 0)
+		return false;
+	return si.si_code != TRAP_TRACE && si.si_code != TRAP_BRANCH;
+}
+
 static void on_trap(struct engine *e, struct thread *t)
 {
 	struct arch_stop_regs r;
@@ -866,18 +640,19 @@ static void on_trap(struct engine *e, struct thread *t)
 		resume(e, t);
 		return;
 	}
-	replant(t);
+	bp_replant(t);
 	if (!t->stepping) {
 		struct proc *p = t->proc;
 		uint64_t bp = r.pc - arch_breakpoint_pc_adjust;
 
-		if (atomic_held(e, t, r.pc)) {
+		if (atomic_held(e, t, bp)) {
 			/* Another thread's sequence breakpoint: run on once it is gone. */
-			t->prev_pc = r.pc;
+			arch_set_pc(t->tid, bp);
+			t->prev_pc = bp;
 			t->parked = true;
 			return;
 		}
-		if (!find_bp(p, bp)) {
+		if (!bp_find(p, bp)) {
 			/* Not ours: the program's own SIGTRAP. */
 			t->pending_sig = SIGTRAP;
 			resume(e, t);
@@ -886,7 +661,7 @@ static void on_trap(struct engine *e, struct thread *t)
 		arch_set_pc(t->tid, bp);
 		r.pc = bp;
 		if (p->recorded && !e->detaching) {
-			start_region(e, t, &r);
+			region_start(e, t, &r);
 		} else {
 			t->stepping = true;	/* one step over it, then native */
 			t->prev_pc = bp;
@@ -902,18 +677,29 @@ static void on_trap(struct engine *e, struct thread *t)
 		}
 	}
 	if (injected && is_handler_entry(t->tid)) {
-		struct tw_stream *s = t->proc->recorded ? stream_of(e, t) : NULL;
+		struct tw_stream *s = t->proc->recorded ? pte_stream_of(e, t) : NULL;
 
 		if (s)
 			tw_async(s, PT_ASYNC_SIGNAL, (uint64_t)injected);
 		t->sig_depth++;
 		t->prev_pc = r.pc;
+		t->prev_sp = r.sp;
 		resume(e, t);
 		return;
 	}
 	if (!t->stepped) {
 		t->prev_pc = r.pc;
+		t->prev_sp = r.sp;
 		resume(e, t);
+		return;
+	}
+	if (r.pc - arch_breakpoint_pc_adjust == t->prev_pc && atomic_held(e, t, t->prev_pc) &&
+	    is_breakpoint_trap(t->tid)) {
+		/* Its step was under way when another thread planted its sequence's
+		 * exit there: it ran our breakpoint, not its instruction.  It steps
+		 * that once the breakpoint is gone. */
+		arch_set_pc(t->tid, t->prev_pc);
+		t->parked = true;
 		return;
 	}
 	step_completed(e, t, &r);
@@ -968,9 +754,9 @@ static void on_exec(struct engine *e, struct thread *t)
 	if ((pid_t)former != t->tid) {
 		/* A non-leader thread exec'd and took over the leader's tid: the
 		 * old leader is gone and the former thread won't report again. */
-		struct thread *f = find_thread(e, (pid_t)former);
+		struct thread *f = pte_find_thread(e, (pid_t)former);
 
-		close_stream(e, t, false);
+		pte_close_stream(e, t, false);
 		if (f) {
 			/* Its stream goes on (steps.tFORMER), a SWITCH naming
 			 * the new tid; reopening the leader's would truncate it. */
@@ -980,7 +766,7 @@ static void on_exec(struct engine *e, struct thread *t)
 			t->stream = f->stream;
 			f->stream = NULL;
 			f->exit_written = true;
-			remove_thread(e, f);
+			pte_remove_thread(e, f);
 		}
 		t->exit_written = false;
 		e->last_tid = 0;
@@ -1001,6 +787,7 @@ static void on_exec(struct engine *e, struct thread *t)
 	t->sc_step = false;		/* its exit stop is the new image's (exec_trap) */
 	/* New address space: old breakpoints and mappings are gone. */
 	p->nr_bps = 0;
+	e->guard_dirty = true;
 	if (p->memfd >= 0)
 		close(p->memfd);
 	p->memfd = open_mem(p->pid);
@@ -1010,17 +797,18 @@ static void on_exec(struct engine *e, struct thread *t)
 	task_common(e, &rec.c, p->pid, t->tid);
 	tw_task(e->tw, PT_TASK_EXEC, &rec, sizeof(rec), path);
 	t->comm[0] = '\0';
-	note_comm(e, t);
-	if (ptm_update(e->tw, e->o.out_dir, p->pid, &p->maps) >= 0 && e->on_mode)
-		plant_on_symbols(e, p);
+	pte_note_comm(e, t);
+	if (ptm_update(e->tw, p->pid, &p->maps) >= 0 && e->on_mode)
+		bp_plant_symbols(e, p);
 	if (t->region_end_sp)
-		end_region(e, t);
+		region_end(e, t);
 	t->sig_depth = 0;
 	t->stepping = !e->on_mode;
 	/* We are inside execve: a step resumed from here is reported at its
 	 * syscall exit, before any instruction of the new image ran. */
 	t->exec_trap = t->stepping;
 	t->prev_pc = r.pc;
+	t->prev_sp = r.sp;
 	resume(e, t);
 }
 
@@ -1051,8 +839,10 @@ static void start_thread(struct engine *e, struct thread *t)
 		detach_thread(e, t, 0);
 		return;
 	}
-	if (arch_read_regs(t->tid, &r) == 0)
+	if (arch_read_regs(t->tid, &r) == 0) {
 		t->prev_pc = r.pc;
+		t->prev_sp = r.sp;
+	}
 	t->stepped = false;
 	resume(e, t);
 }
@@ -1068,20 +858,20 @@ static void on_new_task(struct engine *e, struct thread *t, int event)
 	ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &msg);
 	tid = (pid_t)msg;
 	is_thread = event == PTRACE_EVENT_CLONE && tgid_of(tid) == p->pid;
-	c = find_thread(e, tid);
+	c = pte_find_thread(e, tid);
 	if (!c)
-		c = new_thread(e, tid);
+		c = pte_new_thread(e, tid);
 	c->known = true;
 	if (is_thread) {
-		attach_thread_to(c, p);
+		pte_attach_thread(c, p);
 		c->stepping = !e->on_mode && p->recorded;
 		if (p->recorded) {
-			write_fork(e, c, p->pid, t->tid, true);
-			note_comm(e, c);
+			pte_write_fork(e, c, p->pid, t->tid, true);
+			pte_note_comm(e, c);
 		}
 	} else {
-		np = new_proc(e, tid, p->recorded && e->o.follow_fork);
-		attach_thread_to(c, np);
+		np = pte_new_proc(e, tid, p->recorded && e->o.follow_fork);
+		pte_attach_thread(c, np);
 		/* The child's memory is a copy of ours, breakpoints included (a
 		 * vfork child even shares it). */
 		if (p->nr_bps) {
@@ -1089,13 +879,14 @@ static void on_new_task(struct engine *e, struct thread *t, int event)
 			if (np->bps) {
 				memcpy(np->bps, p->bps, p->nr_bps * sizeof(*np->bps));
 				np->nr_bps = p->nr_bps;
+				e->guard_dirty = true;
 			}
 		}
 		if (np->recorded) {
 			c->stepping = !e->on_mode;
-			write_fork(e, c, p->pid, t->tid, false);
-			note_comm(e, c);
-			ptm_update(e->tw, e->o.out_dir, np->pid, &np->maps);
+			pte_write_fork(e, c, p->pid, t->tid, false);
+			pte_note_comm(e, c);
+			ptm_update(e->tw, np->pid, &np->maps);
 		} else {
 			/*
 			 * Not followed.  A forked child's copy of the
@@ -1111,18 +902,48 @@ static void on_new_task(struct engine *e, struct thread *t, int event)
 	resume(e, t);
 }
 
+/*
+ * A signal about to be delivered.  A fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL
+ * from the kernel) stops at the instruction that raised it: if the signal
+ * kills the thread, that instruction was its last.  (A handled fault
+ * restarts it, and it is recorded when it completes.)
+ */
+static void note_signal(struct thread *t, int sig)
+{
+	struct arch_stop_regs r;
+	siginfo_t si;
+
+	t->last_sig = sig;
+	t->fault_sig = 0;
+	if ((sig != SIGSEGV && sig != SIGBUS && sig != SIGFPE && sig != SIGILL) ||
+	    !t->stepping || ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si) < 0 || si.si_code <= 0 ||
+	    si.si_code == SI_KERNEL || arch_read_regs(t->tid, &r) < 0 || r.pc != t->prev_pc)
+		return;
+	t->fault_sig = sig;
+	t->fault_addr = (uint64_t)(uintptr_t)si.si_addr;
+}
+
 static void on_exit_event(struct engine *e, struct thread *t)
 {
 	struct arch_stop_regs r;
-	unsigned long status = 0;
+	unsigned long msg = 0;
+	bool have_regs = arch_read_regs(t->tid, &r) == 0;
+	int status;
 
+	ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &msg);
+	status = (int)msg;
 	/* The exit or exit_group instruction is the thread's last one. */
-	if (t->stepping && t->stepped && t->proc->recorded && arch_read_regs(t->tid, &r) == 0 &&
+	if (t->stepping && t->stepped && t->proc->recorded && have_regs &&
 	    arch_syscall_kind(r.syscall_nr) == ARCH_SC_EXIT &&
 	    (e->block || r.pc - t->prev_pc == arch_syscall_insn_len))
 		record_step(e, t, t->prev_pc);
-	ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &status);
-	write_exit(e, t, (int)status);
+	/* So is the instruction whose fault killed it (step mode: block mode
+	 * knows only where the block started). */
+	if (t->fault_sig && WIFSIGNALED(status) && WTERMSIG(status) == t->fault_sig &&
+	    t->stepping && t->proc->recorded && !e->block)
+		record_step(e, t, t->prev_pc);
+	report_note_exit(e, t, status, t->fault_sig ? t->prev_pc : have_regs ? r.pc : 0);
+	write_exit(e, t, status);
 	t->stepping = false;
 	t->pending_sig = 0;
 	resume(e, t);
@@ -1149,16 +970,17 @@ static bool atomic_stopped(struct engine *e, struct thread *t, int sig, int even
 	int kind;
 
 	if (arch_read_regs(t->tid, &r) < 0)
-		r.pc = 0;
+		r.pc = r.sp = 0;
 	at_exit = ptrace_atomic_end(&t->atomic, t->proc->memfd, t->tid, r.pc, &steps, &kind);
 	for (unsigned i = 0; i < steps; i++)
 		record_step(e, t, start + i * len);
-	s = kind >= 0 ? stream_of(e, t) : NULL;
+	s = kind >= 0 ? pte_stream_of(e, t) : NULL;
 	if (s)
 		tw_atomic(s, (unsigned)kind, start, steps);
 	/* Threads that waited for the breakpoints to go. */
 	release_parked(e);
 	t->prev_pc = r.pc;
+	t->prev_sp = r.sp;
 	if (!at_exit || sig != SIGTRAP || event)
 		return false;
 	resume(e, t);
@@ -1181,7 +1003,7 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 	if (t->atomic.active && atomic_stopped(e, t, sig, event))
 		return;
 	if (t->lifted && sig != SIGTRAP)
-		replant(t);
+		bp_replant(t);
 	if (t->draining && !event && sig == SIGTRAP) {
 		detach_thread(e, t, 0);
 		return;
@@ -1219,6 +1041,7 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 		on_trap(e, t);
 	} else {
 		/* Signal-delivery-stop: nothing executed; deliver it unchanged. */
+		note_signal(t, sig);
 		t->pending_sig = sig;
 		resume(e, t);
 	}
@@ -1226,7 +1049,7 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 
 static void on_gone(struct engine *e, pid_t tid, int status)
 {
-	struct thread *t = find_thread(e, tid);
+	struct thread *t = pte_find_thread(e, tid);
 
 	if (tid == e->root_pid) {
 		e->root_status = status;
@@ -1237,7 +1060,7 @@ static void on_gone(struct engine *e, pid_t tid, int status)
 	write_exit(e, t, status);
 	if (t->proc && t->proc->pid == tid)
 		t->proc->gone = true;
-	remove_thread(e, t);
+	pte_remove_thread(e, t);
 }
 
 static void begin_detach(struct engine *e)
@@ -1254,7 +1077,7 @@ static void begin_detach(struct engine *e)
 	}
 }
 
-static void run(struct engine *e)
+void pte_run(struct engine *e)
 {
 	int status;
 	pid_t tid;
@@ -1263,8 +1086,11 @@ static void run(struct engine *e)
 	while (e->threads) {
 		struct thread *t;
 
-		if (g_interrupted && !e->detaching)
+		/* a signal, or a trace that can no longer be written: stop */
+		if ((g_interrupted || tw_error(e->tw)) && !e->detaching)
 			begin_detach(e);
+		if (e->guard_dirty)
+			guard_sync(e);
 		tid = waitpid(-1, &status, __WALL);
 		if (tid < 0) {
 			if (errno == EINTR)
@@ -1279,429 +1105,9 @@ static void run(struct engine *e)
 		}
 		if (!WIFSTOPPED(status))
 			continue;
-		t = find_thread(e, tid);
+		t = pte_find_thread(e, tid);
 		if (!t)
-			t = new_thread(e, tid);	/* its creator's event comes next */
+			t = pte_new_thread(e, tid);	/* its creator's event comes next */
 		on_stop(e, t, status);
 	}
-}
-
-/* ---- setup and teardown ---- */
-
-static void set_header(struct engine *e, char *const *argv, size_t argc)
-{
-	struct pt_attr_time start = { tw_realtime_ns(), tw_now_ns() };
-	struct utsname u;
-	size_t len = 0;
-	char *buf, host[256];
-	uint32_t cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
-
-	tw_set_attr_str(e->tw, PT_ATTR_ARCH, arch_ptrace_name);
-	tw_set_attr_str(e->tw, PT_ATTR_BACKEND, "ptrace");
-	tw_set_attr_str(e->tw, PT_ATTR_MODE, e->block ? "block" : "step");
-	if (uname(&u) == 0)
-		tw_set_attr_str(e->tw, PT_ATTR_KERNEL_RELEASE, u.release);
-	if (gethostname(host, sizeof(host)) == 0) {
-		host[sizeof(host) - 1] = '\0';
-		tw_set_attr_str(e->tw, PT_ATTR_HOSTNAME, host);
-	}
-	for (size_t i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	buf = malloc(len ? len : 1);
-	if (buf) {
-		len = 0;
-		for (size_t i = 0; i < argc; i++) {
-			strcpy(buf + len, argv[i]);
-			len += strlen(argv[i]) + 1;
-		}
-		tw_set_attr(e->tw, PT_ATTR_CMDLINE, buf, len);
-		free(buf);
-	}
-	tw_set_attr(e->tw, PT_ATTR_START_TIME, &start, sizeof(start));
-	tw_set_attr(e->tw, PT_ATTR_NR_CPUS, &cpus, sizeof(cpus));
-	for (size_t i = 0; i < e->o.nr_on_syms; i++)
-		tw_set_attr_str(e->tw, PT_ATTR_ON_SYMBOL, e->o.on_syms[i]);
-	if (e->on_mode)
-		tw_add_features(e->tw, PT_FEAT_ON_SYMBOL);
-	if (e->cpu >= 0) {
-		char note[96];
-
-		snprintf(note, sizeof(note), "tracer and tracees pinned to CPU %d", e->cpu);
-		tw_set_attr_str(e->tw, PT_ATTR_NOTE, note);
-	}
-}
-
-static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attach)
-{
-	struct tw_options two = { .compress = o->compress };
-
-	memset(e, 0, sizeof(*e));
-	e->o = *o;
-	e->attach = attach;
-	e->on_mode = o->nr_on_syms > 0;
-	e->block = o->block;
-	e->cpu = -1;
-	e->ptrace_options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
-	/* Children are caught even when not followed under --on: their copy of
-	 * the breakpoints must be removed before they run into one. */
-	if (o->follow_fork || e->on_mode)
-		e->ptrace_options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
-	if (e->on_mode || arch_syscall_step_runs_next)
-		e->ptrace_options |= PTRACE_O_TRACESYSGOOD;
-	if (e->block) {
-		e->dec = arch_decoder_new();
-		if (arch_block_step_request() < 0) {
-			pr_err("block stepping is not supported on %s", arch_ptrace_name);
-			return -1;
-		}
-	}
-	e->tw = tw_open(o->out_dir, &two);
-	return e->tw ? 0 : -1;
-}
-
-/* Close what is left, write the header; returns 0 or -1 (printed). */
-static int engine_finish(struct engine *e, const char *state)
-{
-	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
-	int ret;
-
-	while (e->threads) {
-		close_stream(e, e->threads, false);
-		remove_thread(e, e->threads);
-	}
-	while (e->procs)
-		free_proc(e, e->procs);
-	if (log_is_tty() && e->next_progress_ns)
-		fputc('\n', stderr);
-	if (e->on_mode && !e->any_bp)
-		pr_warn("--on: no function of that name was found in the program or its libraries");
-	tw_set_attr(e->tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
-	ret = tw_close(e->tw, state);
-	e->tw = NULL;
-	for (size_t i = 0; i < e->nr_syms; i++)
-		free(e->syms[i].path);
-	free(e->syms);
-	if (e->dec)
-		arch_decoder_free(e->dec);
-	return ret < 0 || e->failed ? -1 : 0;
-}
-
-/* Pin ourselves to the CPU we run on; tracer and tracee then share it. */
-static int pin_self(void)
-{
-	int cpu = sched_getcpu();
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return -1;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
-		pr_warn("cannot pin to CPU %d: %s", cpu, strerror(errno));
-		return -1;
-	}
-	return cpu;
-}
-
-/* PATH lookup like a shell's, so "no such command" is known before tracing. */
-static int find_program(const char *name, char *out, size_t size)
-{
-	const char *path = getenv("PATH");
-	int err = ENOENT;
-
-	if (strchr(name, '/')) {
-		snprintf(out, size, "%s", name);
-		return access(name, X_OK) == 0 ? 0 : errno;
-	}
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		struct stat st;
-
-		snprintf(out, size, "%.*s%s%s", (int)n, path, n ? "/" : "", name);
-		if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (access(out, X_OK) == 0)
-				return 0;
-			err = EACCES;
-		}
-		path += n + (path[n] == ':');
-	}
-	return err;
-}
-
-static int exit_status_of(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return EXIT_RUNTIME;
-}
-
-int ptrace_record(const struct ptrace_opts *o, char **argv)
-{
-	struct engine e;
-	char prog[PATH_MAX];
-	int go[2], err[2], child_errno = 0, ret, status;
-	struct thread *t;
-	size_t argc = 0;
-	pid_t pid;
-
-	ret = find_program(argv[0], prog, sizeof(prog));
-	if (ret) {
-		pr_err("cannot run '%s': %s", argv[0], strerror(ret));
-		return ret == ENOENT ? 127 : 126;
-	}
-	if (engine_init(&e, o, false) < 0)
-		return EXIT_RUNTIME;
-	while (argv[argc])
-		argc++;
-	if (o->pin)
-		e.cpu = pin_self();
-	set_header(&e, argv, argc);
-	if (tw_write_header(e.tw, "recording") < 0 || pipe2(go, O_CLOEXEC) < 0 ||
-	    pipe2(err, O_CLOEXEC) < 0) {
-		pr_err("cannot start: %s", strerror(errno));
-		engine_finish(&e, "interrupted");
-		return EXIT_RUNTIME;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		pr_err("fork: %s", strerror(errno));
-		engine_finish(&e, "interrupted");
-		return EXIT_RUNTIME;
-	}
-	if (pid == 0) {
-		char c;
-
-		/* Wait until the tracer holds us, then become the command. */
-		close(go[1]);
-		close(err[0]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		aslr_child_setup(o->aslr);
-		execv(prog, argv);
-		child_errno = errno;
-		if (write(err[1], &child_errno, sizeof(child_errno)) < 0)
-			_exit(127);
-		_exit(child_errno == ENOENT ? 127 : 126);
-	}
-	close(go[0]);
-	close(err[1]);
-	e.root_pid = pid;
-	if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)e.ptrace_options) < 0) {
-		pr_err("cannot trace the command: %s", strerror(errno));
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		engine_finish(&e, "interrupted");
-		return EXIT_RUNTIME;
-	}
-	t = new_thread(&e, pid);
-	attach_thread_to(t, new_proc(&e, pid, true));
-	t->known = t->started = t->running = true;
-	t->stepping = false;	/* runs freely up to its execve */
-	write_fork(&e, t, getpid(), getpid(), false);
-	g_forward_pid = pid;
-	install_signals();
-	if (write(go[1], "g", 1) != 1)
-		pr_warn("cannot start the command: %s", strerror(errno));
-	close(go[1]);
-	/* Closed by a successful execve (O_CLOEXEC), else the child's errno. */
-	if (read(err[0], &child_errno, sizeof(child_errno)) != sizeof(child_errno))
-		child_errno = 0;
-	close(err[0]);
-	if (child_errno)
-		pr_err("cannot run '%s': %s", argv[0], strerror(child_errno));
-	run(&e);
-	ret = engine_finish(&e, g_interrupted || child_errno ? "interrupted" : "complete");
-	g_kick_tid = 0;
-	/* Interrupted: the command goes on (or got our signal) untraced; its
-	 * status is still ours to report, as a shell would. */
-	while (!e.root_done) {
-		if (waitpid(pid, &status, 0) == pid) {
-			e.root_status = status;
-			e.root_done = true;
-		} else if (errno != EINTR) {
-			break;
-		}
-	}
-	if (ret < 0)
-		return EXIT_RUNTIME;
-	return e.root_done ? exit_status_of(e.root_status) : EXIT_RUNTIME;
-}
-
-/* The CPU a thread last ran on (/proc/PID/stat field 39). */
-static int cpu_of(pid_t pid)
-{
-	char name[64], buf[1024], *p;
-	int cpu = -1, field = 2;
-	ssize_t n;
-	int fd;
-
-	snprintf(name, sizeof(name), "/proc/%d/stat", pid);
-	fd = open(name, O_RDONLY | O_CLOEXEC);
-	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* comm may contain spaces */
-	for (; p && *p; p++)
-		if (*p == ' ' && ++field == 39)
-			return atoi(p + 1);
-	return cpu;
-}
-
-static pid_t ppid_of(pid_t pid)
-{
-	char name[64], line[256];
-	pid_t ppid = 0;
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", pid);
-	f = fopen(name, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "PPid: %d", &ppid) == 1)
-			break;
-	fclose(f);
-	return ppid;
-}
-
-/* Seize every thread of pid (re-listing until no new one appeared). */
-static int seize_process(struct engine *e, pid_t pid)
-{
-	char name[64];
-	struct proc *p;
-	bool added = true;
-
-	if (kill(pid, 0) < 0 && errno == ESRCH) {
-		pr_err("no process %d", pid);
-		return -1;
-	}
-	if (pid == getpid()) {
-		pr_err("cannot trace %d: that is pitrace itself", pid);
-		return -1;
-	}
-	p = new_proc(e, pid, true);
-	snprintf(name, sizeof(name), "/proc/%d/task", pid);
-	while (added) {
-		DIR *d = opendir(name);
-		struct dirent *de;
-
-		added = false;
-		if (!d) {
-			pr_err("no process %d", pid);
-			return -1;
-		}
-		while ((de = readdir(d))) {
-			pid_t tid = atoi(de->d_name);
-			struct thread *t;
-
-			if (tid <= 0 || find_thread(e, tid))
-				continue;
-			if (ptrace(PTRACE_SEIZE, tid, NULL, (void *)e->ptrace_options) < 0) {
-				if (errno == ESRCH)
-					continue;	/* exited meanwhile */
-				pr_err("cannot trace %d: %s%s", pid, strerror(errno),
-				       errno == EPERM ? " (another tracer, or ptrace not "
-							"permitted: see /proc/sys/kernel/yama/"
-							"ptrace_scope)" : "");
-				closedir(d);
-				return -1;
-			}
-			ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
-			t = new_thread(e, tid);
-			attach_thread_to(t, p);
-			t->known = t->running = true;
-			t->stepping = !e->on_mode;
-			added = true;
-		}
-		closedir(d);
-	}
-	return 0;
-}
-
-int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids)
-{
-	struct engine e;
-	char cmdline[4096], name[64];
-	char *argv[64];
-	size_t argc = 0;
-	ssize_t n = 0;
-	int fd, ret;
-
-	/* Before the trace directory exists: a typo leaves nothing behind. */
-	for (size_t i = 0; i < nr_pids; i++) {
-		if (kill(pids[i], 0) < 0 && errno == ESRCH) {
-			pr_err("no process %d", pids[i]);
-			return EXIT_RUNTIME;
-		}
-	}
-	if (engine_init(&e, o, true) < 0)
-		return EXIT_RUNTIME;
-	snprintf(name, sizeof(name), "/proc/%d/cmdline", pids[0]);
-	fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, cmdline, sizeof(cmdline) - 1);
-		close(fd);
-	}
-	cmdline[n > 0 ? n : 0] = '\0';
-	for (ssize_t i = 0; i < n && argc < 63; i += (ssize_t)strlen(cmdline + i) + 1)
-		argv[argc++] = cmdline + i;
-	argv[argc] = NULL;
-	if (o->pin) {
-		cpu_set_t set;
-
-		e.cpu = cpu_of(pids[0]);
-		CPU_ZERO(&set);
-		if (e.cpu >= 0)
-			CPU_SET(e.cpu, &set);
-		if (e.cpu < 0 || sched_setaffinity(0, sizeof(set), &set) < 0)
-			e.cpu = -1;
-	}
-	set_header(&e, argv, argc);
-	tw_write_header(e.tw, "recording");
-	install_signals();
-	for (size_t i = 0; i < nr_pids; i++) {
-		if (seize_process(&e, pids[i]) < 0) {
-			/* Let go of what we took; nothing was recorded yet. */
-			g_interrupted = SIGTERM;
-			run(&e);
-			engine_finish(&e, "interrupted");
-			return EXIT_RUNTIME;
-		}
-	}
-	for (struct proc *p = e.procs; p; p = p->next) {
-		struct thread *leader = find_thread(&e, p->pid);
-
-		if (e.cpu >= 0 && sched_getaffinity(p->pid, sizeof(p->saved_mask),
-						    &p->saved_mask) == 0) {
-			cpu_set_t set;
-
-			CPU_ZERO(&set);
-			CPU_SET(e.cpu, &set);
-			p->mask_saved = true;
-			for (struct thread *t = e.threads; t; t = t->next)
-				if (t->proc == p)
-					sched_setaffinity(t->tid, sizeof(set), &set);
-		}
-		for (struct thread *t = e.threads; t; t = t->next) {
-			if (t->proc != p)
-				continue;
-			write_fork(&e, t, t == leader ? ppid_of(p->pid) : p->pid,
-				   t == leader ? ppid_of(p->pid) : p->pid, t != leader);
-			note_comm(&e, t);
-		}
-		if (ptm_update(e.tw, o->out_dir, p->pid, &p->maps) >= 0 && e.on_mode)
-			plant_on_symbols(&e, p);
-	}
-	run(&e);
-	/* Ctrl-C is how an attach session normally ends: the trace is complete. */
-	ret = engine_finish(&e, "complete");
-	return ret < 0 ? EXIT_RUNTIME : 0;
 }

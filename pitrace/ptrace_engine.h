@@ -8,7 +8,6 @@
 #ifndef PITRACE_PTRACE_ENGINE_H
 #define PITRACE_PTRACE_ENGINE_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -23,31 +22,6 @@ struct ptrace_opts {
 	char **on_syms;		  /* --on SYMBOL: record only inside these functions */
 	size_t nr_on_syms;
 };
-
-/* getopt_long ids of the tracing options record and attach share. */
-enum ptrace_opt_id {
-	PTRACE_OPT_MODE = 256,
-	PTRACE_OPT_FOLLOW,
-	PTRACE_OPT_ON,
-	PTRACE_OPT_NO_PIN,
-	PTRACE_OPT_NEXT,	  /* first id free for a command's own options */
-};
-
-/* Their struct option entries, for a command's longopts table. */
-#define PTRACE_LONGOPTS                                                    \
-	{ "output", required_argument, NULL, 'o' },                        \
-	{ "mode", required_argument, NULL, PTRACE_OPT_MODE },              \
-	{ "follow-fork", no_argument, NULL, PTRACE_OPT_FOLLOW },           \
-	{ "on", required_argument, NULL, PTRACE_OPT_ON },                  \
-	{ "compress", no_argument, NULL, 'z' },                            \
-	{ "no-pin", no_argument, NULL, PTRACE_OPT_NO_PIN }
-
-/*
- * Apply one shared option (-o, -z or a PTRACE_OPT_* id) to o: 1 if ch was
- * one, 0 if not, -1 on a usage error (printed).  o->on_syms must have room
- * for every argument.
- */
-int ptrace_opt_apply(struct ptrace_opts *o, int ch, const char *arg);
 
 /*
  * Run argv (searched in PATH) under the tracer from its first instruction

@@ -134,11 +134,11 @@ static bool map_in(const struct ptm_maps *m, const struct ptm_map *x)
 }
 
 /* Save the vdso image once per trace: post resolves [vdso] addresses from it. */
-static void save_vdso(const char *trace_dir, pid_t pid, const struct ptm_map *m)
+static void save_vdso(struct trace_writer *tw, pid_t pid, const struct ptm_map *m)
 {
 	static bool saved;
 	size_t len = m->end - m->start;
-	char name[64], *path;
+	char name[64];
 	uint8_t *buf;
 	ssize_t n;
 	int fd;
@@ -158,16 +158,7 @@ static void save_vdso(const char *trace_dir, pid_t pid, const struct ptm_map *m)
 		free(buf);
 		return;
 	}
-	path = malloc(strlen(trace_dir) + sizeof("/vdso"));
-	if (path) {
-		sprintf(path, "%s/vdso", trace_dir);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0 || write(fd, buf, len) != (ssize_t)len)
-			pr_warn("cannot write %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
-	free(path);
+	tw_write_file(tw, PT_FILE_VDSO, buf, len);
 	free(buf);
 }
 
@@ -202,7 +193,7 @@ static const struct bid_cache *build_id_of(const char *path)
 	return n;
 }
 
-int ptm_update(struct trace_writer *tw, const char *trace_dir, pid_t pid, struct ptm_maps *cur)
+int ptm_update(struct trace_writer *tw, pid_t pid, struct ptm_maps *cur)
 {
 	struct ptm_maps fresh;
 	uint64_t now = tw_now_ns(), seq = tw_total_steps(tw);
@@ -237,7 +228,7 @@ int ptm_update(struct trace_writer *tw, const char *trace_dir, pid_t pid, struct
 		}
 		tw_task(tw, PT_TASK_MMAP, &r, sizeof(r), m->path);
 		if (!strcmp(m->path, "[vdso]"))
-			save_vdso(trace_dir, pid, m);
+			save_vdso(tw, pid, m);
 		added++;
 	}
 	ptm_free(cur);

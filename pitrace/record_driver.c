@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `pitrace record` with the driver backend.  The command is started under
- * ptrace only to hold it at its first instruction after execve; there it is
- * handed to the driver (a TREE selection on its pid, so its descendants
- * follow) and let go, so the trace starts exactly where the ptrace
- * backend's does.
+ * `pitrace record` with the driver backend (cmd_record.c parses the
+ * options).  The command is started under ptrace only to hold it at its
+ * first instruction after execve; there it is handed to the driver (a TREE
+ * selection on its pid, so its descendants follow) and let go, so the trace
+ * starts exactly where the ptrace backend's does.
  */
 #define PR_FMT "record"
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,61 +22,9 @@
 
 #include "collector.h"
 #include "driver_session.h"
-#include "kernel_opts.h"
 #include "log.h"
 #include "pitrace.h"
 #include "record_driver.h"
-
-int record_select_backend(int *argc, char **argv)
-{
-	const char *name = NULL;
-	int i, drop = 0;
-
-	for (i = 1; i < *argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--backend") && i + 1 < *argc) {
-			name = argv[i + 1];
-			drop = 2;
-			break;
-		}
-		if (!strncmp(argv[i], "--backend=", 10)) {
-			name = argv[i] + 10;
-			drop = 1;
-			break;
-		}
-		if (!strcmp(argv[i], "--backend")) {
-			pr_err("--backend needs a name: driver or ptrace");
-			return -1;
-		}
-	}
-	if (drop) {
-		memmove(&argv[i], &argv[i + drop], (size_t)(*argc - i - drop + 1) * sizeof(*argv));
-		*argc -= drop;
-	}
-	if (!name)
-		return access(PITRACE_DEVICE, F_OK) == 0;
-	if (!strcmp(name, "driver"))
-		return 1;
-	if (!strcmp(name, "ptrace"))
-		return 0;
-	pr_err("--backend: '%s' is not one of driver, ptrace", name);
-	return -1;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pitrace record --backend driver [OPTIONS] [--] CMD [ARGS]\n"
-		"Trace CMD and its descendants with the driver.\n"
-		"  --mode step|block|count  single steps (default), blocks, or counts only\n"
-		"  --buffer-size MB   ring buffer per CPU (default: the driver's)\n"
-		KERNEL_OPTS_HELP
-		"  -z, --compress     zstd-compress the step streams\n"
-		"  -o, --output DIR   trace directory (default pitrace.data)\n"
-		"  --aslr             keep CMD's address-space randomization (default: off,\n"
-		"                     so that recordings of CMD count the same)\n");
-}
 
 /* Start argv stopped at its first instruction; returns its pid or -1. */
 static pid_t spawn_stopped(char **argv, bool aslr)
@@ -117,90 +64,22 @@ static pid_t spawn_stopped(char **argv, bool aslr)
 	return pid;
 }
 
-int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts)
+int record_driver(const struct record_driver_opts *o, char **argv)
 {
-	enum { OPT_MODE = 256, OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT, OPT_ASLR };
-	static const struct option longopts[] = {
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "buffer-size", required_argument, NULL, OPT_BUF },
-		KERNEL_LONGOPTS(OPT_KERNEL, OPT_KERNEL_LIMIT),
-		{ "compress", no_argument, NULL, 'z' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "aslr", no_argument, NULL, OPT_ASLR },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pitrace_config cfg = { .flags = PITRACE_CFG_START_ON };
-	struct collector_opts co = { .out_dir = "pitrace.data" };
+	struct pitrace_config cfg = o->cfg;
+	struct collector_opts co = { .out_dir = o->out_dir, .compress = o->compress, .argv = argv };
 	struct collector_summary sum;
 	struct driver_session ds;
 	struct collector *c;
 	char line[4600];
-	int ch, mode, status = 0, pidfd, ret;
-	bool aslr = false;
+	int status = 0, pidfd, ret;
 	pid_t pid;
-
-	(void)opts;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+o:zh", longopts, NULL)) != -1) {
-		char *end;
-		unsigned long long mb;
-
-		switch (ch) {
-		case OPT_MODE:
-			mode = mode_parse(optarg);
-			if (mode < 0) {
-				pr_err("--mode: '%s' is not one of step, block, count", optarg);
-				return EXIT_USAGE;
-			}
-			cfg.mode = (uint32_t)mode;
-			break;
-		case OPT_BUF:
-			errno = 0;
-			mb = strtoull(optarg, &end, 10);
-			if (errno || *end || !mb || mb > (1ull << 20)) {
-				pr_err("--buffer-size: '%s' is not a size in MiB (1 or more)", optarg);
-				return EXIT_USAGE;
-			}
-			cfg.buffer_size = mb << 20;
-			break;
-		case OPT_KERNEL:
-			if (kernel_opt_parse(optarg, &cfg))
-				return EXIT_USAGE;
-			break;
-		case OPT_KERNEL_LIMIT:
-			if (kernel_opt_limit(optarg, &cfg))
-				return EXIT_USAGE;
-			break;
-		case 'z':
-			co.compress = true;
-			break;
-		case OPT_ASLR:
-			aslr = true;
-			break;
-		case 'o':
-			co.out_dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			pr_err("that option is not supported by the driver backend "
-			       "(try --backend ptrace; see 'pitrace record --help')");
-			return EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
-		pr_err("no command to trace (pitrace record [OPTIONS] -- CMD [ARGS])");
-		return EXIT_USAGE;
-	}
-	co.argv = argv + optind;
 
 	if (ds_open_loading(&ds) < 0)
 		return EXIT_RUNTIME;
 	if (ds_claim(&ds, &cfg) < 0)
 		goto err_close;
-	pid = spawn_stopped(argv + optind, aslr);
+	pid = spawn_stopped(argv, o->aslr);
 	if (pid < 0)
 		goto err_release;
 	/* Ctrl-C reaches the command; we stay to finish the trace. */

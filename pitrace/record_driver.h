@@ -3,18 +3,23 @@
 #ifndef PITRACE_RECORD_DRIVER_H
 #define PITRACE_RECORD_DRIVER_H
 
-struct pitrace_opts;
+#include <stdbool.h>
+
+#include <pitrace/abi.h>
+
+/* What `pitrace record` (cmd_record.c) parsed for the driver backend. */
+struct record_driver_opts {
+	struct pitrace_config cfg;  /* mode, buffer size, kernel stepping */
+	const char *out_dir;
+	bool compress;
+	bool aslr;		    /* keep CMD's address-space randomization */
+};
 
 /*
- * Which backend `pitrace record` uses.  Removes "--backend NAME" (or
- * "--backend=NAME") before the command from argv, so the chosen backend's
- * parser never sees it.  Without the option: the driver when /dev/pitrace
- * exists, ptrace otherwise.  Returns 1 for the driver, 0 for ptrace, -1 for
- * an unknown backend (message printed: a usage error).
+ * Run argv under the driver (a TREE selection on its pid) from its first
+ * instruction after execve to its end.  Returns the command's exit status
+ * (128+N for signal N), or EXIT_RUNTIME.
  */
-int record_select_backend(int *argc, char **argv);
-
-/* pitrace record [-o DIR] [--mode M] [--buffer-size MB] [-z] [--] CMD [ARGS] */
-int cmd_record_driver(int argc, char **argv, struct pitrace_opts *opts);
+int record_driver(const struct record_driver_opts *o, char **argv);
 
 #endif /* PITRACE_RECORD_DRIVER_H */

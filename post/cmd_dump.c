@@ -12,6 +12,7 @@
 #include "cmdline.h"
 #include "post.h"
 #include "stepcodec.h"
+#include "trace_arch.h"
 #include "trace_reader.h"
 
 static const struct popt_cmd cmd = {
@@ -30,6 +31,7 @@ static const char *const attr_names[] = {
 	[PT_ATTR_TOTALS] = "TOTALS", [PT_ATTR_STATE] = "STATE", [PT_ATTR_NR_CPUS] = "NR_CPUS",
 	[PT_ATTR_HOSTNAME] = "HOSTNAME", [PT_ATTR_ON_SYMBOL] = "ON_SYMBOL",
 	[PT_ATTR_NOTE] = "NOTE", [PT_ATTR_KERNEL_BUILD_ID] = "KERNEL_BUILD_ID",
+	[PT_ATTR_PAD] = "PAD",
 };
 
 static void print_file_header(const struct pt_file_header *h)
@@ -90,6 +92,8 @@ static int dump_header_file(const char *path)
 			memcpy(&t, p, plen < sizeof(t) ? plen : sizeof(t));
 			printf("steps %" PRIu64 " lost %" PRIu64 " threads %u processes %u",
 			       t.steps, t.lost, t.threads, t.processes);
+		} else if (rh->type == PT_ATTR_PAD) {
+			printf("%zu bytes of room", plen);
 		} else if (rh->type == PT_ATTR_NR_CPUS && plen >= 4) {
 			uint32_t v;
 
@@ -303,7 +307,7 @@ static void print_ctl(const struct step_item *it)
 	}
 }
 
-static int dump_steps_file(const char *path, bool force)
+static int dump_steps_file(const char *path, bool force, bool cut_short)
 {
 	struct stream_reader *r = stream_reader_open(path);
 	struct step_item it;
@@ -313,6 +317,7 @@ static int dump_steps_file(const char *path, bool force)
 	if (!r)
 		return -1;
 	stream_reader_set_force(r, force);
+	stream_reader_set_cut_short(r, cut_short);
 	printf("# %s%s\n", path, stream_reader_header(r)->flags & PT_FLAG_ZSTD
 				       ? " (zstd: decompressed offsets)" : "");
 	print_file_header(stream_reader_header(r));
@@ -335,8 +340,9 @@ static int dump_steps_file(const char *path, bool force)
 		if (it.ctl_type == PT_CTL_SWITCH)
 			last_pc = 0;
 	}
+	printf("# %" PRIu64 " steps%s\n", steps,
+	       stream_reader_cut(r) ? " (cut short: the stream ends without END)" : "");
 	stream_reader_close(r);
-	printf("# %" PRIu64 " steps\n", steps);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -358,7 +364,7 @@ static int dump_file(const char *path, bool force)
 	switch (h.kind) {
 	case PT_KIND_HEADER: return dump_header_file(path);
 	case PT_KIND_TASKS: return dump_tasks_file(path);
-	case PT_KIND_STEPS: return dump_steps_file(path, force);
+	case PT_KIND_STEPS: return dump_steps_file(path, force, false);
 	}
 	pr_err("%s: unknown file kind %u", path, h.kind);
 	return -1;
@@ -402,7 +408,7 @@ int cmd_dump(int argc, char **argv, struct post_opts *opts)
 	if (!header && !tasks && !steps)
 		header = tasks = steps = true;
 	/* opening validates the directory, the header and the tasks file */
-	t = trace_open_flags(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
+	t = trace_open_arch(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
 	if (!t)
 		return EXIT_RUNTIME;
 	if (header) {
@@ -420,7 +426,7 @@ int cmd_dump(int argc, char **argv, struct post_opts *opts)
 		free(p);
 	}
 	for (size_t i = 0; steps && i < trace_nr_streams(t) && !ret; i++)
-		ret |= dump_steps_file(trace_stream(t, i)->path, opts->force);
+		ret |= dump_steps_file(trace_stream(t, i)->path, opts->force, trace_cut_short(t));
 	trace_close(t);
 	if (fflush(stdout) != 0) {
 		pr_err("cannot write the dump: %s", strerror(errno));

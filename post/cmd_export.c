@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * post export: the call flow in formats other tools read: callgrind
- * (callgrind_annotate, KCachegrind), folded stacks (flame graphs) and
- * Chrome/Perfetto JSON trace events (export_*.c, one file each).
+ * (callgrind_annotate, KCachegrind), folded stacks (flame graphs), a flame
+ * graph SVG and Chrome/Perfetto JSON trace events (export_*.c, one file
+ * each).
  */
 #include <errno.h>
 #include <string.h>
@@ -10,10 +11,11 @@
 #include "export.h"
 #include "log.h"
 
-enum export_format { EXPORT_CALLGRIND, EXPORT_FOLDED, EXPORT_CHROME };
+enum export_format { EXPORT_CALLGRIND, EXPORT_FOLDED, EXPORT_CHROME, EXPORT_SVG };
 
-static const char *const formats[] = { "callgrind", "folded", "chrome", NULL };
+static const char *const formats[] = { "callgrind", "folded", "chrome", "svg", NULL };
 static const char *const clocks[] = { "time", "steps", NULL };
+static const char *const prefixes[] = { "comm", "pid", "tid", NULL }; /* FLAME_PREFIX_* - 1 */
 
 static const struct popt_cmd cmd = {
 	.name = "export", .synopsis = "--format FORMAT -o FILE [OPTIONS]",
@@ -24,21 +26,43 @@ static const struct popt_cmd cmd = {
 	"              KCachegrind)\n"
 	"  folded      one line per call stack with its self instructions\n"
 	"              (\"_start;main;f 1234\", for flame-graph tools)\n"
+	"  svg         a flame graph, interactive in a browser: hover for a\n"
+	"              frame's steps, click to zoom, Ctrl-F to search\n"
 	"  chrome      Chrome/Perfetto JSON trace events: a B/E pair per call per\n"
-	"              thread, timestamps from the trace's clock (--clock time,\n"
-	"              the default) or one microsecond a step (--clock steps)",
+	"              thread (the window's: frames open at its ends begin or end\n"
+	"              there), process and thread names; timestamps from the\n"
+	"              trace's clock (--clock time, the default) or one nanosecond\n"
+	"              a step (--clock steps)",
 };
+
+/* "Flame graph of COMMAND ARGS" from the trace's command line. */
+static const char *svg_title(struct flow_report *r, char *buf, size_t size)
+{
+	const struct trace_info *ti = trace_info(session_trace(r->s));
+	size_t n = (size_t)snprintf(buf, size, "Flame graph");
+
+	for (size_t i = 0; ti->argv && ti->argv[i] && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : " of ", ti->argv[i]);
+	return buf;
+}
 
 int cmd_export(int argc, char **argv, struct post_opts *opts)
 {
 	struct session_filter f = SESSION_FILTER_INIT;
-	int fmt = -1, clock = 0;
-	const char *path = NULL;
+	int fmt = -1, clock = 0, prefix = -1;
+	const char *path = NULL, *title = NULL;
+	char title_buf[512];
 	const struct popt opt[] = {
 		OPT_GROUP("Options"),
-		OPT_CHOICE(0, "format", &fmt, "FORMAT", formats, "callgrind, folded or chrome"),
+		OPT_CHOICE(0, "format", &fmt, "FORMAT", formats,
+			   "callgrind, folded, svg or chrome"),
 		OPT_STRING('o', "output", &path, "FILE", "the output file ('-': standard output)"),
 		OPT_CHOICE(0, "clock", &clock, "CLOCK", clocks, "chrome: time (the default) or steps"),
+		OPT_CHOICE(0, "prefix", &prefix, "BY", prefixes,
+			   "folded, svg: each stack under its thread's command (comm),\n"
+			   "command-PID (pid) or command-PID/TID (tid), so that processes\n"
+			   "and threads stay apart"),
+		OPT_STRING(0, "title", &title, "TEXT", "svg: the title (default: the traced command)"),
 		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -51,7 +75,11 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 	if (ret)
 		return POST_EXIT(ret);
 	if (fmt < 0 || !path) {
-		pr_err("export: needs --format callgrind|folded|chrome and -o FILE");
+		pr_err("export: needs --format callgrind|folded|svg|chrome and -o FILE");
+		return EXIT_USAGE;
+	}
+	if (prefix >= 0 && fmt != EXPORT_FOLDED && fmt != EXPORT_SVG) {
+		pr_err("export: --prefix is for --format folded and svg");
 		return EXIT_USAGE;
 	}
 	ret = flow_report_open(&r, opts, &f, fmt == EXPORT_CHROME ? 0 : FR_ARCS, "export");
@@ -69,9 +97,13 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 		ret = EXIT_RUNTIME;
 	if (!ret)
 		ret = flow_report_run(&r);
+	if (!ret && fmt == EXPORT_SVG && !title)
+		title = svg_title(&r, title_buf, sizeof(title_buf));
 	if (!ret)
 		ret = fmt == EXPORT_CALLGRIND ? export_callgrind_write(cg, out) :
-		      fmt == EXPORT_FOLDED ? export_folded(&r, out) : export_chrome_finish(chrome);
+		      fmt == EXPORT_FOLDED ? export_folded(&r, out, (enum flame_prefix)(prefix + 1)) :
+		      fmt == EXPORT_SVG ? export_svg(&r, out, (enum flame_prefix)(prefix + 1), title) :
+		      export_chrome_finish(chrome);
 	if (!ret)
 		ret = report_finish(out, path);
 out:

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "flowreport.h"
-#include "arch_vectors.h"
+#include "flowtext.h"
 #include "log.h"
 
 struct flow {
@@ -28,8 +28,8 @@ static const struct popt_cmd cmd = {
 	"The call flow in the order it happened: '>' a call (or other entry), '<' its\n"
 	"end with the instructions it took (incl) and its own (self), '!' an\n"
 	"asynchronous entry, '?' a return to a caller from before the trace, '=' a\n"
-	"thread switch, '-' steps missing, '~' an interrupt or exception the thread\n"
-	"took (the flow goes on unchanged).  With --module/--symbol, only lines of such\n"
+	"thread switch, '-' steps missing or recording off, '~' an interrupt or\n"
+	"exception the thread took (the flow goes on unchanged).  With --module/--symbol, only lines of such\n"
 	"functions; with a window, only its lines (the costs are the calls' own).",
 };
 
@@ -73,34 +73,14 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 {
 	struct flow *fl = ctx;
 	unsigned depth = t->depth - 1;
+	uint32_t other = f->kind == CF_ENTRY_TAIL ? f->caller_fn :
+			 f->kind == CF_ENTRY_JUMP && parent ? parent->fn : CF_NO_FN;
 
 	if (fl->condensed || !in_window(fl, t, f->entry_index) || !selected(fl, f->fn))
 		return;
 	line_head(fl, f->entry_index, t, depth);
-	switch (f->kind) {
-	case CF_ENTRY_ROOT:
-		printf("> %s (first step of the thread)\n", fn_name(fl, f->fn));
-		break;
-	case CF_ENTRY_CALL:
-		printf("> %s\n", fn_name(fl, f->fn));
-		break;
-	case CF_ENTRY_TAIL:
-		printf("> %s (tail call from %s)\n", fn_name(fl, f->fn), fn_name(fl, f->caller_fn));
-		break;
-	case CF_ENTRY_JUMP:
-		printf("> %s (jump from %s)\n", fn_name(fl, f->fn),
-		       parent ? fn_name(fl, parent->fn) : "?");
-		break;
-	case CF_ENTRY_ASYNC:
-		printf("! %s (asynchronous entry)\n", fn_name(fl, f->fn));
-		break;
-	case CF_ENTRY_KERNEL:
-		printf("> %s (kernel)\n", fn_name(fl, f->fn));
-		break;
-	default:
-		printf("> %s (%s)\n", fn_name(fl, f->fn), cf_entry_kind_name(f->kind));
-		break;
-	}
+	flow_text_push(stdout, fl->r->cf, f->kind, f->fn, other);
+	putchar('\n');
 }
 
 static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
@@ -111,22 +91,8 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	if (fl->condensed || !in_window(fl, t, index) || !selected(fl, root->fn))
 		return;
 	line_head(fl, index, t, 0);
-	printf("? %s (unmatched return: its caller, from before the trace)\n",
-	       fn_name(fl, root->fn));
-}
-
-static const char *end_note(enum cf_end_kind how)
-{
-	switch (how) {
-	case CF_END_UNWIND:
-		return ", unwound";
-	case CF_END_REPLACED:
-		return ", replaced";
-	case CF_END_FLUSH:
-		return ", still running at the end";
-	default:
-		return "";
-	}
+	flow_text_adopt(stdout, fl->r->cf, root->fn);
+	putchar('\n');
 }
 
 static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
@@ -146,14 +112,14 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 		fl->lines++;
 		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s\n",
 		       f->entry_index, cost->last_index, cost->incl, t->tid, t->depth,
-		       (int)(2 * t->depth), "", fn_name(fl, f->fn), end_note(how));
+		       (int)(2 * t->depth), "", fn_name(fl, f->fn), flow_text_end_note(how));
 		return;
 	}
 	if (!in_window(fl, t, cost->end_index))
 		return;
 	line_head(fl, cost->end_index, t, t->depth);
-	printf("< %s (incl %" PRIu64 ", self %" PRIu64 "%s)\n", fn_name(fl, f->fn), cost->incl,
-	       cost->self, end_note(how));
+	flow_text_pop(stdout, fl->r->cf, f->fn, cost->incl, cost->self, how);
+	putchar('\n');
 }
 
 static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index)
@@ -167,6 +133,11 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 		switch_mark(fl, index, t);
 		fl->lines++;
 		printf("%10" PRIu64 " %7u %5s  - steps missing\n", index, t->tid, "");
+		break;
+	case CF_MARK_OFF:
+		switch_mark(fl, index, t);
+		fl->lines++;
+		printf("%10" PRIu64 " %7u %5s  - recording off\n", index, t->tid, "");
 		break;
 	case CF_MARK_EXIT:
 		switch_mark(fl, index, t);
@@ -182,37 +153,13 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 static void on_interrupt(void *ctx, struct cf_thread *t, const struct cf_interrupt *in)
 {
 	struct flow *fl = ctx;
-	const struct trace_async *as = in->async;
-	const char *name;
-	char why[128];
 
 	if (fl->condensed || fl->no_interrupts || !in_window(fl, t, in->index))
 		return;
 	if (fl->filtered && (in->fn == CF_NO_FN || !selected(fl, in->fn)))
 		return;
 	line_head(fl, in->index, t, t->depth);
-	switch (as->kind) {
-	case PT_ASYNC_EXCEPTION:
-		if (arch_exception_is_page_fault(as->number) && as->detail) {
-			printf("~ page fault at 0x%" PRIx64 " (%s)", as->address,
-			       arch_page_fault_describe(as->error, why, sizeof(why)));
-			break;
-		}
-		name = arch_exception_name(as->number);
-		printf("~ exception %" PRIu64 "%s%s%s", as->number, name ? " (" : "",
-		       name ? name : "", name ? ")" : "");
-		break;
-	case PT_ASYNC_INTERRUPT:
-		name = arch_interrupt_name(as->number);
-		printf("~ interrupt vector %" PRIu64 "%s%s%s", as->number, name ? " (" : "",
-		       name ? name : "", name ? ")" : "");
-		break;
-	default:
-		printf("~ irq %" PRIu64, as->number);
-		break;
-	}
-	if (in->fn != CF_NO_FN)
-		printf(" in %s", fn_name(fl, in->fn));
+	flow_text_interrupt(stdout, fl->r->cf, in->async, in->fn);
 	putchar('\n');
 }
 

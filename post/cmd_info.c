@@ -12,6 +12,7 @@
 #include "cmdline.h"
 #include "post.h"
 #include "stepcodec.h"
+#include "trace_arch.h"
 #include "trace_reader.h"
 
 static const struct popt_cmd cmd = {
@@ -193,14 +194,14 @@ static void print_gaps(const struct async_counts *ac)
  * Read one stream through: its steps (up to the damage, if any), and what
  * the damage is in damage[] ("" when none).  False if it cannot be read.
  */
-static bool stream_steps(const struct trace_stream_info *si, uint64_t *steps, bool *zstd,
-			 char *damage, size_t size, struct async_counts *ac)
+static bool stream_steps(const struct trace_stream_info *si, bool cut_short, uint64_t *steps,
+			 bool *zstd, bool *cut, char *damage, size_t size, struct async_counts *ac)
 {
 	struct stream_reader *r = stream_reader_open(si->path);
 	struct step_item it;
 
 	*steps = 0;
-	*zstd = false;
+	*zstd = *cut = false;
 	damage[0] = '\0';
 	if (!r)
 		return false;
@@ -208,6 +209,7 @@ static bool stream_steps(const struct trace_stream_info *si, uint64_t *steps, bo
 	/* damage is part of the description here: count up to it, say what it is */
 	stream_reader_set_force(r, true);
 	stream_reader_set_quiet(r, true);
+	stream_reader_set_cut_short(r, cut_short);
 	while (stream_reader_next(r, &it, NULL) == 1) {
 		*steps += it.kind == STEP_ITEM_STEP;
 		if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_ASYNC)
@@ -219,6 +221,7 @@ static bool stream_steps(const struct trace_stream_info *si, uint64_t *steps, bo
 	}
 	if (stream_reader_damage(r))
 		snprintf(damage, size, "%s", stream_reader_damage(r));
+	*cut = stream_reader_cut(r);
 	stream_reader_close(r);
 	return true;
 }
@@ -239,7 +242,7 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 
 	if (r)
 		return POST_EXIT(r);
-	t = trace_open_flags(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
+	t = trace_open_arch(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
 	if (!t)
 		return EXIT_RUNTIME;
 	in = trace_info(t);
@@ -283,7 +286,8 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 		const struct trace_stream_info *si = trace_stream(t, i);
 		uint64_t steps;
 		char damage[256];
-		bool zstd, good = stream_steps(si, &steps, &zstd, damage, sizeof(damage), &ac);
+		bool zstd, cut, good = stream_steps(si, trace_cut_short(t), &steps, &zstd, &cut,
+						    damage, sizeof(damage), &ac);
 
 		printf("  %-14s %12" PRIu64 " steps %12" PRIu64 " bytes", si->name, steps,
 		       si->file_size);
@@ -292,6 +296,8 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 		printf("%s", zstd ? "  zstd" : "");
 		if (damage[0])
 			printf("  DAMAGED: %s", damage);
+		else if (cut)
+			printf("  cut short");
 		putchar('\n');
 		ok &= good;
 		damaged += damage[0] != '\0';

@@ -43,6 +43,6 @@ struct session_source post_source(const struct post_opts *opts)
 	return (struct session_source){
 		.input = opts->input, .force = opts->force, .vmlinux = opts->vmlinux,
 		.debug_dir = opts->debug_dir, .symfs = opts->symfs,
-		.no_demangle = opts->no_demangle,
+		.buildid_dir = opts->buildid_dir, .no_demangle = opts->no_demangle,
 	};
 }

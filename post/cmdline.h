@@ -21,11 +21,14 @@
 		   "the traced kernel with debug info (default: found by build-id\n"         \
 		   "under --debug-dir)"),                                                     \
 	OPT_STRING(0, "debug-dir", &(o)->debug_dir, "DIR",                                   \
-		   "where separate debuginfo is looked for first (default\n"                  \
+		   "where separate debuginfo is looked for first (then\n"                     \
 		   "/usr/lib/debug)"),                                                        \
 	OPT_STRING(0, "symfs", &(o)->symfs, "DIR",                                           \
-		   "the traced programs and libraries are under DIR (a copy of\n"            \
-		   "the traced machine's files, as perf's --symfs)"),                         \
+		   "look for every traced file under DIR (DIR/usr/lib/libc.so.6)"),            \
+	OPT_STRING(0, "buildid-dir", &(o)->buildid_dir, "DIR",                               \
+		   "a build-id cache searched before the default one\n"                       \
+		   "(~/.cache/pitrace/buildid, where 'pitrace archive --unpack'\n"            \
+		   "puts a trace's files)"),                                                  \
 	OPT_FLAG(0, "no-demangle", &(o)->no_demangle,                                        \
 		 "C++ names as in the symbol table (_ZN3foo3barEv, not foo::bar())"),         \
 	OPT_COUNT('v', "verbose", &(o)->verbose, "more diagnostics on stderr (repeat for more)")

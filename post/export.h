@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "flame.h"
 #include "flowreport.h"
 
 /*
@@ -19,7 +20,13 @@ int export_callgrind_write(struct export_cg *c, FILE *out);
 void export_callgrind_free(struct export_cg *c);
 
 /* Folded stacks, after the run; 0 or EXIT_RUNTIME (printed). */
-int export_folded(struct flow_report *r, FILE *out);
+int export_folded(struct flow_report *r, FILE *out, enum flame_prefix prefix);
+
+/*
+ * A flame graph as a self-contained interactive SVG (export_svg.c), after
+ * the run; title names it.  0 or EXIT_RUNTIME (printed).
+ */
+int export_svg(struct flow_report *r, FILE *out, enum flame_prefix prefix, const char *title);
 
 /*
  * Chrome/Perfetto JSON, written while the engine runs: _new before the run

@@ -65,9 +65,12 @@ static const char *or_unknown(const char *s)
 
 /* ---- locations, while the address spaces are the ones the steps ran in ---- */
 
-static void locate(struct export_cg *c, struct cg_locs *l, size_t i, uint32_t pid, uint64_t pc)
+/* Where pc of function fn was; asked in fn's ring (the cache's entries are per ring). */
+static void locate(struct export_cg *c, struct cg_locs *l, size_t i, uint32_t pid, uint64_t pc,
+		   uint32_t fn)
 {
-	const struct cf_site_info *in = cf_sites_info(session_sites(c->r->s), c->r->cf, pid, pc, 0);
+	const struct cf_site_info *in = cf_sites_info(session_sites(c->r->s), c->r->cf, pid, pc,
+						      cf_func(c->r->cf, fn)->ring);
 
 	if (i >= l->size) {
 		size_t n = l->size ? 2 * l->size : 1024;
@@ -93,7 +96,7 @@ static void sight_pc(void *ctx, const struct arcs *a, size_t i)
 	const struct arc_pc *p = arcs_pc(a, i);
 
 	if (fr_selected(c->r, p->fn))
-		locate(c, &c->pc_loc, i, p->pid, p->pc);
+		locate(c, &c->pc_loc, i, p->pid, p->pc, p->fn);
 }
 
 static void sight_jump(void *ctx, const struct arcs *a, size_t i)
@@ -103,8 +106,8 @@ static void sight_jump(void *ctx, const struct arcs *a, size_t i)
 
 	if (!fr_selected(c->r, j->fn))
 		return;
-	locate(c, &c->jump_from, i, j->pid, j->from);
-	locate(c, &c->jump_to, i, j->pid, j->to);
+	locate(c, &c->jump_from, i, j->pid, j->from, j->fn);
+	locate(c, &c->jump_to, i, j->pid, j->to, j->fn);
 }
 
 static void sight_entry(void *ctx, const struct arcs *a, size_t i)
@@ -112,9 +115,9 @@ static void sight_entry(void *ctx, const struct arcs *a, size_t i)
 	struct export_cg *c = ctx;
 	const struct arc_edge *e = arcs_edge(a, i);
 
-	if (e->entry_site)
-		locate(c, &c->entry_site, i, e->entry_pid, e->entry_site);
-	locate(c, &c->entry_target, i, e->entry_pid, cf_func(c->r->cf, e->callee)->addr);
+	if (e->entry_site && e->caller != CF_NO_FN)
+		locate(c, &c->entry_site, i, e->entry_pid, e->entry_site, e->caller);
+	locate(c, &c->entry_target, i, e->entry_pid, cf_func(c->r->cf, e->callee)->addr, e->callee);
 }
 
 struct export_cg *export_callgrind_new(struct flow_report *r)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * post export --format chrome: Chrome/Perfetto JSON trace events, a B/E
- * pair per frame per thread, written while the engine runs.
+ * pair per frame per thread, written while the engine runs; the window's
+ * frames only (those open at its start begin there, those open at its end
+ * end there), and M events naming the processes and threads.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -10,24 +12,28 @@
 #include "export.h"
 #include "log.h"
 
-
 struct chrome {
 	struct flow_report *r;
 	FILE *out;
 	bool first;
-	bool steps_clock;	  /* ts = step index; else the trace's time */
+	bool steps_clock;	  /* a step a nanosecond; else the trace's time */
 	int slot;		  /* our cf_thread.user[] slot */
-	struct chrome_thread *threads; /* all of them, to free */
+	struct chrome_thread *threads; /* all of them, newest first */
 };
 
 /*
- * A thread's clock: the trace gives times now and then (TIME, SWITCH
- * records); steps between get 1 ns each, and a thread's timestamps never go
- * backwards, so its B/E events stay in order.
+ * A thread: its clock, and how far its stack has been written.  The trace
+ * gives times now and then (TIME, SWITCH records); steps between get 1 ns
+ * each, and a thread's timestamps never go backwards, so its B/E events
+ * stay in order.  Its frames[0..open) have had their B events (when
+ * selected): from its first step in the window until its first after it.
  */
 struct chrome_thread {
+	uint32_t pid, tid;
 	uint64_t time_ns, time_index;
 	double last_us;
+	uint32_t open;
+	bool in_window, past_window, wrote;
 	struct chrome_thread *next;
 };
 
@@ -41,6 +47,8 @@ static struct chrome_thread *chrome_thread(struct chrome *c, struct cf_thread *t
 			pr_err("out of memory writing Chrome events");
 			exit(EXIT_RUNTIME);
 		}
+		ct->pid = t->pid;
+		ct->tid = t->tid;
 		ct->next = c->threads;
 		c->threads = ct;
 		t->user[c->slot] = ct;
@@ -55,7 +63,7 @@ static double chrome_ts(struct chrome *c, struct cf_thread *t, uint64_t index, u
 	double us;
 
 	if (c->steps_clock)
-		return (double)index;
+		return (double)index / 1000.0;
 	ct = chrome_thread(c, t);
 	if (time_ns && time_ns != ct->time_ns) {
 		ct->time_ns = time_ns;
@@ -68,71 +76,116 @@ static double chrome_ts(struct chrome *c, struct cf_thread *t, uint64_t index, u
 	return us;
 }
 
-static void chrome_event(struct chrome *c, const struct cf_thread *t, uint32_t fn, char ph,
-			 double ts, const char *cat)
+/* s as a JSON string's contents. */
+static void json_chars(FILE *out, const char *s)
 {
-	const char *name = cf_func(c->r->cf, fn)->name;
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if ((unsigned char)*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+}
 
+static void chrome_event(struct chrome *c, struct cf_thread *t, uint32_t fn, char ph, double ts,
+			 const char *cat)
+{
 	fprintf(c->out, "%s\n{\"name\":\"", c->first ? "" : ",");
 	c->first = false;
-	/* JSON string escaping: symbol names are plain, but be safe */
-	for (const char *p = name; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(c->out, "\\%c", *p);
-		else if ((unsigned char)*p < 0x20)
-			fprintf(c->out, "\\u%04x", *p);
-		else
-			fputc(*p, c->out);
-	}
+	json_chars(c->out, cf_func(c->r->cf, fn)->name);
 	fprintf(c->out, "\",\"cat\":\"%s\",\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f}",
 		cat, ph, t->pid, t->tid, ts);
+	chrome_thread(c, t)->wrote = true;
+}
+
+/* B events for the frames entered before the window, at ts: the viewer sees them start there. */
+static void chrome_open_below(struct chrome *c, struct cf_thread *t, uint32_t depth, double ts)
+{
+	struct chrome_thread *ct = chrome_thread(c, t);
+
+	for (; ct->open < depth; ct->open++) {
+		const struct cf_frame *f = &t->frames[ct->open];
+
+		if (fr_selected(c->r, f->fn))
+			chrome_event(c, t, f->fn, 'B', ts, cf_entry_kind_name(f->kind));
+	}
 }
 
 static void chrome_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
 			const struct cf_frame *f)
 {
 	struct chrome *c = ctx;
+	struct chrome_thread *ct = chrome_thread(c, t);
 
 	(void)parent;
-	if (fr_selected(c->r, f->fn))
-		chrome_event(c, t, f->fn, 'B', chrome_ts(c, t, f->entry_index, f->entry_time),
-			     cf_entry_kind_name(f->kind));
+	/* before the window the step that follows opens it, frames and all */
+	if (ct->in_window)
+		chrome_open_below(c, t, t->depth, chrome_ts(c, t, f->entry_index, f->entry_time));
 }
 
 static void chrome_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
 {
 	struct chrome *c = ctx;
+	struct chrome_thread *ct = chrome_thread(c, t);
 	const struct cf_frame *old = &t->frames[1];
-	double ts = chrome_ts(c, t, t->last_index + 1, 0);
+	double ts;
 
+	if (!ct->open)
+		return;
 	/* The caller appears below an open frame: close it, open the caller, reopen it. */
+	ts = chrome_ts(c, t, t->last_index + 1, 0);
 	if (fr_selected(c->r, old->fn))
 		chrome_event(c, t, old->fn, 'E', ts, "unmatched");
 	if (fr_selected(c->r, root->fn))
 		chrome_event(c, t, root->fn, 'B', ts, "unmatched");
 	if (fr_selected(c->r, old->fn))
 		chrome_event(c, t, old->fn, 'B', ts, "unmatched");
+	ct->open++;
 }
 
 static void chrome_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
 		       const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
 {
 	struct chrome *c = ctx;
+	struct chrome_thread *ct = chrome_thread(c, t);
 
 	(void)parent;
 	(void)how;
+	if (t->depth >= ct->open)
+		return;		  /* not written: entered after the window */
+	ct->open = t->depth;
 	if (fr_selected(c->r, f->fn))
 		chrome_event(c, t, f->fn, 'E', chrome_ts(c, t, cost->end_index, 0),
 			     cf_entry_kind_name(f->kind));
 }
 
-/* Every step may bring a newer time. */
+/*
+ * Every step may bring a newer time; a thread's first step in the window
+ * opens its stack, its first after the window closes it (a window of steps
+ * ends the pass instead: then the end of the trace closes every frame).
+ */
 static void chrome_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
 {
 	struct chrome *c = ctx;
+	struct chrome_thread *ct = chrome_thread(c, t);
+	double ts = chrome_ts(c, t, st->index, st->time_ns);
+	bool inside = session_in_window(c->r->s, st->index, st->time_ns);
 
-	if (!c->steps_clock && st->time_ns)
-		chrome_ts(c, t, st->index, st->time_ns);
+	if (inside && !ct->in_window && !ct->past_window) {
+		ct->in_window = true;
+		chrome_open_below(c, t, t->depth, ts);
+	} else if (!inside && ct->in_window) {
+		while (ct->open) {
+			const struct cf_frame *f = &t->frames[--ct->open];
+
+			if (fr_selected(c->r, f->fn))
+				chrome_event(c, t, f->fn, 'E', ts, "window end");
+		}
+		ct->in_window = false;
+		ct->past_window = true;
+	}
 }
 
 static const struct cf_consumer_ops chrome_ops = {
@@ -157,12 +210,68 @@ struct chrome *export_chrome_new(struct flow_report *r, FILE *out, bool steps_cl
 		free(c);
 		return NULL;
 	}
-	fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+	/*
+	 * ts is in microseconds; the viewers show nanoseconds, and with
+	 * --clock steps one nanosecond is one step, so durations read as steps.
+	 */
+	fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":\"%s\"},"
+		"\"traceEvents\":[", steps_clock ? "steps: 1 ns a step" : "time");
 	return c;
+}
+
+static void chrome_name(struct chrome *c, const char *what, uint32_t pid, uint32_t tid,
+			const char *name)
+{
+	fprintf(c->out, "%s\n{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"ts\":0,"
+		"\"args\":{\"name\":\"", c->first ? "" : ",", what, pid, tid);
+	c->first = false;
+	json_chars(c->out, name);
+	fputs("\"}}", c->out);
+}
+
+/* M events: each process and thread that has events by its name (comm) in the trace. */
+static void chrome_names(struct chrome *c)
+{
+	const struct trace *t = session_trace(c->r->s);
+	struct chrome_thread **v;
+	size_t n = 0, k = 0;
+	char buf[32];
+
+	for (struct chrome_thread *ct = c->threads; ct; ct = ct->next)
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	if (!v) {
+		pr_err("out of memory naming the threads");
+		return;
+	}
+	for (struct chrome_thread *ct = c->threads; ct; ct = ct->next)
+		v[n - ++k] = ct;	/* in the order the threads came */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			const char *comm = trace_comm(t, pass ? v[i]->tid : v[i]->pid);
+			bool named = false;
+
+			if (!v[i]->wrote)
+				continue;
+			for (size_t j = 0; j < i && !pass; j++)
+				named = named || (v[j]->wrote && v[j]->pid == v[i]->pid);
+			if (named)
+				continue;	/* its process is named already */
+			if (!comm)
+				comm = trace_comm(t, v[i]->tid);
+			if (!comm) {
+				snprintf(buf, sizeof(buf), "%u", pass ? v[i]->tid : v[i]->pid);
+				comm = buf;
+			}
+			chrome_name(c, pass ? "thread_name" : "process_name", v[i]->pid,
+				    pass ? v[i]->tid : v[i]->pid, comm);
+		}
+	free(v);
 }
 
 int export_chrome_finish(struct chrome *c)
 {
+	chrome_names(c);
 	fprintf(c->out, "\n]}\n");
 	return 0;
 }

@@ -24,9 +24,11 @@ static const struct command commands[] = {
 	{ "tree", cmd_tree, "call tree per thread (--merged), with Base and Cum" },
 	{ "profile", cmd_profile, "flat profile: calls, Base, Cum per function" },
 	{ "flow", cmd_flow, "chronological call flow (--condensed: a line per call)" },
+	{ "annotate", cmd_annotate, "a function's source and instructions with their counts" },
 	{ "steps", cmd_steps, "every step: address, symbol, line, bytes, disassembly" },
-	{ "export", cmd_export, "callgrind, folded stacks or Chrome JSON of the call flow" },
+	{ "export", cmd_export, "callgrind, folded stacks, flame graph SVG or Chrome JSON" },
 	{ "diff", cmd_diff, "calls, Base and Cum of two traces, with deltas and ratios" },
+	{ "tui", cmd_tui, "an interactive viewer: functions, callers, trees, annotate, flow" },
 };
 
 static char description[2048];
@@ -38,7 +40,7 @@ static const char *describe(void)
 				    "Commands:\n");
 
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		n += (size_t)snprintf(description + n, sizeof(description) - n, "  %-8s %s\n",
+		n += (size_t)snprintf(description + n, sizeof(description) - n, "  %-9s %s\n",
 				      commands[i].name, commands[i].summary);
 	snprintf(description + n, sizeof(description) - n,
 		 "\nRun 'post COMMAND --help' for a command's options.");

@@ -12,7 +12,8 @@ struct post_opts {
 	bool force;		  /* --force: read a damaged trace up to the damage */
 	const char *vmlinux;	  /* --vmlinux: the traced kernel's image with DWARF */
 	const char *debug_dir;	  /* --debug-dir: root of separate debuginfo */
-	const char *symfs;	  /* --symfs: the traced files are under this directory */
+	const char *symfs;	  /* --symfs: prefix of every mapped path */
+	const char *buildid_dir;  /* --buildid-dir: a build-id cache before the default one */
 	bool no_demangle;	  /* --no-demangle: C++ names as in the symbol table */
 };
 
@@ -30,8 +31,10 @@ int cmd_arc(int argc, char **argv, struct post_opts *opts);
 int cmd_tree(int argc, char **argv, struct post_opts *opts);
 int cmd_profile(int argc, char **argv, struct post_opts *opts);
 int cmd_flow(int argc, char **argv, struct post_opts *opts);
+int cmd_annotate(int argc, char **argv, struct post_opts *opts);
 int cmd_steps(int argc, char **argv, struct post_opts *opts);
 int cmd_export(int argc, char **argv, struct post_opts *opts);
 int cmd_diff(int argc, char **argv, struct post_opts *opts);
+int cmd_tui(int argc, char **argv, struct post_opts *opts);
 
 #endif /* POST_POST_H */

@@ -16,6 +16,9 @@ run bin/post -i "$out" counts --by symbol --top 15
 run bin/post -i "$out" profile --top 10
 run bin/post -i "$out" arc --symbol fib
 run bin/post -i "$out" tree --prune 2
+run bin/post -i "$out" annotate --symbol fib
 run bin/post -i "$out" export --format callgrind -o "$out/callgrind.out"
+run bin/post -i "$out" export --format svg -o "$out/flame.svg"
 echo
-echo "The trace is in $out; $out/callgrind.out opens in KCachegrind or callgrind_annotate."
+echo "The trace is in $out; $out/callgrind.out opens in KCachegrind or callgrind_annotate,"
+echo "$out/flame.svg in a browser."

@@ -1,17 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Install every Debian package pitrace's build, demo, tests and packages
-# (man pages: pandoc; make deb: debhelper, dh-dkms, lintian) need, then
-# cache the test kernels' vmlinux with debug info (scripts/debug-vmlinux.sh).
+# (man pages: pandoc; make deb: debhelper, dh-dkms, lintian; the viewer's
+# tests: tmux; the exports opened in a browser: chromium) need, then cache the
+# test kernels' vmlinux with debug info (scripts/debug-vmlinux.sh).
 # Idempotent: installs only what is missing, non-interactively.
 set -eu
 
 PACKAGES="gcc g++ make pkg-config libelf-dev libdw-dev libcapstone-dev libzstd-dev zlib1g-dev
-libncurses-dev libcunit1-dev valgrind gdb strace python3
-kcachegrind xvfb xdotool imagemagick tesseract-ocr tesseract-ocr-eng dbus
+libncurses-dev libcunit1-dev libarchive-dev libdebuginfod-dev valgrind gdb strace python3
+debuginfod curl zstd
+kcachegrind xvfb xdotool imagemagick tesseract-ocr tesseract-ocr-eng dbus chromium
 linux-headers-amd64 linux-headers-6.12-amd64 linux-image-amd64 linux-image-6.12-amd64
 qemu-system-x86 busybox-static cpio kmod
-pandoc man-db bash-completion dkms dh-dkms debhelper dpkg-dev lintian xz-utils"
+pandoc man-db bash-completion dkms dh-dkms debhelper dpkg-dev lintian xz-utils tmux"
 
 # POWER's cross tools and kernels (make check tests both), then the test
 # kernels' vmlinux with debug info (kernel source lines, tests/vm kk60).

@@ -650,27 +650,74 @@ int arcs_walk(const struct arcs *a, uint32_t root, int (*cmp)(const void *, cons
 	return 0;
 }
 
-/* Add the subtree at src (and its counts) under dst's matching children. */
+/* A pair of nodes to merge: src's children go under dst's children of the same function. */
+struct merge_pair {
+	uint32_t dst, src;
+};
+
+/*
+ * Add the subtree under src (its nodes' counts) under dst, function by
+ * function, with an explicit stack: trees can be as deep as the stacks.
+ */
 static void merge_into(struct arcs *a, uint32_t dst, uint32_t src)
 {
-	for (uint32_t c = a->nodes[src].first_child; c != ARC_NONE; c = a->nodes[c].next_sibling) {
-		uint32_t d = node_child(a, dst, a->nodes[c].fn);
+	struct merge_pair *todo = xrealloc(NULL, 64 * sizeof(*todo));
+	size_t n = 1, size = 64;
 
-		a->nodes[d].calls += a->nodes[c].calls;
-		a->nodes[d].base += a->nodes[c].base;
-		a->nodes[d].cum += a->nodes[c].cum;
-		merge_into(a, d, c);
+	todo[0] = (struct merge_pair){ dst, src };
+	while (n) {
+		struct merge_pair p = todo[--n];
+
+		for (uint32_t c = a->nodes[p.src].first_child; c != ARC_NONE;
+		     c = a->nodes[c].next_sibling) {
+			uint32_t d = node_child(a, p.dst, a->nodes[c].fn);
+
+			a->nodes[d].calls += a->nodes[c].calls;
+			a->nodes[d].base += a->nodes[c].base;
+			a->nodes[d].cum += a->nodes[c].cum;
+			if (a->nodes[c].first_child == ARC_NONE)
+				continue;
+			if (n == size) {
+				size *= 2;
+				todo = xrealloc(todo, size * sizeof(*todo));
+			}
+			todo[n++] = (struct merge_pair){ d, c };
+		}
 	}
+	free(todo);
+}
+
+uint32_t arcs_merge(struct arcs *a, const size_t *threads, size_t n)
+{
+	uint32_t root = node_new(a, CF_NO_FN, ARC_NONE);
+
+	for (size_t i = 0; i < n; i++)
+		if (threads[i] < a->nr_threads)
+			merge_into(a, root, a->threads[threads[i]]->root);
+	return root;
 }
 
 uint32_t arcs_merged_root(struct arcs *a)
 {
+	uint32_t root;
+
 	if (a->merged_root != ARC_NONE)
 		return a->merged_root;
-	a->merged_root = node_new(a, CF_NO_FN, ARC_NONE);
+	root = node_new(a, CF_NO_FN, ARC_NONE);
 	for (size_t i = 0; i < a->nr_threads; i++)
-		merge_into(a, a->merged_root, a->threads[i]->root);
-	return a->merged_root;
+		merge_into(a, root, a->threads[i]->root);
+	a->merged_root = root;
+	return root;
+}
+
+uint32_t arcs_nr_nodes(const struct arcs *a)
+{
+	return a->nr_nodes;
+}
+
+bool arcs_entry_is_call(uint8_t kind)
+{
+	return counts_as_call(kind);
 }
 
 size_t arcs_nr_pcs(const struct arcs *a)
@@ -698,20 +745,25 @@ const struct arc_jump *arcs_jump(const struct arcs *a, size_t i)
 	return &a->jumps[i];
 }
 
-static int check_tree(const struct arcs *a, uint32_t n)
+/* Every node of every tree: Cum is Base plus the children's Cum (no recursion: any depth). */
+static int check_trees(const struct arcs *a)
 {
-	uint64_t sum = 0;
 	int bad = 0;
 
-	for (uint32_t c = a->nodes[n].first_child; c != ARC_NONE; c = a->nodes[c].next_sibling) {
-		sum += a->nodes[c].cum;
-		bad += check_tree(a, c);
-	}
-	if (a->nodes[n].fn != CF_NO_FN && a->nodes[n].cum != a->nodes[n].base + sum) {
-		pr_err("invariant: tree node %s: Cum %" PRIu64 " != Base %" PRIu64
-		       " + children %" PRIu64, cf_func(a->cf, a->nodes[n].fn)->name,
-		       a->nodes[n].cum, a->nodes[n].base, sum);
-		bad++;
+	for (uint32_t n = 0; n < a->nr_nodes; n++) {
+		uint64_t sum = 0;
+
+		if (a->nodes[n].fn == CF_NO_FN)
+			continue;
+		for (uint32_t c = a->nodes[n].first_child; c != ARC_NONE;
+		     c = a->nodes[c].next_sibling)
+			sum += a->nodes[c].cum;
+		if (a->nodes[n].cum != a->nodes[n].base + sum) {
+			pr_err("invariant: tree node %s: Cum %" PRIu64 " != Base %" PRIu64
+			       " + children %" PRIu64, cf_func(a->cf, a->nodes[n].fn)->name,
+			       a->nodes[n].cum, a->nodes[n].base, sum);
+			bad++;
+		}
 	}
 	return bad;
 }
@@ -765,8 +817,7 @@ int arcs_check(const struct arcs *a)
 		       a->total);
 		bad++;
 	}
-	for (size_t i = 0; i < a->nr_threads; i++)
-		bad += check_tree(a, a->threads[i]->root);
+	bad += check_trees(a);
 	free(calls_in);
 	free(base_in);
 	free(cum_out);

@@ -13,6 +13,7 @@
 #ifndef PT_ARCS_H
 #define PT_ARCS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -90,6 +91,19 @@ int arcs_walk(const struct arcs *a, uint32_t root, int (*cmp)(const void *, cons
 
 /* Merge every thread's tree into one; returns its root (valid until arcs_free). */
 uint32_t arcs_merged_root(struct arcs *a);
+
+/*
+ * Merge the trees of the threads threads[0..n) (indexes as arcs_thread_root
+ * takes) into a new tree; returns its root.  Every call adds nodes (valid
+ * until arcs_free): callers keep the roots they need.
+ */
+uint32_t arcs_merge(struct arcs *a, const size_t *threads, size_t n);
+
+/* Nodes of every tree so far (node indexes are below this). */
+uint32_t arcs_nr_nodes(const struct arcs *a);
+
+/* Does a frame entered so (enum cf_entry_kind) count as a call of its arc? */
+bool arcs_entry_is_call(uint8_t kind);
 
 /* Per-address self counts (for line-level exports). */
 size_t arcs_nr_pcs(const struct arcs *a);

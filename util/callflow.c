@@ -389,6 +389,23 @@ static void push_root(struct callflow *cf, struct cf_thread *t, const struct cf_
 	push(cf, t, &a);
 }
 
+/*
+ * Recording switched on at a function's first instruction (--on SYMBOL's
+ * breakpoint): the transfer there was not recorded, but entering a
+ * function at its entry is a call.  Each activation is one call from the
+ * root, so calls, Base and Cum are per activation.
+ */
+static void push_switched_on(struct callflow *cf, struct cf_thread *t, const struct cf_site *site,
+			     const struct trace_event *ev)
+{
+	struct push_args a = {
+		.fn = site->fn, .caller_fn = CF_NO_FN, .from_fn = CF_NO_FN, .kind = CF_ENTRY_CALL,
+		.ring = ev->ring, .index = ev->index, .time = ev->time_ns,
+	};
+
+	push(cf, t, &a);
+}
+
 /* Index of the innermost frame below the top whose return address is pc, or -1. */
 static int32_t find_return(const struct cf_thread *t, uint64_t pc, bool resuming_only)
 {
@@ -747,7 +764,10 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 	}
 	if (!t->depth || !t->have_last) {
 		flush_thread(cf, t);
-		push_root(cf, t, &site, ev);
+		if (t->switched_on && site.entry)
+			push_switched_on(cf, t, &site, ev);
+		else
+			push_root(cf, t, &site, ev);
 	} else if (ev->ring > t->ring) {
 		/* Into the kernel: a system call nests under its site; anything else is async. */
 		if (t->last_site.insn.cls == ARCH_INSN_SYSCALL && !t->async_pending) {
@@ -780,7 +800,7 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 	} else {
 		transition(cf, t, &t->last_site, t->last_pc, ev->pc, &site, ev);
 	}
-	t->gap = t->async_pending = t->sigreturn_pending = false;
+	t->gap = t->async_pending = t->sigreturn_pending = t->switched_on = false;
 	if (cf->counting) {
 		top(t)->self++;
 		t->steps++;
@@ -871,6 +891,25 @@ static void expand_block(struct callflow *cf, struct cf_thread *t, bool have_nex
 			return;
 		pc = fall;
 	}
+}
+
+/*
+ * Recording switched off: the thread's frames end here, not at the next
+ * recorded step, so an activation's costs are its own and the time off is
+ * a gap between frames.  A frame whose last step was its own return (how an
+ * --on region ends) ended by returning.
+ */
+static void recording_off(struct callflow *cf, struct cf_thread *t, uint64_t index)
+{
+	bool returned = t->have_last && t->depth == 1 && t->last_site.insn.cls == ARCH_INSN_RET;
+
+	if (!t->depth)
+		return;
+	while (t->depth)
+		pop(cf, t, returned ? CF_END_RETURN : CF_END_OFF);
+	t->have_last = t->have_last_user = false;
+	cf->stats.gaps++;
+	emit_mark(cf, t, CF_MARK_OFF, index);
 }
 
 void cf_set_block_mode(struct callflow *cf, bool on)
@@ -985,10 +1024,19 @@ void cf_event(struct callflow *cf, const struct trace_event *ev)
 			t->sigreturn_pending = true;
 		t->async_pending = true;
 		break;
+	case TEV_OFF:
+		t = thread_get(cf, ev->pid, ev->tid);
+		expand_block(cf, t, false, 0);
+		recording_off(cf, t, ev->index);
+		break;
+	case TEV_ON:
+		t = thread_get(cf, ev->pid, ev->tid);
+		expand_block(cf, t, false, 0);
+		recording_off(cf, t, ev->index);	/* an ON without OFF: the same */
+		t->switched_on = true;
+		break;
 	case TEV_GAP:
 	case TEV_LOST:
-	case TEV_OFF:
-	case TEV_ON:
 		t = thread_get(cf, ev->pid, ev->tid);
 		expand_block(cf, t, false, 0);
 		if (!t->gap && t->have_last) {

@@ -76,8 +76,11 @@ struct cf_source {
 
 /* How a frame came to be. */
 enum cf_entry_kind {
-	CF_ENTRY_ROOT,		  /* first frame of a thread (or after a gap reset) */
-	CF_ENTRY_CALL,		  /* call instruction */
+	CF_ENTRY_ROOT,		  /* first frame of a thread (or after a gap reset, or the
+				   * first after recording was switched on, not at an entry) */
+	CF_ENTRY_CALL,		  /* call instruction; also a function entered at its first
+				   * instruction as recording is switched on (--on: each
+				   * activation is a call from the root, caller CF_NO_FN) */
 	CF_ENTRY_TAIL,		  /* jump to another function's entry, replacing its frame */
 	CF_ENTRY_JUMP,		  /* jump or fall-through into the middle of another one */
 	CF_ENTRY_ASYNC,		  /* transfer no instruction explains (signal, interrupt) */
@@ -119,6 +122,7 @@ struct cf_thread {
 	uint64_t last_pc, last_user_pc, last_time, last_index;
 	struct cf_site last_site, last_user_site;
 	bool have_last, have_last_user, gap, async_pending, sigreturn_pending;
+	bool switched_on;	  /* recording was switched on: the next step starts afresh */
 	uint8_t ring;
 	struct cf_fnstate *fnstate;
 	uint32_t fnstate_size, fnstate_used;
@@ -142,6 +146,8 @@ enum cf_end_kind {
 	CF_END_UNWIND,		  /* popped by a return or jump to a frame further down */
 	CF_END_REPLACED,	  /* replaced by a tail call or jump into another function */
 	CF_END_FLUSH,		  /* thread exit, exec, gap or end of the trace */
+	CF_END_OFF,		  /* recording was switched off while it ran (a frame whose
+				   * own return was the last step ends CF_END_RETURN) */
 };
 
 /* Costs of a frame that ended, to add to the totals. */
@@ -162,6 +168,8 @@ enum cf_mark {
 	CF_MARK_EXIT,		  /* the thread exited */
 	CF_MARK_INTERRUPT,	  /* an interrupt, irq or exception was taken: information
 				   * only, stack and counts unchanged (ops.interrupt says more) */
+	CF_MARK_OFF,		  /* recording switched off: every frame of the thread has
+				   * ended; it starts afresh when recording is on again */
 };
 
 /* An interrupt, device irq or exception the thread took (ASYNC kinds INTERRUPT, IRQ, EXCEPTION). */

@@ -122,7 +122,9 @@ static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32
 	e->info.module = loc.module;
 	e->info.module_offset = loc.module_offset;
 	e->info.symbol = loc.symbol;
+	e->info.symbol_raw = loc.symbol_raw;
 	e->info.sym_offset = loc.sym_offset;
+	e->info.sym_size = loc.sym_size;
 	if (loc.symbol) {
 		e->info.site.fn = cf_func_intern(cf, loc.module, loc.module_path, loc.symbol,
 						 loc.sym_addr);

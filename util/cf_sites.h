@@ -29,7 +29,9 @@ struct cf_site_info {
 	const char *module;	  /* short module name */
 	uint64_t module_offset;	  /* sym_loc.module_offset: the ELF virtual address */
 	const char *symbol;	  /* NULL when no symbol covers the address */
+	const char *symbol_raw;	  /* as in the symbol table (mangled) */
 	uint64_t sym_offset;
+	uint64_t sym_size;	  /* the symbol's size in bytes */
 	const char *file;	  /* source file, NULL if unknown */
 	int line;
 	uint8_t bytes[ARCH_INSN_MAX_LEN];

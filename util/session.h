@@ -40,7 +40,8 @@ struct session_source {
 	bool force;		  /* read a damaged trace up to the damage */
 	const char *vmlinux;	  /* sym_options */
 	const char *debug_dir;
-	const char *symfs;	  /* sym_options.sysroot */
+	const char *symfs;
+	const char *buildid_dir;
 	bool no_demangle;
 };
 

@@ -10,14 +10,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "arch_sym.h"
 #include "demangle.h"
 #include "log.h"
 #include "sym_elf.h"
 
-#define DEFAULT_DEBUG_DIR "/usr/lib/debug"
 #define PAGE_MASK_4K 0xfffull
 
 /* A compilation unit's address range, for finding the CU of an address. */
@@ -101,26 +99,6 @@ size_t sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size)
 	return len;
 }
 
-static Elf *open_elf(const char *path, int *fdp)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
-
-	*fdp = -1;
-	if (fd < 0)
-		return NULL;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		errno = ENOEXEC;
-		return NULL;
-	}
-	*fdp = fd;
-	return elf;
-}
-
 static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *shdr)
 {
 	size_t shstrndx;
@@ -145,99 +123,6 @@ static bool has_section_data(Elf *elf, const char *name)
 	GElf_Shdr shdr;
 
 	return find_section(elf, name, &shdr) && shdr.sh_type != SHT_NOBITS && shdr.sh_size;
-}
-
-/*
- * A debug file is only good if it belongs to this build: same build-id
- * when both have one, else (debuglink) the CRC32 the link records.
- */
-static Elf *try_debug_file(struct sym_module *m, const char *path, int *fdp, bool check_crc,
-			   uint32_t crc)
-{
-	uint8_t id[20];
-	size_t len;
-	Elf *elf;
-
-	if (m->path && !strcmp(path, m->path))
-		return NULL;
-	elf = open_elf(path, fdp);
-	if (!elf)
-		return NULL;
-	len = sym_elf_build_id(elf, id, sizeof(id));
-	if (m->build_id_len && len &&
-	    (len != m->build_id_len || memcmp(id, m->build_id, len))) {
-		pr_dbg("%s: build-id differs from %s, ignored", path, m->path);
-		goto err_close;
-	}
-	if (check_crc && !(m->build_id_len && len)) {
-		size_t size;
-		const char *raw = elf_rawfile(elf, &size);
-		uLong sum = crc32(0L, Z_NULL, 0);
-
-		/* zlib's crc32 takes uInt lengths: feed big files in pieces. */
-		for (size_t off = 0; raw && off < size; off += 1u << 30)
-			sum = crc32(sum, (const Bytef *)raw + off,
-				    (uInt)(size - off < (1u << 30) ? size - off : 1u << 30));
-		if (!raw || sum != crc) {
-			pr_dbg("%s: CRC differs from %s's debuglink, ignored", path, m->path);
-			goto err_close;
-		}
-	}
-	return elf;
-
-err_close:
-	elf_end(elf);
-	close(*fdp);
-	*fdp = -1;
-	return NULL;
-}
-
-/*
- * Separate debuginfo: first by build-id under debug_dir/.build-id/, then by
- * the .gnu_debuglink name next to the file, in its .debug/ directory and
- * under debug_dir plus the file's directory (the GDB search order).
- */
-static void find_debuginfo(struct sym_module *m, const char *debug_dir)
-{
-	char p[PATH_MAX];
-	int n;
-
-	if (m->build_id_len) {
-		n = snprintf(p, sizeof(p), "%s/.build-id/%02x/", debug_dir, m->build_id[0]);
-		for (size_t i = 1; i < m->build_id_len && n > 0 && (size_t)n < sizeof(p) - 8; i++)
-			n += snprintf(p + n, sizeof(p) - n, "%02x", m->build_id[i]);
-		if (n > 0 && (size_t)n < sizeof(p) - 8) {
-			strcat(p, ".debug");
-			m->debug_elf = try_debug_file(m, p, &m->debug_fd, false, 0);
-		}
-	}
-	if (!m->debug_elf && m->elf) {
-		GElf_Word crc;
-		const char *link = dwelf_elf_gnu_debuglink(m->elf, &crc);
-		char dir[PATH_MAX];
-		char *slash;
-
-		if (!link)
-			goto out;
-		snprintf(dir, sizeof(dir), "%s", m->path);
-		slash = strrchr(dir, '/');
-		if (slash)
-			*slash = 0;
-		else
-			strcpy(dir, ".");
-		const char *fmts[] = { "%s/%s", "%s/.debug/%s", NULL };
-		for (int i = 0; fmts[i] && !m->debug_elf; i++) {
-			snprintf(p, sizeof(p), fmts[i], dir, link);
-			m->debug_elf = try_debug_file(m, p, &m->debug_fd, true, crc);
-		}
-		if (!m->debug_elf) {
-			snprintf(p, sizeof(p), "%s%s/%s", debug_dir, dir, link);
-			m->debug_elf = try_debug_file(m, p, &m->debug_fd, true, crc);
-		}
-	}
-out:
-	if (m->debug_elf)
-		m->debug_path = strdup(p);
 }
 
 /* How good a name is among aliases of one address: lower wins. */
@@ -630,6 +515,8 @@ static void load_symbols(struct sym_module *m)
 		collect_symtab(m, m->elf, scn, &cv);
 	else if ((scn = find_symtab(m->debug_elf, SHT_SYMTAB)))
 		collect_symtab(m, m->debug_elf, scn, &cv);
+	else if ((scn = find_symtab(m->stand_in_elf, SHT_SYMTAB)))
+		collect_symtab(m, m->stand_in_elf, scn, &cv);
 	else if ((scn = find_symtab(m->elf, SHT_DYNSYM)))
 		collect_symtab(m, m->elf, scn, &cv);
 	/* Sorted before the PLT is named: IRELATIVE entries look names up. */
@@ -708,7 +595,7 @@ static void load_phdrs(struct sym_module *m, Elf *elf)
 	GElf_Ehdr ehdr;
 	size_t n;
 
-	if (!elf || !gelf_getehdr(elf, &ehdr) || elf_getphdrnum(elf, &n))
+	if (!elf || m->phdrs || !gelf_getehdr(elf, &ehdr) || elf_getphdrnum(elf, &n))
 		return;
 	m->e_type = ehdr.e_type;
 	m->phdrs = calloc(n ? n : 1, sizeof(*m->phdrs));
@@ -720,8 +607,79 @@ static void load_phdrs(struct sym_module *m, Elf *elf)
 			m->nr_phdrs++;
 }
 
+/* Our own handle on the separate debuginfo libdwfl found (for its .symtab). */
+static void open_debuginfo(struct sym_module *m)
+{
+	if (m->debug_elf || m->found.debug_fd < 0)
+		return;
+	m->debug_elf = elf_begin(m->found.debug_fd, ELF_C_READ_MMAP, NULL);
+	if (m->debug_elf && elf_kind(m->debug_elf) != ELF_K_ELF) {
+		elf_end(m->debug_elf);
+		m->debug_elf = NULL;
+	}
+}
+
+/* The one warning about a file that is not the one traced, once we know what replaces it. */
+static void warn_replaced(const struct sym_module *m)
+{
+	char hex[2 * sizeof(m->build_id) + 1];
+
+	if (m->found.stand_in)
+		pr_warn("%s changed since it was traced (build-id differs); symbols from its "
+			"debuginfo %s", m->path, m->found.file);
+	else if (m->elf)
+		pr_warn("%s changed since it was traced (build-id differs); using %s, of the traced "
+			"build", m->path, m->found.file);
+	else {
+		sym_build_id_hex(m->build_id, m->build_id_len, hex);
+		pr_warn("%s changed since it was traced (build-id differs), and build-id %s is in "
+			"no build-id cache or debug directory: no symbols ('pitrace archive' "
+			"collects a trace's files)", m->path, hex);
+	}
+}
+
+/*
+ * The module's file and, when it lacks .symtab, its separate debuginfo,
+ * through libdwfl's callbacks (sym_search.c).  DWARF waits for the first
+ * line lookup.
+ */
+static void find_files(struct sym_module *m)
+{
+	Dwarf_Addr bias;
+	Elf *elf;
+
+	m->dwmod = sym_search_module(&m->found, &m->dwfl);
+	if (!m->dwmod)
+		return;
+	sym_search_begin(&m->found, m->dwfl);
+	elf = dwfl_module_getelf(m->dwmod, &bias);
+	if (elf && m->found.stand_in) {
+		m->stand_in_elf = elf;	/* symbols and lines, never code bytes */
+	} else if (elf) {
+		uint8_t id[20];
+		size_t len = sym_elf_build_id(elf, id, sizeof(id));
+
+		m->elf = elf;
+		m->usable = true;
+		if (!m->build_id_len) {
+			memcpy(m->build_id, id, len);
+			m->build_id_len = len;
+		}
+		if (!has_section_data(elf, ".symtab")) {
+			/* libdwfl looks for debuginfo when the file has no .symtab. */
+			m->found.searching = true;
+			dwfl_module_getsymtab(m->dwmod);
+			m->found.searching = false;
+			open_debuginfo(m);
+		}
+	}
+	sym_search_end(&m->found);
+	if (m->found.replaced)
+		warn_replaced(m);
+}
+
 struct sym_module *sym_module_open(const char *path, const char *name, const uint8_t *build_id,
-				   size_t build_id_len, const char *debug_dir)
+				   size_t build_id_len, struct sym_search *search)
 {
 	struct sym_module *m = calloc(1, sizeof(*m));
 	const char *base = strrchr(path, '/');
@@ -729,7 +687,7 @@ struct sym_module *sym_module_open(const char *path, const char *name, const uin
 	if (!m)
 		return NULL;
 	elf_version(EV_CURRENT);
-	m->fd = m->debug_fd = -1;
+	m->found.debug_fd = -1;
 	m->path = strdup(path);
 	m->name = strdup(name ? name : base ? base + 1 : path);
 	if (!m->path || !m->name) {
@@ -741,46 +699,22 @@ struct sym_module *sym_module_open(const char *path, const char *name, const uin
 	if (build_id && build_id_len)
 		memcpy(m->build_id, build_id, build_id_len);
 	m->build_id_len = build_id_len;
-	if (!debug_dir)
-		debug_dir = DEFAULT_DEBUG_DIR;
+	m->found.search = search ? search : sym_search_default();
+	m->found.name = m->name;
+	m->found.path = m->path;
+	m->found.build_id = m->build_id;
+	m->found.build_id_len = m->build_id_len;
 
-	m->elf = open_elf(path, &m->fd);
-	if (!m->elf) {
-		pr_dbg("%s: %s", path, strerror(errno));
-	} else {
-		uint8_t id[20];
-		size_t len = sym_elf_build_id(m->elf, id, sizeof(id));
-
-		if (m->build_id_len && len &&
-		    (len != m->build_id_len || memcmp(id, m->build_id, len))) {
-			/* Replaced since it was mapped: its symbols would lie. */
-			pr_warn("%s changed since it was traced (build-id differs); "
-				"using debuginfo by build-id only", path);
-			elf_end(m->elf);
-			close(m->fd);
-			m->elf = NULL;
-			m->fd = -1;
-		} else {
-			if (!m->build_id_len) {
-				memcpy(m->build_id, id, len);
-				m->build_id_len = len;
-			}
-			m->usable = true;
-			load_phdrs(m, m->elf);
-		}
-	}
-	if (!m->elf || !has_section_data(m->elf, ".symtab") ||
-	    !has_section_data(m->elf, ".debug_info"))
-		find_debuginfo(m, debug_dir);
+	find_files(m);
+	load_phdrs(m, m->elf ? m->elf : m->stand_in_elf ? m->stand_in_elf : m->debug_elf);
 	if (!m->phdrs)
 		load_phdrs(m, m->debug_elf);
 	load_symbols(m);
-	if (m->elf && has_section_data(m->elf, ".debug_info"))
-		m->dwarf_elf = m->elf;
-	else if (m->debug_elf && has_section_data(m->debug_elf, ".debug_info"))
-		m->dwarf_elf = m->debug_elf;
-	pr_dbg("%s: %zu functions%s%s%s", path, m->nr_syms, m->debug_path ? ", debuginfo " : "",
-	       m->debug_path ? m->debug_path : "", m->dwarf_elf ? ", DWARF" : "");
+	pr_dbg("%s: %zu functions%s%s%s%s", path, m->nr_syms,
+	       m->found.file && strcmp(m->found.file, path) ? ", file " : "",
+	       m->found.file && strcmp(m->found.file, path) ? m->found.file : "",
+	       m->found.debug_file ? ", debuginfo " : "",
+	       m->found.debug_file ? m->found.debug_file : "");
 	return m;
 }
 
@@ -788,22 +722,17 @@ void sym_module_free(struct sym_module *m)
 {
 	if (!m)
 		return;
-	if (m->dwarf)
-		dwarf_end(m->dwarf);
-	if (m->elf)
-		elf_end(m->elf);
-	if (m->fd >= 0)
-		close(m->fd);
 	if (m->debug_elf)
 		elf_end(m->debug_elf);
-	if (m->debug_fd >= 0)
-		close(m->debug_fd);
+	/* The file, the stand-in and the DWARF are libdwfl's. */
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	sym_found_free(&m->found);
 	strtab_free(m->strs);
 	free(m->cus);
 	free(m->syms);
 	free(m->aliases);
 	free(m->phdrs);
-	free(m->debug_path);
 	free(m->path);
 	free(m->name);
 	free(m);
@@ -972,6 +901,25 @@ static struct sym_cu_range *find_cu(struct sym_module *m, uint64_t vaddr)
 	return NULL;
 }
 
+void sym_module_load_dwarf(struct sym_module *m)
+{
+	Dwarf_Addr bias;
+
+	if (m->dwarf_tried)
+		return;
+	m->dwarf_tried = true;
+	if (!m->dwmod)
+		return;
+	/* A file without DWARF: libdwfl looks for debuginfo now. */
+	m->found.searching = !m->debug_elf && m->elf && !has_section_data(m->elf, ".debug_info");
+	sym_search_begin(&m->found, m->dwfl);
+	m->dwarf = dwfl_module_getdwarf(m->dwmod, &bias);
+	sym_search_end(&m->found);
+	m->found.searching = false;
+	pr_dbg("%s: %s%s%s", m->path, m->dwarf ? "DWARF" : "no DWARF",
+	       m->found.debug_file ? " in " : "", m->found.debug_file ? m->found.debug_file : "");
+}
+
 bool sym_module_line(struct sym_module *m, uint64_t vaddr, const char **file, int *line)
 {
 	struct sym_cu_range *cu;
@@ -979,11 +927,7 @@ bool sym_module_line(struct sym_module *m, uint64_t vaddr, const char **file, in
 	const char *src;
 	int lineno;
 
-	if (!m->dwarf_tried) {
-		m->dwarf_tried = true;
-		if (m->dwarf_elf)
-			m->dwarf = dwarf_begin_elf(m->dwarf_elf, DWARF_C_READ, NULL);
-	}
+	sym_module_load_dwarf(m);
 	if (!m->dwarf || !(cu = find_cu(m, vaddr)))
 		return false;
 	l = dwarf_getsrc_die(&cu->cu, vaddr);

@@ -8,10 +8,13 @@
 #define PT_SYM_ELF_H
 
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sym_search.h"
 
 /* A function: [addr, addr + size) in ELF virtual addresses. */
 struct sym_entry {
@@ -26,20 +29,21 @@ struct sym_cu_range;
 struct sym_strtab;
 
 struct sym_module {
-	char *path;		  /* as opened (after sysroot / deleted-suffix handling) */
+	char *path;		  /* the traced path (after sysroot / deleted-suffix handling) */
 	char *name;		  /* basename, or a given display name ("[vdso]") */
 	uint8_t build_id[20];
 	uint8_t build_id_len;	  /* as wanted by the mapping, else as found in the file */
-	bool usable;		  /* the file opened and is the mapped one */
+	bool usable;		  /* the mapped file (or one of its build) is here: code bytes */
 
-	int fd;			  /* the mapped file (-1 if unusable) */
-	Elf *elf;
+	struct sym_found found;	  /* where its files are (found.file, found.debug_file) */
+	Dwfl *dwfl;		  /* libdwfl found them and holds the file and DWARF */
+	Dwfl_Module *dwmod;
+	Elf *elf;		  /* the module's file (libdwfl's), NULL if not found */
 	GElf_Half e_type;
 	GElf_Phdr *phdrs;
 	size_t nr_phdrs;
-	int debug_fd;		  /* separate debuginfo, -1 if none */
-	Elf *debug_elf;
-	char *debug_path;
+	Elf *debug_elf;		  /* separate debuginfo (ours, on found.debug_fd), NULL */
+	Elf *stand_in_elf;	  /* the debuginfo libdwfl opened in place of a missing file */
 
 	struct sym_entry *syms;	  /* sorted by addr, one per address, sized */
 	size_t nr_syms;
@@ -47,8 +51,7 @@ struct sym_module {
 	size_t nr_aliases;
 	size_t last_hit;	  /* index into syms of the last found symbol */
 
-	Elf *dwarf_elf;		  /* where the DWARF is (file or debuginfo), NULL: none */
-	Dwarf *dwarf;		  /* opened on the first line lookup (decompression costs) */
+	Dwarf *dwarf;		  /* libdwfl's, got on the first line lookup (decompression costs) */
 	bool dwarf_tried;
 	bool cus_loaded;
 	struct sym_cu_range *cus;
@@ -59,15 +62,15 @@ struct sym_module {
 };
 
 /*
- * Open the ELF file at path.  build_id (may be NULL/0) is what the mapping
- * said: when the file on disk has another build-id it is not the mapped file
- * and only debuginfo found by build-id is used.  debug_dir: where
- * .build-id/xx/yyyy.debug lives (NULL: /usr/lib/debug).  name: display
- * name, NULL for the basename.  Never returns NULL except out of memory;
- * check ->usable and ->nr_syms.
+ * Open the module whose file was at path.  build_id (may be NULL/0) is
+ * what the mapping said: when the file at path has another build-id it is
+ * not the mapped file (one warning), and a file of that build-id is looked
+ * for (sym_search.h), else its debuginfo.  search: where (NULL:
+ * sym_search_default()).  name: display name, NULL for the basename.
+ * Never returns NULL except out of memory; check ->usable and ->nr_syms.
  */
 struct sym_module *sym_module_open(const char *path, const char *name, const uint8_t *build_id,
-				   size_t build_id_len, const char *debug_dir);
+				   size_t build_id_len, struct sym_search *search);
 void sym_module_free(struct sym_module *m);
 
 /*
@@ -90,6 +93,13 @@ const struct sym_entry *sym_module_find_name(const struct sym_module *m, const c
  * module, after sym_module_open; the alias choice was made on raw names.
  */
 void sym_module_demangle(struct sym_module *m);
+
+/*
+ * Load the module's DWARF now, with what it takes: separate debuginfo when
+ * the file has none, the supplementary (dwz) file (found.debug_file,
+ * found.alt_file).  sym_module_line does it on its first call.
+ */
+void sym_module_load_dwarf(struct sym_module *m);
 
 /* Source line of vaddr from DWARF; false when unknown. */
 bool sym_module_line(struct sym_module *m, uint64_t vaddr, const char **file, int *line);

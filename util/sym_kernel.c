@@ -15,9 +15,6 @@
 #include "symbols.h"
 #include "trace_reader.h"
 
-/* Where Debian's *-dbg packages install, as for user-space debuginfo (sym_elf.c). */
-#define SYM_DEFAULT_DEBUG_DIR "/usr/lib/debug"
-
 /* One instance: entries of the core kernel point at it (compared by address). */
 static const char KERNEL_NAME[] = "[kernel]";
 
@@ -354,7 +351,7 @@ static bool find_slide(const struct sym_kernel *k, const struct sym_module *m, u
  * there but is another kernel is always worth one warning, saying why.
  */
 static bool try_vmlinux(struct sym_kernel *k, const char *path, const struct kernel_id *id,
-			const char *debug_dir, bool quiet)
+			bool quiet)
 {
 	static const char consequence[] = "kernel functions from kallsyms, no kernel source lines";
 	uint8_t bid[PT_BUILD_ID_MAX];
@@ -378,7 +375,7 @@ static bool try_vmlinux(struct sym_kernel *k, const char *path, const struct ker
 			path, have, want, consequence);
 		return false;
 	}
-	m = sym_module_open(path, KERNEL_NAME, NULL, 0, debug_dir);
+	m = sym_module_open(path, KERNEL_NAME, NULL, 0, NULL);
 	if (!m)
 		return false;
 	if (!m->usable || !m->nr_syms) {
@@ -419,7 +416,7 @@ static void find_vmlinux(struct sym_kernel *k, const struct kernel_id *id, const
 		for (size_t i = 0; i < nr_dirs; i++) {
 			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dirs[i], hex,
 				 hex + 2);
-			if (try_vmlinux(k, path, id, debug_dir, true))
+			if (try_vmlinux(k, path, id, true))
 				return;
 		}
 	}
@@ -427,7 +424,7 @@ static void find_vmlinux(struct sym_kernel *k, const struct kernel_id *id, const
 		return;
 	for (size_t i = 0; i < nr_dirs; i++) {
 		snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", dirs[i], id->release);
-		if (try_vmlinux(k, path, id, debug_dir, true))
+		if (try_vmlinux(k, path, id, true))
 			return;
 	}
 	pr_dbg("no vmlinux for kernel %s%s%s: no kernel source lines", id->release,
@@ -461,7 +458,7 @@ struct sym_kernel *sym_kernel_load(const char *dir, const char *vmlinux, const c
 	}
 	read_kernel_id(dir, &id);
 	if (vmlinux)
-		try_vmlinux(k, vmlinux, &id, debug_dir, false);
+		try_vmlinux(k, vmlinux, &id, false);
 	else
 		find_vmlinux(k, &id, debug_dir);
 	return k;

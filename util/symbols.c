@@ -13,6 +13,7 @@
 #include "log.h"
 #include "sym_elf.h"
 #include "sym_kernel.h"
+#include "sym_search.h"
 #include "symbols.h"
 #include "trace_reader.h"
 
@@ -60,6 +61,7 @@ struct sym_session {
 	struct sym_module *modules;
 	char **paths;		  /* interned mapping paths */
 	size_t nr_paths, cap_paths;
+	struct sym_search *search; /* where modules' files are looked for */
 	struct sym_kernel *kernel;
 	bool kernel_tried;
 	uint32_t exited[EXITED_KEEP]; /* pids of exited processes, oldest at exited_next */
@@ -84,6 +86,11 @@ struct sym_session *sym_session_new(const struct sym_options *opts)
 		s->vmlinux = dup_opt(opts->vmlinux);
 		s->sysroot = dup_opt(opts->sysroot);
 	}
+	s->search = sym_search_new(s->debug_dir, opts ? opts->buildid_dir : NULL, s->sysroot);
+	if (!s->search) {
+		sym_session_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -104,6 +111,7 @@ void sym_session_free(struct sym_session *s)
 		free(s->paths[i]);
 	free(s->paths);
 	sym_kernel_free(s->kernel);
+	sym_search_free(s->search);
 	free(s->trace_dir);
 	free(s->debug_dir);
 	free(s->vmlinux);
@@ -255,7 +263,7 @@ static void space_punch(struct sym_space *sp, uint64_t start, uint64_t end)
 }
 
 /* Files have absolute paths in /proc/PID/maps; "[heap]", "anon_inode:..." do not. */
-static enum sym_kind kind_of_path(const char *path)
+enum sym_kind sym_path_kind(const char *path)
 {
 	if (!strcmp(path, "[vdso]"))
 		return SYM_KIND_VDSO;
@@ -278,7 +286,7 @@ static void space_map(struct sym_session *s, struct sym_space *sp, const struct 
 	r.path = intern_path(s, rec->str ? rec->str : "");
 	if (!r.path)
 		return;
-	r.kind = kind_of_path(r.path);
+	r.kind = sym_path_kind(r.path);
 	r.build_id_len = rec->mmap.build_id_len <= PT_BUILD_ID_MAX ? rec->mmap.build_id_len : 0;
 	memcpy(r.build_id, rec->mmap.build_id, r.build_id_len);
 
@@ -423,7 +431,7 @@ static struct sym_module *module_get(struct sym_session *s, const char *path, co
 		plen -= slen;
 	snprintf(open_path, sizeof(open_path), "%s%.*s",
 		 s->sysroot && path[0] == '/' ? s->sysroot : "", (int)plen, path);
-	m = sym_module_open(open_path, name, bid, bid_len, s->debug_dir);
+	m = sym_module_open(open_path, name, bid, bid_len, s->search);
 	if (!m)
 		return NULL;
 	if (s->demangle)
@@ -432,6 +440,7 @@ static struct sym_module *module_get(struct sym_session *s, const char *path, co
 		/* Keep the traced path as the identity, not the sysroot one. */
 		free(m->path);
 		m->path = strdup(path);
+		m->found.path = m->path;
 		if (!m->path) {
 			sym_module_free(m);
 			return NULL;
@@ -458,7 +467,7 @@ static void range_resolve(struct sym_session *s, struct sym_range *r)
 				break;
 		if (!r->mod) {
 			r->mod = sym_module_open(vdso, "[vdso]", r->build_id, r->build_id_len,
-						 s->debug_dir);
+						 s->search);
 			if (r->mod) {
 				r->mod->next = s->modules;
 				s->modules = r->mod;
@@ -492,11 +501,17 @@ static void resolve_kernel(struct sym_session *s, uint64_t addr, unsigned flags,
 	loc->sym_addr = e->addr;
 	loc->sym_offset = addr - e->addr;
 	loc->entry = loc->sym_offset == 0;
+	loc->sym_size = e->size;
 	vm = sym_kernel_vmlinux(s->kernel, &kaslr);
 	if (vm && !e->module_base) {
+		const struct sym_entry *ve = sym_module_find(vm, addr - kaslr);
+
 		loc->mod = vm;
 		loc->module_path = vm->path;
 		loc->module_offset = addr - kaslr;
+		/* kallsyms has no sizes: the vmlinux's symbol has the function's own */
+		if (ve && ve->addr + kaslr == e->addr)
+			loc->sym_size = ve->size;
 		if (flags & SYM_LINES)
 			sym_module_line(vm, addr - kaslr, &loc->file, &loc->line);
 	}
@@ -561,6 +576,7 @@ void sym_resolve(struct sym_session *s, uint32_t pid, uint64_t addr, unsigned fl
 		loc->sym_offset = vaddr - e->addr;
 		loc->entry = loc->sym_offset == 0 ||
 			     (e->local_entry && loc->sym_offset == e->local_entry);
+		loc->sym_size = e->size;
 	}
 	if (flags & SYM_LINES)
 		sym_module_line(r->mod, vaddr, &loc->file, &loc->line);

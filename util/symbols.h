@@ -21,7 +21,8 @@ struct sym_options {
 	const char *trace_dir;	  /* for the vdso image and kernel snapshots */
 	const char *debug_dir;	  /* default /usr/lib/debug */
 	const char *vmlinux;	  /* kernel image with debug info, optional */
-	const char *sysroot;	  /* prefix for module paths, optional */
+	const char *sysroot;	  /* prefix for module paths (post --symfs), optional */
+	const char *buildid_dir;  /* a build-id cache searched before the default one */
 	bool no_demangle;	  /* show C++ names as in the symbol table */
 };
 
@@ -40,6 +41,12 @@ enum sym_kind {
 	SYM_KIND_UNKNOWN,	  /* nothing mapped there as far as we know */
 };
 
+/*
+ * What an MMAP record's path is: SYM_KIND_FILE (an absolute path; it may
+ * end in " (deleted)"), SYM_KIND_VDSO ("[vdso]") or SYM_KIND_ANON.
+ */
+enum sym_kind sym_path_kind(const char *path);
+
 struct sym_loc {
 	enum sym_kind kind;
 	struct sym_module *mod;	  /* NULL for ANON and UNKNOWN */
@@ -55,6 +62,7 @@ struct sym_loc {
 	uint64_t sym_offset;	  /* addr - sym_addr */
 	bool entry;		  /* addr is an entry point of the symbol: its start, or
 				   * its local entry (ppc64 ELFv2, arch_sym_local_entry) */
+	uint64_t sym_size;	  /* the symbol's size in bytes (kallsyms: to the next one) */
 	const char *file;	  /* source file (SYM_LINES), NULL if unknown */
 	int line;		  /* source line, 0 if unknown */
 };

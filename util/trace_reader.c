@@ -14,7 +14,6 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "arch.h"
 #include "log.h"
 #include "stepcodec.h"
 #include "trace_reader.h"
@@ -450,6 +449,12 @@ static int load_tasks(struct trace *t)
 		if (r == 0)
 			break;
 		if (r < 0) {
+			if (trace_cut_short(t)) {
+				/* a recorder that died while writing its last record */
+				pr_dbg("%s: ends in a partial record at byte %zu (cut short)", path,
+				       rec_off);
+				break;
+			}
 			if (!t->force) {
 				pr_err("%s: truncated record at byte %zu", path, rec_off);
 				goto out;
@@ -534,6 +539,12 @@ static int list_streams(struct trace *t)
 		si.name = si.path + strlen(t->dir) + 1;
 		if (stat(si.path, &st) == 0)
 			si.file_size = (uint64_t)st.st_size;
+		if (trace_cut_short(t) && si.file_size < sizeof(struct pt_file_header)) {
+			/* created by a recorder that died before writing to it */
+			pr_dbg("%s: no file header (the recording was cut short): skipped", si.path);
+			free(si.path);
+			continue;
+		}
 		if (t->nr_streams == cap) {
 			struct trace_stream_info *n;
 
@@ -598,17 +609,6 @@ static struct trace *trace_open_common(const char *dir, bool force)
 		trace_close(t);
 		return NULL;
 	}
-	/* Decoding, symbol and vector rules follow the trace's ARCH (arch/arch.h). */
-	if (*t->info.arch && arch_select(t->info.arch) < 0) {
-		if (!force) {
-			pr_err("%s: a trace of architecture %s, which this post cannot read "
-			       "(it reads %s)", dir, t->info.arch, arch_known_names());
-			trace_close(t);
-			return NULL;
-		}
-		pr_warn("%s: architecture %s unknown: read with %s's rules (--force)", dir,
-			t->info.arch, arch_selected_name());
-	}
 	return t;
 }
 
@@ -639,6 +639,13 @@ void trace_close(struct trace *t)
 	free(t->threads);
 	free(t->dir);
 	free(t);
+}
+
+bool trace_cut_short(const struct trace *t)
+{
+	const char *state = t->info.state;
+
+	return state && state[0] && strcmp(state, PT_STATE_COMPLETE);
 }
 
 const struct trace_info *trace_info(const struct trace *t)
@@ -733,6 +740,8 @@ struct stream_reader {
 	uint64_t base;		  /* stream offset of buf[0] (the file header counts) */
 	uint64_t last_pc;
 	bool end_seen;
+	bool cut_ok;		  /* the recording was cut short: no END is fine */
+	bool cut;		  /* it ended without END, after its last whole block */
 	int state;		  /* 0 reading, 1 finished, -1 failed */
 };
 
@@ -903,6 +912,16 @@ void stream_reader_set_force(struct stream_reader *r, bool force)
 	r->force = force;
 }
 
+void stream_reader_set_cut_short(struct stream_reader *r, bool cut_short)
+{
+	r->cut_ok = cut_short;
+}
+
+bool stream_reader_cut(const struct stream_reader *r)
+{
+	return r->cut;
+}
+
 const struct pt_file_header *stream_reader_header(const struct stream_reader *r)
 {
 	return &r->hdr;
@@ -971,6 +990,14 @@ static int sr_verify_block(struct stream_reader *r)
 			return r->state < 0 ? -1 : 0;
 		if (got == 0) {
 			if (r->len == 0 && r->end_seen && (!r->zstd || r->zret == 0)) {
+				r->state = 1;
+				return 0;
+			}
+			if (r->cut_ok && !r->end_seen) {
+				/* The recorder stopped writing (died, or the disk was
+				 * full): what follows the last whole block is a block it
+				 * did not finish. */
+				r->cut = true;
 				r->state = 1;
 				return 0;
 			}
@@ -1077,6 +1104,7 @@ struct trace_iter *trace_iter_new(struct trace *t)
 		if (!s->r)
 			goto err;
 		stream_reader_set_force(s->r, t->force);
+		stream_reader_set_cut_short(s->r, trace_cut_short(t));
 		if (!s->info->per_cpu) {
 			s->tid = s->info->id;
 			s->pid = trace_pid_of(t, s->tid);
@@ -1295,8 +1323,11 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev)
 
 static bool task_due(const struct trace_task_rec *task, const struct trace_event *next)
 {
+	/* Before the step it precedes; a control record at the same place (an
+	 * OFF after a thread's last step, before its EXIT) comes first. */
 	if (task->c.seq != PT_SEQ_NONE)
-		return task->c.seq <= next->index;
+		return task->c.seq < next->index ||
+		       (task->c.seq == next->index && next->kind == TEV_STEP);
 	return next->time_ns && task->c.time_ns <= next->time_ns;
 }
 

@@ -46,6 +46,13 @@ struct trace *trace_open(const char *dir);
 struct trace *trace_open_flags(const char *dir, unsigned flags);
 void trace_close(struct trace *t);
 const struct trace_info *trace_info(const struct trace *t);
+/*
+ * The recording was cut short: the header's state is not "complete"
+ * (recording: the recorder died; interrupted: it stopped early or could not
+ * write).  Its streams may end without END and its tasks file in a partial
+ * record; both then end where the recorder stopped writing.
+ */
+bool trace_cut_short(const struct trace *t);
 const char *trace_dir(const struct trace *t);
 
 /* One task record from the tasks file, decoded. */
@@ -155,6 +162,13 @@ void stream_reader_close(struct stream_reader *r);
 uint64_t stream_reader_offset(const struct stream_reader *r);
 /* Stop at damage with a warning (return 0) rather than an error (-1). */
 void stream_reader_set_force(struct stream_reader *r, bool force);
+/*
+ * The stream is of a trace that was cut short (trace_cut_short): its end
+ * without END, after its last whole CHECK block, is its end and no damage;
+ * stream_reader_cut() then says it ended so.
+ */
+void stream_reader_set_cut_short(struct stream_reader *r, bool cut_short);
+bool stream_reader_cut(const struct stream_reader *r);
 /* Don't print damage (truncation, corruption); the caller reports
  * stream_reader_damage(): what was wrong ("truncated at byte N"), or NULL. */
 void stream_reader_set_quiet(struct stream_reader *r, bool quiet);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <zstd.h>
 
 #include "log.h"
+#include "trace_reader.h"
 #include "trace_writer.h"
 
 struct tw_attr {
@@ -22,16 +24,22 @@ struct tw_attr {
 };
 
 struct trace_writer {
-	char *dir;
+	char *dir;		  /* where files go: staging until committed */
+	char *name;		  /* the trace's name (-o DIR) */
+	bool committed;
+	bool in_place;		  /* writing into an existing empty name directly */
 	struct tw_options opts;
 	uint64_t features;
 	struct tw_attr *attrs;
 	size_t nr_attrs;
-	FILE *tasks;
+	int tasks_fd;
+	uint64_t tasks_size;	  /* bytes of whole records in the tasks file */
+	size_t header_room;	  /* size of the header file (with its padding) */
 	uint64_t steps;
 	uint64_t lost;
+	uint64_t dropped;	  /* steps that did not reach the disk (write error) */
 	uint32_t threads, processes;
-	int error;
+	int error;		  /* first write error, said once */
 };
 
 uint64_t tw_now_ns(void)
@@ -107,8 +115,8 @@ static bool dir_is_empty(const char *dir)
 	return empty;
 }
 
-/* Remove a previous trace directory's backup: only the files a trace has. */
-static int remove_trace_dir(const char *dir)
+/* Remove the files of a trace directory (a trace has no subdirectories); rmdir too unless keep. */
+static int remove_trace_files(const char *dir, bool keep)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -127,64 +135,169 @@ static int remove_trace_dir(const char *dir)
 		free(p);
 	}
 	closedir(d);
-	if (rmdir(dir) < 0)
+	if (!keep && rmdir(dir) < 0)
 		ret = -1;
 	return ret;
 }
 
-/*
- * A directory holding a header file is a previous trace: keep it as DIR.old
- * (like perf).  An empty directory is used as it is; anything else that
- * already exists is refused rather than overwritten.
- */
-static int prepare_dir(const char *dir)
+/* What is at path: 0 nothing, 1 an empty directory, 2 a trace directory, -1 anything else. */
+static int classify(const char *path)
 {
 	struct stat st;
-	char *hdr, *old;
+	char *hdr;
 	bool is_trace;
 
-	if (stat(dir, &st) < 0) {
-		if (errno != ENOENT) {
-			pr_err("cannot use %s: %s", dir, strerror(errno));
-			return -1;
-		}
-	} else if (!S_ISDIR(st.st_mode)) {
-		pr_err("%s exists and is not a trace directory", dir);
-		errno = EEXIST;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
 		return -1;
-	} else if (dir_is_empty(dir)) {
+	if (dir_is_empty(path))
+		return 1;
+	hdr = path_join(path, PT_FILE_HEADER);
+	is_trace = hdr && access(hdr, F_OK) == 0;
+	free(hdr);
+	return is_trace ? 2 : -1;
+}
+
+/* name without trailing slashes (a "DIR/" given on the command line). */
+static char *clean_name(const char *dir)
+{
+	char *n = strdup(dir);
+	size_t len = n ? strlen(n) : 0;
+
+	while (len > 1 && n[len - 1] == '/')
+		n[--len] = '\0';
+	return n;
+}
+
+/* Make the staging directory next to tw->name. */
+static int make_staging(struct trace_writer *tw)
+{
+	int kind = classify(tw->name);
+	char *tmpl;
+
+	if (kind < 0) {
+		if (errno == EACCES || errno == ENOTDIR || errno == ELOOP)
+			pr_err("cannot use %s: %s", tw->name, strerror(errno));
+		else
+			pr_err("%s exists and is not a trace directory", tw->name);
+		return -1;
+	}
+	if (kind == 1) {
+		/* Nothing to keep: write into it (it may be a mount point). */
+		tw->dir = strdup(tw->name);
+		tw->in_place = true;
+		return tw->dir ? 0 : -1;
+	}
+	tmpl = malloc(strlen(tw->name) + sizeof(".new-XXXXXX"));
+	if (!tmpl)
+		return -1;
+	sprintf(tmpl, "%s.new-XXXXXX", tw->name);
+	if (!mkdtemp(tmpl)) {
+		pr_err("cannot create %s: %s", tw->name, strerror(errno));
+		free(tmpl);
+		return -1;
+	}
+	chmod(tmpl, 0755);	/* mkdtemp makes it 0700; a trace is 0755 like mkdir's */
+	tw->dir = tmpl;
+	return 0;
+}
+
+int tw_commit(struct trace_writer *tw)
+{
+	char *old = NULL;
+	int kind, ret = -1;
+
+	if (tw->committed)
 		return 0;
-	} else {
-		hdr = path_join(dir, PT_FILE_HEADER);
-		is_trace = hdr && access(hdr, F_OK) == 0;
-		free(hdr);
-		if (!is_trace) {
-			pr_err("%s exists and is not a trace directory", dir);
-			errno = EEXIST;
-			return -1;
-		}
-		old = malloc(strlen(dir) + 5);
+	if (tw->in_place) {
+		tw->committed = true;
+		return 0;
+	}
+	kind = classify(tw->name);
+	if (kind < 0) {
+		pr_err("%s appeared meanwhile and is not a trace directory; the trace is in %s",
+		       tw->name, tw->dir);
+		return -1;
+	}
+	if (kind == 2) {
+		old = malloc(strlen(tw->name) + sizeof(".old"));
 		if (!old)
 			return -1;
-		sprintf(old, "%s.old", dir);
-		if (access(old, F_OK) == 0 && remove_trace_dir(old) < 0) {
-			pr_err("cannot remove the previous backup %s: %s", old, strerror(errno));
-			free(old);
-			return -1;
+		sprintf(old, "%s.old", tw->name);
+		if (classify(old) > 0 && remove_trace_files(old, false) < 0) {
+			pr_err("cannot remove the previous backup %s: %s; the trace is in %s", old,
+			       strerror(errno), tw->dir);
+			goto out;
 		}
-		if (rename(dir, old) < 0) {
-			pr_err("cannot move previous trace %s to %s: %s", dir, old,
-			       strerror(errno));
-			free(old);
-			return -1;
+		/* Swap the two names in one step where the filesystem can: DIR is
+		 * never missing.  Then the old trace, now at the staging name,
+		 * becomes DIR.old. */
+		if (renameat2(AT_FDCWD, tw->dir, AT_FDCWD, tw->name, RENAME_EXCHANGE) == 0) {
+			if (rename(tw->dir, old) < 0)
+				pr_warn("cannot move the previous trace to %s: %s; it is in %s",
+					old, strerror(errno), tw->dir);
+			goto done;
 		}
-		free(old);
+		if (rename(tw->name, old) < 0) {
+			pr_err("cannot move previous trace %s to %s: %s; the trace is in %s",
+			       tw->name, old, strerror(errno), tw->dir);
+			goto out;
+		}
 	}
-	if (mkdir(dir, 0755) < 0) {
-		pr_err("cannot create %s: %s", dir, strerror(errno));
-		return -1;
+	if (rename(tw->dir, tw->name) < 0) {
+		pr_err("cannot rename %s to %s: %s", tw->dir, tw->name, strerror(errno));
+		goto out;
 	}
-	return 0;
+done:
+	free(tw->dir);
+	tw->dir = strdup(tw->name);
+	tw->committed = true;
+	ret = tw->dir ? 0 : -1;
+out:
+	free(old);
+	return ret;
+}
+
+const char *tw_dir(const struct trace_writer *tw)
+{
+	return tw->dir;
+}
+
+int tw_error(const struct trace_writer *tw)
+{
+	return tw->error;
+}
+
+/* The first write error of the trace: said once, in one line, then remembered. */
+static void write_failed(struct trace_writer *tw, const char *name, int err)
+{
+	if (tw->error)
+		return;
+	tw->error = err ? err : EIO;
+	pr_err("cannot write %s/%s: %s: the trace ends here (what was written before stays "
+	       "readable)", tw->name, name, strerror(tw->error));
+}
+
+static void free_writer(struct trace_writer *tw)
+{
+	for (size_t i = 0; i < tw->nr_attrs; i++)
+		free(tw->attrs[i].data);
+	free(tw->attrs);
+	free(tw->dir);
+	free(tw->name);
+	free(tw);
+}
+
+void tw_discard(struct trace_writer *tw)
+{
+	if (!tw)
+		return;
+	if (tw->tasks_fd >= 0)
+		close(tw->tasks_fd);
+	if (!tw->committed && tw->dir)
+		remove_trace_files(tw->dir, tw->in_place);
+	free_writer(tw);
 }
 
 struct trace_writer *tw_open(const char *dir, const struct tw_options *opts)
@@ -193,30 +306,54 @@ struct trace_writer *tw_open(const char *dir, const struct tw_options *opts)
 	struct pt_file_header h;
 	char *path;
 
-	if (prepare_dir(dir) < 0)
-		return NULL;
 	tw = calloc(1, sizeof(*tw));
 	if (!tw)
 		return NULL;
-	tw->dir = strdup(dir);
+	tw->tasks_fd = -1;
+	tw->name = clean_name(dir);
+	if (!tw->name || make_staging(tw) < 0) {
+		free_writer(tw);
+		return NULL;
+	}
 	if (opts)
 		tw->opts = *opts;
 	tw->features = tw->opts.features | (tw->opts.compress ? PT_FEAT_ZSTD : 0);
-	path = path_join(dir, PT_FILE_TASKS);
-	tw->tasks = path ? fopen(path, "we") : NULL; /* not inherited by traced commands */
-	if (!tw->tasks) {
-		pr_err("cannot create %s: %s", path ? path : dir, strerror(errno));
+	path = path_join(tw->dir, PT_FILE_TASKS);
+	/* O_CLOEXEC: not inherited by traced commands */
+	tw->tasks_fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+	fill_file_header(&h, PT_KIND_TASKS, 0, 0, 0);
+	if (tw->tasks_fd < 0 || write_all(tw->tasks_fd, &h, sizeof(h)) < 0) {
+		pr_err("cannot create %s/%s: %s", tw->name, PT_FILE_TASKS, strerror(errno));
 		free(path);
-		free(tw->dir);
-		free(tw);
+		tw_discard(tw);
 		return NULL;
 	}
 	free(path);
-	setvbuf(tw->tasks, NULL, _IOFBF, 1 << 16);
-	fill_file_header(&h, PT_KIND_TASKS, 0, 0, 0);
-	fwrite(&h, sizeof(h), 1, tw->tasks);
-	fflush(tw->tasks);	/* a recorder killed before any task record leaves a valid file */
+	tw->tasks_size = sizeof(h);
 	return tw;
+}
+
+int tw_write_file(struct trace_writer *tw, const char *name, const void *data, size_t len)
+{
+	char *path = path_join(tw->dir, name);
+	int fd, ret = -1;
+
+	if (tw->error || !path) {
+		free(path);
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0 && write_all(fd, data, len) == 0)
+		ret = 0;
+	if (fd >= 0 && close(fd) < 0)
+		ret = -1;
+	if (ret) {
+		/* A partial snapshot is worse than none: the reader would trust it. */
+		unlink(path);
+		write_failed(tw, name, errno);
+	}
+	free(path);
+	return ret;
 }
 
 int tw_set_attr(struct trace_writer *tw, unsigned type, const void *data, size_t len)
@@ -257,51 +394,129 @@ void tw_add_features(struct trace_writer *tw, uint64_t features)
 	tw->features |= features;
 }
 
-static int put_rec(FILE *f, unsigned type, const void *a, size_t alen, const void *b, size_t blen)
+/* Append a tagged record to a growing buffer; -1 when out of memory. */
+static int put_rec(uint8_t **buf, size_t *len, unsigned type, const void *a, size_t alen,
+		   const void *b, size_t blen)
 {
 	struct pt_rec_header rh = { .type = type, .size = (uint32_t)(sizeof(rh) + alen + blen) };
+	uint8_t *n = realloc(*buf, *len + rh.size);
 
-	if (fwrite(&rh, sizeof(rh), 1, f) != 1)
+	if (!n)
 		return -1;
-	if (alen && fwrite(a, alen, 1, f) != 1)
-		return -1;
-	if (blen && fwrite(b, blen, 1, f) != 1)
-		return -1;
+	memcpy(n + *len, &rh, sizeof(rh));
+	if (alen)
+		memcpy(n + *len + sizeof(rh), a, alen);
+	if (blen)
+		memcpy(n + *len + sizeof(rh) + alen, b, blen);
+	*buf = n;
+	*len += rh.size;
 	return 0;
+}
+
+/* Pad the header image to size with a PT_ATTR_PAD record (size > len + 8). */
+static int pad_header(uint8_t **buf, size_t *len, size_t size)
+{
+	size_t pad = size - *len - sizeof(struct pt_rec_header);
+	uint8_t *zeros = calloc(1, pad ? pad : 1);
+	int ret;
+
+	if (!zeros)
+		return -1;
+	ret = put_rec(buf, len, PT_ATTR_PAD, zeros, pad, NULL, 0);
+	free(zeros);
+	return ret;
+}
+
+/* The header as it goes on disk, padded to room (which grows when needed). */
+static int header_image(struct trace_writer *tw, uint8_t **buf, size_t *len, size_t *room)
+{
+	struct pt_file_header h;
+
+	fill_file_header(&h, PT_KIND_HEADER, tw->features, 0, 0);
+	*buf = malloc(sizeof(h));
+	if (!*buf)
+		return -1;
+	memcpy(*buf, &h, sizeof(h));
+	*len = sizeof(h);
+	for (size_t i = 0; i < tw->nr_attrs; i++)
+		if (put_rec(buf, len, tw->attrs[i].type, tw->attrs[i].data, tw->attrs[i].len, NULL,
+			    0) < 0)
+			return -1;
+	/* Room for what is added at the end (state, stop time, notes). */
+	*room = tw->header_room;
+	if (*room < *len + 1024)
+		*room = (*len + 1024 + PT_HEADER_ROOM - 1) / PT_HEADER_ROOM * PT_HEADER_ROOM;
+	return 0;
+}
+
+/* Rewrite the header file where it is (a full filesystem has no room for a new one). */
+static int header_in_place(struct trace_writer *tw, const char *path, uint8_t **buf, size_t *len)
+{
+	int fd, ret = -1;
+
+	if (!tw->header_room || *len + sizeof(struct pt_rec_header) > tw->header_room ||
+	    pad_header(buf, len, tw->header_room) < 0)
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 && pwrite(fd, *buf, *len, 0) == (ssize_t)*len)
+		ret = 0;
+	if (fd >= 0 && close(fd) < 0)
+		ret = -1;
+	return ret;
+}
+
+void tw_get_totals(const struct trace_writer *tw, struct pt_attr_totals *t)
+{
+	t->steps = tw->steps - tw->dropped;
+	t->lost = tw->lost + tw->dropped;
+	t->threads = tw->threads;
+	t->processes = tw->processes;
 }
 
 int tw_write_header(struct trace_writer *tw, const char *state)
 {
-	struct pt_file_header h;
-	struct pt_attr_totals t = {
-		.steps = tw->steps, .lost = tw->lost,
-		.threads = tw->threads, .processes = tw->processes,
-	};
+	struct pt_attr_totals t;
 	char *path = path_join(tw->dir, PT_FILE_HEADER);
 	char *tmp = path_join(tw->dir, PT_FILE_HEADER ".tmp");
-	FILE *f;
-	int ret = -1;
+	uint8_t *buf = NULL;
+	size_t len = 0, room;
+	int fd, ret = -1, err = 0;
 
 	if (!path || !tmp)
 		goto out;
+	tw_get_totals(tw, &t);
 	tw_set_attr(tw, PT_ATTR_TOTALS, &t, sizeof(t));
 	tw_set_attr_str(tw, PT_ATTR_STATE, state);
-	f = fopen(tmp, "w");
-	if (!f) {
-		pr_err("cannot create %s: %s", tmp, strerror(errno));
+	if (header_image(tw, &buf, &len, &room) < 0)
+		goto out;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0 && pad_header(&buf, &len, room) == 0 && write_all(fd, buf, len) == 0)
+		ret = 0;
+	err = errno;
+	if (fd >= 0 && close(fd) < 0 && !ret) {
+		ret = -1;
+		err = errno;
+	}
+	if (!ret && rename(tmp, path) < 0) {
+		ret = -1;
+		err = errno;
+	}
+	if (!ret) {
+		tw->header_room = room;
 		goto out;
 	}
-	fill_file_header(&h, PT_KIND_HEADER, tw->features, 0, 0);
-	ret = fwrite(&h, sizeof(h), 1, f) == 1 ? 0 : -1;
-	for (size_t i = 0; i < tw->nr_attrs && !ret; i++)
-		ret = put_rec(f, tw->attrs[i].type, tw->attrs[i].data, tw->attrs[i].len, NULL, 0);
-	if (fclose(f) != 0)
-		ret = -1;
-	if (!ret && rename(tmp, path) < 0)
-		ret = -1;
-	if (ret)
-		pr_err("cannot write %s: %s", path, strerror(errno));
+	unlink(tmp);
+	free(buf);
+	buf = NULL;
+	if ((err == ENOSPC || err == EDQUOT || err == EFBIG) &&
+	    header_image(tw, &buf, &len, &room) == 0 && header_in_place(tw, path, &buf, &len) == 0) {
+		pr_dbg("%s/%s rewritten in place (%s)", tw->name, PT_FILE_HEADER, strerror(err));
+		ret = 0;
+		goto out;
+	}
+	pr_err("cannot write %s/%s: %s", tw->name, PT_FILE_HEADER, strerror(err));
 out:
+	free(buf);
 	free(path);
 	free(tmp);
 	return ret;
@@ -309,17 +524,30 @@ out:
 
 int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len, const char *str)
 {
-	int ret = put_rec(tw->tasks, type, rec, len, str, str ? strlen(str) + 1 : 0);
+	uint8_t *buf = NULL;
+	size_t n = 0;
 
-	/* Task records are rare and make the steps readable: write each one
-	 * through, so a recorder killed outright still leaves them on disk. */
-	if (!ret && fflush(tw->tasks) != 0)
-		ret = -1;
-	if (ret && !tw->error) {
-		tw->error = errno;
-		pr_err("cannot write task record: %s", strerror(errno));
+	if (tw->error)
+		return -1;
+	/* Task records are rare and make the steps readable: each one is
+	 * written through, whole or not at all, so a recorder killed outright
+	 * or a full filesystem still leaves whole records on disk. */
+	if (put_rec(&buf, &n, type, rec, len, str, str ? strlen(str) + 1 : 0) < 0)
+		return -1;
+	if (write_all(tw->tasks_fd, buf, n) < 0) {
+		int err = errno;
+
+		if (ftruncate(tw->tasks_fd, (off_t)tw->tasks_size) < 0 ||
+		    lseek(tw->tasks_fd, (off_t)tw->tasks_size, SEEK_SET) < 0)
+			pr_dbg("cannot cut %s back to its last record: %s", PT_FILE_TASKS,
+			       strerror(errno));
+		write_failed(tw, PT_FILE_TASKS, err);
+		free(buf);
+		return -1;
 	}
-	return ret;
+	tw->tasks_size += n;
+	free(buf);
+	return 0;
 }
 
 uint64_t tw_total_steps(const struct trace_writer *tw)
@@ -339,6 +567,22 @@ void tw_count_task(struct trace_writer *tw, bool new_process)
 		tw->processes++;
 }
 
+/* A stream that cannot be written: cut it back to its last whole block, say so once. */
+static void stream_failed(struct tw_stream *s, int err)
+{
+	char name[64];
+
+	if (s->error)
+		return;
+	s->error = err ? err : EIO;
+	if (ftruncate(s->fd, (off_t)s->disk_bytes) < 0)
+		pr_dbg("cannot cut step stream %u back to byte %llu: %s", s->id,
+		       (unsigned long long)s->disk_bytes, strerror(errno));
+	snprintf(name, sizeof(name), s->per_cpu ? PT_FILE_STEPS_CPU_FMT : PT_FILE_STEPS_THREAD_FMT,
+		 s->id);
+	write_failed(s->tw, name, s->error);
+}
+
 struct tw_stream *tw_stream_open(struct trace_writer *tw, bool per_cpu, uint32_t id)
 {
 	struct tw_stream *s = calloc(1, sizeof(*s));
@@ -352,7 +596,7 @@ struct tw_stream *tw_stream_open(struct trace_writer *tw, bool per_cpu, uint32_t
 	path = path_join(tw->dir, name);
 	s->fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
 	if (s->fd < 0) {
-		pr_err("cannot create %s: %s", path ? path : name, strerror(errno));
+		write_failed(tw, name, errno);
 		free(path);
 		free(s);
 		return NULL;
@@ -365,7 +609,9 @@ struct tw_stream *tw_stream_open(struct trace_writer *tw, bool per_cpu, uint32_t
 	tw_add_features(tw, per_cpu ? PT_FEAT_PER_CPU : PT_FEAT_PER_THREAD);
 	fill_file_header(&h, PT_KIND_STEPS, 0, id, tw->opts.compress ? PT_FLAG_ZSTD : 0);
 	if (write_all(s->fd, &h, sizeof(h)) < 0)
-		s->error = errno;
+		stream_failed(s, errno);
+	else
+		s->disk_bytes = sizeof(h);
 	if (tw->opts.compress) {
 		ZSTD_CStream *z = ZSTD_createCStream();
 
@@ -383,15 +629,26 @@ struct tw_stream *tw_stream_open(struct trace_writer *tw, bool per_cpu, uint32_t
 	return s;
 }
 
-static int stream_out(struct tw_stream *s, const uint8_t *data, size_t len, bool end)
+/*
+ * Write data to the file, compressed when asked, adding the bytes written
+ * to *written.  Compressed streams are flushed at every call (ZSTD_e_flush)
+ * so the file always ends on whole zstd blocks: cut there, it still
+ * decodes up to its last CHECK.  end closes the zstd frame.
+ */
+static int stream_out(struct tw_stream *s, const uint8_t *data, size_t len, bool end,
+		      uint64_t *written)
 {
 	ZSTD_inBuffer in = { data, len, 0 };
 
-	if (!s->zstd)
-		return write_all(s->fd, data, len);
+	if (!s->zstd) {
+		if (write_all(s->fd, data, len) < 0)
+			return -1;
+		*written += len;
+		return 0;
+	}
 	for (;;) {
 		ZSTD_outBuffer out = { s->zbuf, s->zbuf_size, 0 };
-		size_t r = ZSTD_compressStream2(s->zstd, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+		size_t r = ZSTD_compressStream2(s->zstd, &out, &in, end ? ZSTD_e_end : ZSTD_e_flush);
 
 		if (ZSTD_isError(r)) {
 			errno = EIO;
@@ -399,7 +656,8 @@ static int stream_out(struct tw_stream *s, const uint8_t *data, size_t len, bool
 		}
 		if (out.pos && write_all(s->fd, s->zbuf, out.pos) < 0)
 			return -1;
-		if (end ? r == 0 : in.pos == in.size)
+		*written += out.pos;
+		if (r == 0 && in.pos == in.size)
 			return 0;
 	}
 }
@@ -408,14 +666,19 @@ static int stream_out(struct tw_stream *s, const uint8_t *data, size_t len, bool
 int tw_stream_flush(struct tw_stream *s)
 {
 	struct ctl_payload p = { .len = 0 };
+	uint64_t written = 0;
 
 	if (!s->len)
-		return 0;
+		return s->error ? -1 : 0;
 	ctl_put_u32(&p, (uint32_t)crc32(0, s->buf, (uInt)s->len));
 	s->len += pt_ctl_put(s->buf + s->len, PT_CTL_CHECK, p.buf, p.len);
-	if (!s->error && stream_out(s, s->buf, s->len, false) < 0) {
-		s->error = errno;
-		pr_err("cannot write step stream %u: %s", s->id, strerror(errno));
+	if (!s->error) {
+		if (stream_out(s, s->buf, s->len, false, &written) < 0) {
+			stream_failed(s, errno);
+		} else {
+			s->disk_bytes += written;
+			s->disk_steps = s->steps;
+		}
 	}
 	s->len = 0;
 	return s->error ? -1 : 0;
@@ -545,18 +808,21 @@ void tw_ring(struct tw_stream *s, unsigned ring)
 int tw_stream_close(struct tw_stream *s)
 {
 	struct ctl_payload p = { .len = 0 };
+	uint64_t written = 0;
 	int ret;
 
-	ctl_put_uleb(&p, s->steps);
-	tw_ctl(s, PT_CTL_END, &p);
-	tw_stream_flush(s);
-	if (s->zstd && !s->error && stream_out(s, NULL, 0, true) < 0)
-		s->error = errno;
-	if (close(s->fd) < 0 && !s->error)
-		s->error = errno;
+	if (!s->error) {
+		ctl_put_uleb(&p, s->steps);
+		tw_ctl(s, PT_CTL_END, &p);
+		tw_stream_flush(s);
+	}
+	if (s->zstd && !s->error && stream_out(s, NULL, 0, true, &written) < 0)
+		stream_failed(s, errno);
+	if (close(s->fd) < 0)
+		stream_failed(s, errno);
 	ret = s->error ? -1 : 0;
-	if (ret)
-		pr_err("cannot finish step stream %u: %s", s->id, strerror(s->error));
+	/* Steps that never reached the disk count as lost in the header. */
+	s->tw->dropped += s->steps - s->disk_steps;
 	ZSTD_freeCStream(s->zstd);
 	free(s->zbuf);
 	free(s);
@@ -567,16 +833,78 @@ int tw_close(struct trace_writer *tw, const char *state)
 {
 	int ret = 0;
 
-	if (fclose(tw->tasks) != 0 || tw->error) {
-		pr_err("cannot finish the tasks file in %s", tw->dir);
+	if (tw->tasks_fd >= 0 && close(tw->tasks_fd) < 0)
+		write_failed(tw, PT_FILE_TASKS, errno);
+	tw->tasks_fd = -1;
+	if (tw_commit(tw) < 0)
+		ret = -1;
+	if (tw->error) {
+		char note[256];
+
+		snprintf(note, sizeof(note), "writing the trace failed (%s): the recording "
+			 "stopped there", strerror(tw->error));
+		tw_set_attr_str(tw, PT_ATTR_NOTE, note);
+		state = PT_STATE_INTERRUPTED;
 		ret = -1;
 	}
 	if (tw_write_header(tw, state) < 0)
 		ret = -1;
-	for (size_t i = 0; i < tw->nr_attrs; i++)
-		free(tw->attrs[i].data);
-	free(tw->attrs);
-	free(tw->dir);
-	free(tw);
+	free_writer(tw);
 	return ret;
+}
+
+int tw_mark_cut_short(const char *dir, const char *state, const char *note,
+		      const struct pt_attr_totals *totals)
+{
+	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
+	struct trace_writer *tw = calloc(1, sizeof(*tw));
+	const struct pt_rec_header *rh;
+	struct pt_file_header h;
+	struct pt_attr_totals t = { 0 };
+	char *path = path_join(dir, PT_FILE_HEADER);
+	uint8_t *data = NULL;
+	size_t len, off = sizeof(h);
+	int ret = -1;
+
+	if (!tw || !path || trace_load_file(path, PT_KIND_HEADER, &h, &data, &len) < 0)
+		goto out;
+	tw->tasks_fd = -1;
+	tw->dir = strdup(dir);
+	tw->name = strdup(dir);
+	tw->committed = true;
+	tw->features = h.features;
+	tw->header_room = len;
+	while (trace_next_record(data, len, &off, &rh) == 1) {
+		size_t plen = rh->size - sizeof(*rh);
+
+		if (rh->type == PT_ATTR_TOTALS && plen >= sizeof(t))
+			memcpy(&t, rh + 1, sizeof(t));
+		else if (rh->type != PT_ATTR_PAD && rh->type != PT_ATTR_STATE)
+			tw_set_attr(tw, rh->type, rh + 1, plen);
+	}
+	if (totals)
+		t = *totals;
+	tw->steps = t.steps;
+	tw->lost = t.lost;
+	tw->threads = t.threads;
+	tw->processes = t.processes;
+	tw_set_attr(tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
+	if (note)
+		tw_set_attr_str(tw, PT_ATTR_NOTE, note);
+	ret = tw->dir && tw->name ? tw_write_header(tw, state) : -1;
+out:
+	free(data);
+	free(path);
+	if (tw)
+		free_writer(tw);
+	return ret;
+}
+
+int tw_remove_staging(const char *staging)
+{
+	if (!strstr(staging, ".new-")) {
+		errno = EINVAL;		/* not a name tw_open makes */
+		return -1;
+	}
+	return remove_trace_files(staging, false);
 }

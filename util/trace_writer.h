@@ -28,6 +28,8 @@ struct tw_stream {
 	uint64_t last_pc;
 	uint64_t steps;		  /* steps in this stream */
 	uint64_t *total_steps;	  /* the writer's global count */
+	uint64_t disk_steps;	  /* steps in the whole CHECK blocks on disk */
+	uint64_t disk_bytes;	  /* file size up to the last whole block */
 	size_t len;		  /* bytes in buf */
 	void *zstd;		  /* ZSTD_CStream *, when compressing */
 	uint8_t *zbuf;
@@ -43,11 +45,38 @@ struct tw_options {
 };
 
 /*
- * Create the trace directory.  An existing trace directory is renamed to
- * DIR.old first (like perf); an existing non-trace path is an error.
- * Returns NULL with errno set and a message printed.
+ * Start a trace that will be called dir.  Its files go to a staging
+ * directory next to it (DIR.new-XXXXXX, same filesystem) until tw_commit,
+ * so that a recording which never starts leaves an existing DIR untouched;
+ * an existing empty directory is written into directly.  An existing path
+ * that is neither an empty directory nor a trace directory is refused.
+ * Returns NULL with a message printed.
  */
 struct trace_writer *tw_open(const char *dir, const struct tw_options *opts);
+
+/*
+ * The recording has really started: the trace takes its name.  A trace
+ * already there becomes DIR.old (like perf; an older DIR.old is removed).
+ * Returns 0, or -1 with a message (the files stay in the staging directory).
+ */
+int tw_commit(struct trace_writer *tw);
+
+/* The recording never started: remove its files (an existing DIR is kept as it was) and free. */
+void tw_discard(struct trace_writer *tw);
+
+/* Where the trace's files are now (the staging directory before tw_commit). */
+const char *tw_dir(const struct trace_writer *tw);
+
+/* Write a whole file of the trace (PT_FILE_VDSO and the like); 0 or -1 (printed). */
+int tw_write_file(struct trace_writer *tw, const char *name, const void *data, size_t len);
+
+/*
+ * The first write error (an errno, e.g. ENOSPC), 0 while there is none.
+ * The writer says it once, in one line; from then on the files keep what
+ * was written before, whole records and CHECK blocks only, and nothing is
+ * added: the recording should stop and end as cut short.
+ */
+int tw_error(const struct trace_writer *tw);
 
 /* Header attributes: kept in memory, written by tw_write_header/tw_close.
  * Setting a type again replaces it, except PT_ATTR_ON_SYMBOL and
@@ -56,7 +85,11 @@ int tw_set_attr(struct trace_writer *tw, unsigned type, const void *data, size_t
 int tw_set_attr_str(struct trace_writer *tw, unsigned type, const char *s);
 void tw_add_features(struct trace_writer *tw, uint64_t features);
 
-/* (Re)write the header file atomically with PT_ATTR_STATE = state. */
+/*
+ * (Re)write the header file with PT_ATTR_STATE = state: atomically (a new
+ * file renamed over it), or, when the filesystem is full, in place in the
+ * room its padding keeps (PT_ATTR_PAD).
+ */
 int tw_write_header(struct trace_writer *tw, const char *state);
 
 /* Append a task record: rec is the fixed part (starting with
@@ -64,14 +97,17 @@ int tw_write_header(struct trace_writer *tw, const char *state);
 int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len,
 	    const char *str);
 
+/* The totals the header gets: steps on disk, lost ones, threads, processes. */
+void tw_get_totals(const struct trace_writer *tw, struct pt_attr_totals *t);
+
 /* Steps recorded so far in all streams (the global sequence number). */
 uint64_t tw_total_steps(const struct trace_writer *tw);
 void tw_add_lost(struct trace_writer *tw, uint64_t n);
 void tw_count_task(struct trace_writer *tw, bool new_process);
 
-/* Open a step stream file (steps.tID or steps.cID). */
+/* Open a step stream file (steps.tID or steps.cID).  NULL after a message. */
 struct tw_stream *tw_stream_open(struct trace_writer *tw, bool per_cpu, uint32_t id);
-/* Write the END record, flush and close. */
+/* Write the END record (unless writing failed), flush and close; 0 or -1. */
 int tw_stream_close(struct tw_stream *s);
 
 int tw_stream_flush(struct tw_stream *s);
@@ -112,7 +148,23 @@ void tw_lost(struct tw_stream *s, uint64_t count);
 void tw_onoff(struct tw_stream *s, bool on, uint64_t time_ns);
 void tw_ring(struct tw_stream *s, unsigned ring);
 
-/* Finish: close the tasks file, write the header with state, free. */
+/*
+ * For a guardian whose recorder died: rewrite the header of the trace in
+ * dir as state (PT_STATE_INTERRUPTED), adding note and the stop time, and
+ * totals when not NULL (else the header's own are kept).  0 or -1 (printed).
+ */
+int tw_mark_cut_short(const char *dir, const char *state, const char *note,
+		      const struct pt_attr_totals *totals);
+
+/* Remove a staging directory (DIR.new-XXXXXX) a recorder that died before
+ * the recording started left behind; 0 or -1 (errno set). */
+int tw_remove_staging(const char *staging);
+
+/*
+ * Finish: close the tasks file, commit (if not yet), write the header with
+ * state (PT_STATE_INTERRUPTED when writing failed) and its totals (steps
+ * that did not reach the disk count as lost), free.
+ */
 int tw_close(struct trace_writer *tw, const char *state);
 
 /* CLOCK_MONOTONIC / CLOCK_REALTIME now, in ns. */

@@ -19,6 +19,24 @@ bool arch_is_syscall_insn(const uint8_t *code, size_t len)
 	return len >= 2 && code[0] == 0x0f && code[1] == 0x05;
 }
 
+/* The trap flag, set in EFLAGS while a thread is single-stepped. */
+const uint64_t arch_step_flags = 0x100;
+
+/* pushf (9c) pushes 8 bytes, with an operand-size prefix (66 9c) 2; REX.W keeps 8. */
+unsigned arch_insn_pushes_flags(const uint8_t *code, size_t len)
+{
+	bool word = false;
+	size_t i = 0;
+
+	for (; i < len && (code[i] == 0x66 || (code[i] & 0xf0) == 0x40); i++) {
+		if (code[i] == 0x66)
+			word = true;
+		else if (code[i] & 0x08)
+			word = false;	/* REX.W: 64-bit operand */
+	}
+	return i < len && code[i] == 0x9c ? (word ? 2 : 8) : 0;
+}
+
 /* int3: the trap leaves pc after it. */
 const uint8_t arch_breakpoint_insn[] = { 0xcc };
 const unsigned arch_breakpoint_len = 1;

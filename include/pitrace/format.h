@@ -28,11 +28,16 @@
  *      information, not control flow, and carry where the task was
  *      interrupted.  A version 2 reader would take each for a transfer no
  *      instruction explains and open a bogus frame, so MIN_READER is 3.
- *   4: ATOMIC records (a larx/stcx. sequence and how it ended) and GAP
+ *   4: the header file is padded (PT_ATTR_PAD) so that it can be
+ *      rewritten in place on a full filesystem; a trace whose state is not
+ *      "complete" may have step streams that end without END, after their
+ *      last whole CHECK block (the recording was cut short).  Readers of
+ *      version 3 skip the padding and refuse such streams without --force.
+ *   5: ATOMIC records (a larx/stcx. sequence and how it ended) and GAP
  *      reason ATOMIC_NATIVE; both only inform, older readers skip ATOMIC,
  *      so MIN_READER stays 3.
  */
-#define PT_FORMAT_VERSION 4
+#define PT_FORMAT_VERSION 5
 #define PT_FORMAT_MIN_READER 3
 
 #define PT_MAGIC "PITRACE"	/* 7 chars + NUL = 8 bytes */
@@ -46,6 +51,7 @@
 #define PT_FILE_STEPS_CPU_FMT "steps.c%u"	/* driver: per CPU */
 #define PT_FILE_KALLSYMS "kallsyms"		/* copy of /proc/kallsyms */
 #define PT_FILE_MODULES "modules"		/* copy of /proc/modules */
+#define PT_FILE_VDSO "vdso"			/* the traced processes' vDSO image */
 
 enum pt_file_kind {
 	PT_KIND_HEADER = 1,
@@ -98,13 +104,27 @@ enum pt_attr_type {
 	PT_ATTR_START_TIME = 6,	  /* struct pt_attr_time */
 	PT_ATTR_STOP_TIME = 7,	  /* struct pt_attr_time */
 	PT_ATTR_TOTALS = 8,	  /* struct pt_attr_totals */
-	PT_ATTR_STATE = 9,	  /* string: "recording" | "complete" | "interrupted" */
+	PT_ATTR_STATE = 9,	  /* string: PT_STATE_* */
 	PT_ATTR_NR_CPUS = 10,	  /* uint32_t */
 	PT_ATTR_HOSTNAME = 11,	  /* string */
 	PT_ATTR_ON_SYMBOL = 12,	  /* string: one --on SYMBOL (repeated) */
 	PT_ATTR_NOTE = 13,	  /* string: a remark for the reader, e.g. degraded mode */
 	PT_ATTR_KERNEL_BUILD_ID = 14, /* string: the running kernel's GNU build-id, hex (driver) */
+	PT_ATTR_PAD = 15,	  /* zeros: room to rewrite the header in place (v4) */
 };
+
+/*
+ * PT_ATTR_STATE values.  Only "complete" promises that every stream ends
+ * with END; the others say the recording was cut short (the recorder was
+ * stopped, failed, or died while "recording"), and readers then take a
+ * stream's last whole CHECK block for its end.
+ */
+#define PT_STATE_RECORDING "recording"
+#define PT_STATE_COMPLETE "complete"
+#define PT_STATE_INTERRUPTED "interrupted"
+
+/* The header file is padded to a multiple of this (PT_ATTR_PAD). */
+#define PT_HEADER_ROOM 4096
 
 struct pt_attr_time {
 	uint64_t realtime_ns;	  /* CLOCK_REALTIME */
@@ -245,7 +265,7 @@ enum pt_ctl_type {
 	/* v2.  pid, tid, status (wait status, as uleb of its u32), steps (this
 	 * thread's total), u64 time_ns: the thread exited */
 	PT_CTL_EXIT = 14,
-	/* v4.  kind (enum pt_atomic_kind), u64 pc (the sequence's load-reserve
+	/* v5.  kind (enum pt_atomic_kind), u64 pc (the sequence's load-reserve
 	 * instruction), steps (the sequence's steps in the stream, this
 	 * attempt): a load-reserve/store-conditional sequence (ppc64
 	 * lwarx..stwcx.) that cannot be single-stepped ran as one unit;
@@ -285,7 +305,7 @@ enum pt_gap_reason {
 	PT_GAP_KERNEL_LIMIT = 2,  /* per-syscall kernel step limit reached */
 	PT_GAP_KERNEL_SLEEP = 3,  /* task slept or was preempted in the kernel */
 	PT_GAP_UNSAFE = 4,	  /* step landed in code that must not be stepped */
-	PT_GAP_ATOMIC_NATIVE = 5, /* v4: an atomic sequence ran natively, untraced, until
+	PT_GAP_ATOMIC_NATIVE = 5, /* v5: an atomic sequence ran natively, untraced, until
 				   * the task next entered the kernel (ATOMIC kind NATIVE) */
 };
 

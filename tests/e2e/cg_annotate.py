@@ -3,7 +3,10 @@
 
 annotate(path, *opts) runs it and fails on any warning; function_rows()
 reads its file:function table, call_graph() and calls() its --tree=caller
-view.  Names: callgrind_annotate shows file:function [object], the object
+view, source_lines() its --auto=yes annotation of one source file.
+callgrind_annotate shows neither instructions nor jumps: instructions()
+reads them from a callgrind file written with --dump-instr=yes
+--collect-jumps=yes itself.  Names: callgrind_annotate shows file:function [object], the object
 only on a function's own file's row.  post_profile() reads `post profile`,
 what the tests compare it with.
 """
@@ -130,6 +133,92 @@ def in_cycles(graph):
     return out
 
 
+
+SOURCE_ROW = re.compile(r'^\s*([\d,]+|\.)(?: \(\s*[\d.]+%\))?  ')
+
+
+def source_lines(lines, path):
+    """line number -> count of --auto=yes --context=LARGE's annotation of path ('.': none)."""
+    counts, on, n = {}, False, 0
+    for i, line in enumerate(lines):
+        if line.startswith('-- Auto-annotated source: '):
+            on = line[len('-- Auto-annotated source: '):].strip() == path
+            n = None
+            continue
+        if not on:
+            continue
+        if n is None:
+            if line.startswith('Ir'):
+                n = 0
+            continue
+        if line.startswith('-----') or line.startswith('-- line '):
+            if line.startswith('-----'):
+                on = False
+            continue
+        if not line.strip():
+            continue
+        m = SOURCE_ROW.match(line)
+        if not m:
+            sys.exit('callgrind_annotate: cannot read the annotation row %r' % line)
+        if line[m.end():].startswith('=> '):
+            continue        # a call's inclusive cost, not a line
+        n += 1
+        if m.group(1) != '.':
+            counts[n] = int(m.group(1).replace(',', ''))
+    return counts
+
+
+POSITION = re.compile(r'^(0x[0-9a-fA-F]+|\d+|[+-]\d+|\*)\s')
+NAMED = re.compile(r'^(\w+)=(?:\((\d+)\))?\s*(.*)$')
+
+
+def instructions(path, obj):
+    """Self Ir per instruction address of object obj, and its conditional jumps:
+    ({addr: Ir}, {addr: [taken, executed]}); positions are "instr line"."""
+    ir, jcnd = defaultdict(int), defaultdict(lambda: [0, 0])
+    names, cur_ob = {}, None
+    last = [0, 0]
+    pending = None          # ('calls'|'jcnd', ...) for the next position line
+
+    def sub(tok, prev):
+        if tok == '*':
+            return prev
+        if tok[0] in '+-':
+            return prev + int(tok)
+        return int(tok, 0)
+
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if POSITION.match(line + ' '):
+                parts = line.split()
+                pos = [sub(parts[0], last[0]), sub(parts[1], last[1]) if len(parts) > 1 else last[1]]
+                last = pos
+                if pending and pending[0] == 'jcnd':
+                    if cur_ob == obj:
+                        jcnd[pos[0]][0] += pending[1]
+                        jcnd[pos[0]][1] += pending[2]
+                elif not pending and cur_ob == obj and len(parts) > 2:
+                    ir[pos[0]] += int(parts[2])
+                pending = None
+                continue
+            m = NAMED.match(line)
+            if not m:
+                continue
+            key, ref, val = m.groups()
+            if key in ('ob', 'fl', 'fi', 'fe', 'fn', 'cob', 'cfi', 'cfl', 'cfn', 'jfi'):
+                if ref and val:
+                    names[(key[-2:], ref)] = val
+                if key == 'ob':
+                    cur_ob = val if val else names.get(('ob', ref))
+            elif key == 'calls':
+                pending = ('calls',)
+            elif key == 'jcnd':
+                t, e = val.split()[0].split('/')
+                pending = ('jcnd', int(t), int(e))
+            elif key == 'jump':
+                pending = ('jump',)
+    return dict(ir), {a: tuple(v) for a, v in jcnd.items()}
 
 
 MODULE = re.compile(r' \[(\[[^\]]*\]|[^\]]*)\]$')

@@ -10,6 +10,10 @@ EXPECTED=$ROOT/tests/e2e/expected
 TMP=$(mktemp -d /tmp/pitrace-e2e.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 cd "$TMP" || exit 1
+# Symbols come from the test's own files: not the user's build-id cache,
+# no debuginfod server (t405 starts its own).
+export XDG_CACHE_HOME=$TMP/.cache
+unset DEBUGINFOD_URLS
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }

@@ -18,7 +18,25 @@ while IFS='|' read -r want msg args; do
 done <<TABLE
 2|no command to run|record
 2|unknown option '--bogus'|record --bogus -- true
-2|'-q' is unknown|record -q
+2|unknown option '-q'|record -q
+2|option --on needs an argument \\(SYMBOL\\)|record --on
+2|option -o/--output needs an argument \\(DIR\\)|record -o
+2|option --mode needs an argument|record --mode
+2|option --backend needs an argument|record --backend
+2|option --kernel-limit needs an argument|record --kernel-limit
+2|option --buffer-size needs an argument|record --buffer-size
+2|option --follow-fork takes no argument|record --follow-fork=yes -- true
+2|option -p/--pid needs an argument|attach -p
+2|option -o/--output needs an argument|attach -p 1 -o
+2|option --on needs an argument|attach -p 1 --on
+2|'1,' is not a list of process ids|attach -p 1,
+2|',1' is not a list of process ids|attach -p ,1
+2|'1,,2' is not a list of process ids|attach -p 1,,2
+2|'\\+1' is not a list of process ids|attach -p +1
+2|'0' is not a list of process ids|attach -p 0
+2|'99999999999' is not a list of process ids|attach -p 99999999999
+2|--mode count needs the driver backend|record --backend ptrace --mode count -- true
+2|--on needs the ptrace backend|record --backend driver --on main -- true
 2|'fast' is not one of step, block|record --mode fast -- true
 127|cannot run 'no-such-command': No such file or directory|record -- no-such-command
 126|cannot run '/etc/passwd': Permission denied|record -- /etc/passwd
@@ -30,6 +48,13 @@ done <<TABLE
 2|--kernel needs the driver backend \\(the ptrace backend sees user mode only\\)|record --kernel -- true
 2|--kernel-limit needs the driver backend|record --backend ptrace --kernel-limit 5 -- true
 TABLE
+
+# options of both backends (--mode) or the driver's are no usage error with the driver
+for args in "--mode count --kernel" "--mode block" "--follow-fork" "-z --aslr"; do
+	# shellcheck disable=SC2086
+	"$PITRACE" record --backend driver $args -o drv -- true >/dev/null 2>err
+	[ $? != 2 ] || fail "record --backend driver $args: a usage error: $(cat err)"
+done
 
 # --help: usage on stdout, status 0
 "$PITRACE" record --help >out || fail "record --help: exit status $?"

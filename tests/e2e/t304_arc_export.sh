@@ -48,11 +48,11 @@ for i, e in sorted(enumerate(events), key=lambda p: (p[1]["ts"], p[0])):
 assert all(not s for s in stacks.values()), "unclosed B events"
 assert calls == 7, "expected 7 frames (_start, main, 2 f, 3 g), got %d" % calls
 PY
-# --clock steps: a step is a microsecond; main starts at step 1, the first g at 4
+# --clock steps: a step is a nanosecond; main starts at step 1, the first g at 4
 "$POST" -i trace export --format chrome --clock steps -o steps.json || fail "export --clock steps"
 python3 - steps.json <<'PY' || fail "chrome JSON, --clock steps"
 import json, sys
 b = [(e["name"], e["ts"]) for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "B"]
-assert b[:4] == [("_start", 0), ("main", 1), ("f", 2), ("g", 4)], b[:4]
+assert b[:4] == [("_start", 0), ("main", 0.001), ("f", 0.002), ("g", 0.004)], b[:4]
 PY
 echo "PASS"

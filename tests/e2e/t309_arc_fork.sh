@@ -27,7 +27,7 @@ for i, e in sorted(enumerate(events), key=lambda p: (p[1]["ts"], p[0])):
     s = stacks.setdefault(e["tid"], [])
     if e["ph"] == "B":
         s.append(e["name"])
-    else:
+    elif e["ph"] == "E":
         assert s and s.pop() == e["name"], "unmatched E %r" % (e,)
 assert not any(stacks.values()), "unclosed B events"
 PY

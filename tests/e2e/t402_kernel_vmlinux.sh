@@ -173,6 +173,29 @@ does not match the trace's kallsyms \\([0-9]+ of [0-9]+ sampled functions at one
 expect_refused "missing file" t no-such-vmlinux \
 	"^post: warning: vmlinux no-such-vmlinux: No such file or directory"
 
+# post annotate of a kernel function: the vmlinux's instructions (objdump's
+# addresses, the slide taken off), each run once, under addr2line's lines,
+# with kern.c's text; without the vmlinux, the addresses that ran and why.
+"$POST" -i t annotate --vmlinux kern --symbol kf_mix >ann.out 2>err || fail "annotate --vmlinux: $(cat err)"
+[ ! -s err ] || fail "annotate --vmlinux: unexpected stderr: $(cat err)"
+grep -qx "# source: $TMP/kern.c" ann.out || fail "annotate: $(grep '^# source' ann.out)"
+objdump -d --no-show-raw-insn --disassemble=kf_mix kern |
+	awk '/^ *[0-9a-f]+:\t/ { sub(":", "", $1); print $1 }' >want.insns
+awk '!/^#/ && $3 ~ /:$/ { sub(":", "", $3); print $3 }' ann.out >got.insns
+expect_same_file "kf_mix's instructions" want.insns got.insns
+[ "$(awk '!/^#/ && $3 ~ /:$/ && $1 != 1' ann.out | wc -l)" = 0 ] ||
+	fail "annotate: an instruction of kf_mix did not run once: $(cat ann.out)"
+awk '!/^#/ { f = $3 == "*" ? 4 : 3 } !/^#/ && $f ~ /^[0-9]+$/ { print "'"$TMP"'/kern.c:" $f, $1 }' ann.out | sort >got.kflines
+grep -F -f <(addr2line -e kern $(sed 's/^/0x/' want.insns) | sort -u) want.lines >want.kflines
+expect_same_file "kf_mix's lines in annotate" want.kflines got.kflines
+grep -q 'int c = a ^ b;$' ann.out || fail "annotate: no source text of kf_mix"
+"$POST" -i t-nobid annotate --symbol kf_mix >noann.out 2>err || fail "annotate without vmlinux"
+grep -qx '# source: none: no debug vmlinux: kernel source lines need one (--vmlinux, --debug-dir)' noann.out ||
+	fail "annotate without vmlinux: $(grep '^# source' noann.out)"
+grep -q "^# code: the kernel's code needs its vmlinux" noann.out || fail "annotate: $(grep '^# code' noann.out)"
+[ "$(grep -c '(unavailable)$' noann.out)" = "$(wc -l <want.insns)" ] ||
+	fail "annotate without vmlinux: not the addresses that ran: $(cat noann.out)"
+
 run_expect_status "--vmlinux without a path" 2 "$POST" -i t steps --vmlinux 2>err
 grep -q "^post: error: steps: option '--vmlinux' needs a value$" err || fail "usage error: $(cat err)"
 echo PASS

@@ -76,8 +76,9 @@ done
 
 P=$PITRACE Q="$POST"
 # pitrace: commands, then each command's options, values and operands.
-expect_only "$P " record attach start stop status on off
+expect_only "$P " record attach start stop status on off archive
 expect_only "$P re" record
+expect_completion "$P archive --" --output --debug-dir --buildid-dir --unpack --help
 expect_only "$P --v" --verbose --version
 expect_completion "$P record -" -o --output --mode --follow-fork --on -z --compress --no-pin \
 	--aslr --backend --buffer-size --kernel --kernel-limit --help --
@@ -104,7 +105,7 @@ expect_completion "$P record -- basenam" basename
 expect_completion "$P record -o x --mode step basenam" basename
 
 # post: reports, options (common ones before the report too), values.
-expect_only "$Q " info dump counts arc tree profile flow steps export diff
+expect_only "$Q " info dump counts arc tree profile flow annotate steps export diff tui
 expect_only "$Q -i names.data ar" arc
 expect_completion "$Q -" -i -v --force --vmlinux --debug-dir --no-demangle \
 	--help --version
@@ -117,8 +118,10 @@ out=$(complete_line "$Q flow --")
 grep -qx -- --version <<<"$out" && fail "'post flow --' offers --version (post takes it before a report only)"
 expect_only "$Q counts --by " process thread module symbol line insn
 expect_only "$Q arc --ring " user kernel all
-expect_only "$Q export --format " callgrind folded chrome
+expect_only "$Q export --format " callgrind folded svg chrome
 expect_only "$Q export --clock " time steps
+expect_only "$Q export --prefix " comm pid tid
+expect_only "$Q annotate --percent " function total
 # Names from the trace given by -i, or pitrace.data.
 expect_only "$Q -i names.data arc --symbol " _ZN3foo _start i 'ns::f(int)' 'odd;name'
 expect_only "$Q -i names.data arc --symbol _" _ZN3foo _start

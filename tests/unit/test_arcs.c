@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Arc aggregation on synthetic step sequences: call trees per thread and
- * merged, trees of reconstructed callers, per-address counts.  The made-up
- * program: main 0x1000, f 0x2000, g 0x3000, outer 0x7000 (one-byte
- * instructions unless the table says otherwise).
+ * merged (all threads or some), trees of reconstructed callers, a tree as
+ * deep as a long recursion, per-address counts.  The made-up program: main
+ * 0x1000, f 0x2000, g 0x3000, r 0x5000 (calls itself), outer 0x7000
+ * (one-byte instructions unless the table says otherwise).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "arcs.h"
@@ -16,7 +18,8 @@ static const struct {
 	uint64_t start, end;
 } fns[] = {
 	{ "main", 0x1000, 0x2000 }, { "f", 0x2000, 0x3000 },
-	{ "g", 0x3000, 0x4000 },    { "outer", 0x7000, 0x8000 },
+	{ "g", 0x3000, 0x4000 },    { "r", 0x5000, 0x6000 },
+	{ "outer", 0x7000, 0x8000 },
 };
 
 /* main: 1001 call f, 1006 call g; f: 2001 call g, 2006 ret; g: 3001 ret; main 1007 ret */
@@ -28,6 +31,7 @@ static const struct {
 	{ 0x1001, ARCH_INSN_CALL, 5, 0x2000 }, { 0x1006, ARCH_INSN_CALL, 5, 0x3000 },
 	{ 0x100b, ARCH_INSN_RET, 1, 0 },       { 0x2001, ARCH_INSN_CALL, 5, 0x3000 },
 	{ 0x2006, ARCH_INSN_RET, 1, 0 },       { 0x3001, ARCH_INSN_RET, 1, 0 },
+	{ 0x5000, ARCH_INSN_CALL, 5, 0x5000 },
 };
 
 static void site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t pc, uint8_t ring,
@@ -140,6 +144,53 @@ static void test_tree_per_thread_and_merged(void)
 	cf_free(cf);
 }
 
+static void test_merge_some_threads(void)
+{
+	static const uint32_t tids[] = { 7, 8, 9 };
+	static const char *const main_f_g[] = { "main", "f", "g", NULL };
+	struct arcs *a = feed(tids, 3, run_pcs, sizeof(run_pcs) / sizeof(run_pcs[0]));
+	struct callflow *cf = arcs_callflow(a);
+	const size_t two[] = { 0, 2 }, one[] = { 1 };
+	uint32_t r2 = arcs_merge(a, two, 2), r1 = arcs_merge(a, one, 1), n;
+
+	CU_ASSERT_NOT_EQUAL(r1, r2);	/* each merge is a tree of its own */
+	n = path(a, r2, main_f_g);
+	CU_ASSERT_NOT_EQUAL_FATAL(n, ARC_NONE);
+	CU_ASSERT_EQUAL(arcs_node(a, n)->calls, 2);
+	CU_ASSERT_EQUAL(arcs_node(a, n)->cum, 4);
+	CU_ASSERT_EQUAL(arcs_node(a, path(a, r1, main_f_g))->cum, 2);
+	CU_ASSERT_EQUAL(arcs_node(a, child(a, r2, "main"))->cum, 22);
+	CU_ASSERT(arcs_nr_nodes(a) > r1);
+	CU_ASSERT_EQUAL(arcs_check(a), 0);
+	arcs_free(a);
+	cf_free(cf);
+}
+
+/* A recursion 300000 calls deep: merging and checking its tree need no stack of that depth. */
+static void test_deep_tree(void)
+{
+	enum { DEPTH = 300000 };
+	static const uint32_t tid = 7;
+	uint64_t *pcs = malloc(DEPTH * sizeof(*pcs));
+	struct arcs *a;
+	struct callflow *cf;
+	uint32_t node, levels = 0;
+
+	CU_ASSERT_FATAL(pcs != NULL);
+	for (size_t i = 0; i < DEPTH; i++)
+		pcs[i] = 0x5000;
+	a = feed(&tid, 1, pcs, DEPTH);
+	cf = arcs_callflow(a);
+	for (node = arcs_node(a, arcs_merged_root(a))->first_child; node != ARC_NONE;
+	     node = arcs_node(a, node)->first_child)
+		levels++;
+	CU_ASSERT_EQUAL(levels, DEPTH);
+	CU_ASSERT_EQUAL(arcs_check(a), 0);
+	arcs_free(a);
+	cf_free(cf);
+	free(pcs);
+}
+
 static void test_reconstructed_callers_in_the_tree(void)
 {
 	/* starts inside g, returns into f (2006), f returns to main (100b: unknown caller),
@@ -189,6 +240,8 @@ static void test_address_counts(void)
 
 static CU_TestInfo tests[] = {
 	{ "call trees per thread and merged", test_tree_per_thread_and_merged },
+	{ "merging some threads' trees", test_merge_some_threads },
+	{ "a tree as deep as a long recursion", test_deep_tree },
 	{ "reconstructed callers become tree parents", test_reconstructed_callers_in_the_tree },
 	{ "per-address counts add up to the steps", test_address_counts },
 	CU_TEST_INFO_NULL,

@@ -612,11 +612,134 @@ static void test_block_mode(void)
 	}
 }
 
+/*
+ * Recording switched on and off (--on f): each ON..OFF is one activation.
+ * f: 2000, 2001 call g, 2006 ret; g: 3000, 3001 ret.  One region:
+ * f 2000 2001 g 3000 3001 f 2006 = f base 3 cum 5, g base 2.
+ */
+static const struct fake_insn onoff_insns[] = {
+	CALL(0x2001, 0x3000), RET(0x2006), RET(0x3001), CALL(0x1001, 0x2000), END_INSNS,
+};
+
+/* An event of a recording switched on and off: a step, or ON / OFF. */
+struct onoff_ev {
+	uint64_t pc;		  /* 0: ON if on, else OFF */
+	bool on;
+};
+#define ON_ { 0, true }
+#define OFF_ { 0, false }
+#define P(p) { p, false }
+
+struct onoff_case {
+	const char *what;
+	struct onoff_ev evs[40];
+	struct expect_fn expect[4];
+	unsigned returns, offs, marks; /* pops ending CF_END_RETURN / CF_END_OFF, OFF marks */
+};
+
+static const struct onoff_case onoff_cases[] = {
+	{ "three activations of f: three calls",
+	  { ON_, P(0x2000), P(0x2001), P(0x3000), P(0x3001), P(0x2006), OFF_,
+	    ON_, P(0x2000), P(0x2001), P(0x3000), P(0x3001), P(0x2006), OFF_,
+	    ON_, P(0x2000), P(0x2001), P(0x3000), P(0x3001), P(0x2006), OFF_, { 1, 0 } },
+	  { { "f", 3, 9, 15 }, { "g", 3, 6, 6 }, { NULL } }, 6, 0, 3 },
+	/* the trace ends after the last OFF's activation without OFF: still one call */
+	{ "the last activation runs to the end of the trace",
+	  { ON_, P(0x2000), P(0x2001), P(0x3000), P(0x3001), P(0x2006), OFF_,
+	    ON_, P(0x2000), P(0x2001), { 1, 0 } },
+	  { { "f", 2, 5, 7 }, { "g", 1, 2, 2 }, { NULL } }, 2, 0, 1 },
+	/* switched off inside g (a longjmp out, say): both frames end there */
+	{ "switched off two frames deep",
+	  { ON_, P(0x2000), P(0x2001), P(0x3000), OFF_, ON_, P(0x2000), P(0x2001), P(0x3000),
+	    P(0x3001), P(0x2006), OFF_, { 1, 0 } },
+	  { { "f", 2, 5, 8 }, { "g", 2, 3, 3 }, { NULL } }, 2, 2, 2 },
+	/* switched on in the middle of main (pitrace_on() returns there): no call */
+	{ "switched on inside a function",
+	  { ON_, P(0x1001), P(0x2000), P(0x2001), P(0x3000), P(0x3001), P(0x2006), P(0x1006),
+	    OFF_, { 1, 0 } },
+	  { { "main", 0, 2, 7 }, { "f", 1, 3, 5 }, { "g", 1, 2, 2 } }, 2, 1, 1 },
+};
+
+struct onoff_count {
+	unsigned returns, offs, marks;
+};
+
+static void onoff_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+		      const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
+{
+	struct onoff_count *c = ctx;
+
+	(void)t; (void)parent; (void)f; (void)cost;
+	c->returns += how == CF_END_RETURN;
+	c->offs += how == CF_END_OFF;
+}
+
+static void onoff_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index)
+{
+	struct onoff_count *c = ctx;
+
+	(void)t; (void)index;
+	c->marks += m == CF_MARK_OFF;
+	CU_ASSERT(m != CF_MARK_GAP);	/* recording off is not steps missing in a frame */
+}
+
+static void test_recording_on_off(void)
+{
+	static const struct cf_consumer_ops ops = { .pop = onoff_pop, .mark = onoff_mark };
+
+	for (size_t i = 0; i < sizeof(onoff_cases) / sizeof(onoff_cases[0]); i++) {
+		const struct onoff_case *oc = &onoff_cases[i];
+		struct cf_source src = { .site = fake_site };
+		struct callflow *cf = cf_new(&src);
+		struct arcs *a = arcs_new(cf);
+		struct onoff_count c = { 0 };
+		uint64_t index = 0;
+		int bad = 0;
+
+		cf_add_consumer(cf, &ops, &c);
+		cur_insns = onoff_insns;
+		for (const struct onoff_ev *e = oc->evs; e->pc != 1; e++) {
+			struct trace_event ev = {
+				.kind = e->pc ? TEV_STEP : e->on ? TEV_ON : TEV_OFF,
+				.pid = 100, .tid = 100, .cpu = UINT32_MAX, .pc = e->pc,
+				.index = index,
+			};
+
+			cf_event(cf, &ev);
+			index += e->pc != 0;
+		}
+		cf_finish(cf);
+		for (const struct expect_fn *x = oc->expect; x->name; x++) {
+			uint32_t f = fn_id(cf, x->name);
+			const struct arc_fn_stats *fs = f == CF_NO_FN ? NULL : arcs_fn(a, f);
+
+			if (!fs || fs->calls != x->calls || fs->base != x->base || fs->cum != x->cum) {
+				fprintf(stderr, "\n  %s: %s: calls %lu base %lu cum %lu, expected "
+					"%lu %lu %lu", oc->what, x->name, fs ? fs->calls : 0,
+					fs ? fs->base : 0, fs ? fs->cum : 0, x->calls, x->base,
+					x->cum);
+				bad++;
+			}
+		}
+		if (c.returns != oc->returns || c.offs != oc->offs || c.marks != oc->marks) {
+			fprintf(stderr, "\n  %s: %u returns, %u ended off, %u OFF marks; expected "
+				"%u %u %u", oc->what, c.returns, c.offs, c.marks, oc->returns,
+				oc->offs, oc->marks);
+			bad++;
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+		CU_ASSERT_EQUAL(arcs_check(a), 0);
+		arcs_free(a);
+		cf_free(cf);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "arcs of tail calls and unmatched returns", test_arcs_of_tail_and_unmatched },
 	{ "a cold part keeps its call path", test_cold_part_call_paths },
 	{ "block-mode traces give the same numbers", test_block_mode },
+	{ "recording on and off: one call per activation", test_recording_on_off },
 	CU_TEST_INFO_NULL,
 };
 

@@ -102,18 +102,18 @@ static void test_update_diffs(void)
 	snprintf(dir, sizeof(dir), "%s/ptm", unit_tmpdir());
 	tw = tw_open(dir, &o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
-	first = ptm_update(tw, dir, getpid(), &cur);
+	first = ptm_update(tw, getpid(), &cur);
 	CU_ASSERT(first >= 3);
 	CU_ASSERT_EQUAL((size_t)first, cur.n);
-	snprintf(vdso, sizeof(vdso), "%s/vdso", dir);
+	snprintf(vdso, sizeof(vdso), "%s/vdso", tw_dir(tw));
 	CU_ASSERT(stat(vdso, &st) == 0 && st.st_size > 0);
-	CU_ASSERT_EQUAL(ptm_update(tw, dir, getpid(), &cur), 0);	/* nothing changed */
+	CU_ASSERT_EQUAL(ptm_update(tw, getpid(), &cur), 0);	/* nothing changed */
 	page = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CU_ASSERT_FATAL(page != MAP_FAILED);
-	CU_ASSERT_EQUAL(ptm_update(tw, dir, getpid(), &cur), 1);
+	CU_ASSERT_EQUAL(ptm_update(tw, getpid(), &cur), 1);
 	CU_ASSERT(ptm_contains(&cur, (uint64_t)(uintptr_t)page));
 	munmap(page, 4096);
-	CU_ASSERT_EQUAL(ptm_update(tw, dir, getpid(), &cur), 0);
+	CU_ASSERT_EQUAL(ptm_update(tw, getpid(), &cur), 0);
 	CU_ASSERT(!ptm_contains(&cur, (uint64_t)(uintptr_t)page));
 	CU_ASSERT_EQUAL(cur.n, (size_t)first);
 	ptm_free(&cur);

@@ -210,6 +210,19 @@ static bool build(void)
 	rc |= sh("cd %s && mkdir -p badlink && cp linked/prog-linked badlink/ && "
 		 "%s -fPIE -pie -Dhelper_local=wrong_name -o badlink/other prog.c && "
 		 "objcopy --only-keep-debug badlink/other badlink/prog.debug", dir, cc);
+	/*
+	 * Where a file is found when not at its traced path: a build-id cache
+	 * holding the file (and one holding only the stripped file's
+	 * debuginfo), and a copy of the traced machine's files under a prefix
+	 * (--symfs) with its own /usr/lib/debug.
+	 */
+	rc |= sh("cd %s && mkdir -p cache/.build-id/%.2s cachedbg/.build-id/%.2s "
+		 "root/usr/bin root/usr/lib/debug/.build-id/%.2s && "
+		 "cp prog-pie cache/.build-id/%.2s/%s && "
+		 "cp dbg/.build-id/%.2s/%s.debug cachedbg/.build-id/%.2s/ && "
+		 "cp prog-pie prog-stripped root/usr/bin/ && "
+		 "cp dbg/.build-id/%.2s/%s.debug root/usr/lib/debug/.build-id/%.2s/",
+		 dir, bid, bid, bid, bid, bid + 2, bid, bid + 2, bid, bid, bid + 2, bid);
 	build_ok = rc == 0;
 	return build_ok;
 }
@@ -287,6 +300,25 @@ static const char *to_hex(const uint8_t *b, size_t n)
 
 /* ---- feeding task records ---- */
 
+/* hex: the build-id the mapping recorded, NULL for none. */
+static void rec_mmap_id(struct sym_session *s, uint32_t pid, uint64_t start, uint64_t len,
+			uint64_t pgoff, uint32_t prot, const char *path, const char *hex)
+{
+	struct trace_task_rec r = { .type = PT_TASK_MMAP };
+
+	for (size_t i = 0; hex && hex[2 * i] && hex[2 * i + 1] && i < PT_BUILD_ID_MAX; i++) {
+		sscanf(hex + 2 * i, "%2hhx", &r.mmap.build_id[i]);
+		r.mmap.build_id_len = i + 1;
+	}
+	r.c.pid = pid;
+	r.mmap.start = start;
+	r.mmap.len = len;
+	r.mmap.pgoff = pgoff;
+	r.mmap.prot = prot;
+	r.str = path;
+	sym_task_event(s, &r);
+}
+
 static void rec_mmap(struct sym_session *s, uint32_t pid, uint64_t start, uint64_t len,
 		     uint64_t pgoff, uint32_t prot, const char *path)
 {
@@ -301,8 +333,12 @@ static void rec_mmap(struct sym_session *s, uint32_t pid, uint64_t start, uint64
 	sym_task_event(s, &r);
 }
 
-/* Map every loadable segment of file as the dynamic loader does, at bias. */
-static void map_file(struct sym_session *s, uint32_t pid, const char *file, uint64_t bias)
+/*
+ * Map every loadable segment of file as the dynamic loader does, at bias,
+ * recording path and the build-id hex (NULL: none) as the trace would.
+ */
+static void map_file_as(struct sym_session *s, uint32_t pid, const char *file, uint64_t bias,
+			const char *path, const char *hex)
 {
 	int fd = open(file, O_RDONLY);
 	Elf *elf;
@@ -324,10 +360,15 @@ static void map_file(struct sym_session *s, uint32_t pid, const char *file, uint
 		prot |= p.p_flags & PF_R ? PROT_READ : 0;
 		prot |= p.p_flags & PF_W ? PROT_WRITE : 0;
 		prot |= p.p_flags & PF_X ? PROT_EXEC : 0;
-		rec_mmap(s, pid, start, end - start, p.p_offset & ~(PAGE - 1), prot, file);
+		rec_mmap_id(s, pid, start, end - start, p.p_offset & ~(PAGE - 1), prot, path, hex);
 	}
 	elf_end(elf);
 	close(fd);
+}
+
+static void map_file(struct sym_session *s, uint32_t pid, const char *file, uint64_t bias)
+{
+	map_file_as(s, pid, file, bias, file, NULL);
 }
 
 static struct sym_session *session(const char *debug_sub)
@@ -1175,6 +1216,97 @@ static void test_read_code(void)
 	sym_session_free(s);
 }
 
+/* ---- files not at their traced path ---- */
+
+static const struct {
+	const char *what;
+	const char *path;	  /* as the trace recorded it: below dir, or absolute ("/...") */
+	bool id;		  /* the mapping recorded prog-pie's build-id */
+	const char *symfs;	  /* below dir, NULL: none */
+	const char *buildid_dir;  /* below dir, NULL: none */
+	const char *debug;	  /* debug_dir below dir, NULL: an empty one */
+	bool named;		  /* helper_local is named, with its line */
+	bool code;		  /* code bytes come from a file of the traced build */
+} finds[] = {
+	/* what, traced path, build-id recorded, symfs, build-id dir, debug dir, named, code */
+	{ "at its path", "prog-pie", true, NULL, NULL, NULL, true, true },
+	{ "gone: by build-id in a build-id cache", "/nonexistent/prog-pie", true, NULL, "cache",
+	  NULL, true, true },
+	{ "gone, in no cache: nothing", "/nonexistent/prog-pie", true, NULL, NULL, NULL, false,
+	  false },
+	{ "gone, no build-id recorded: nothing", "/nonexistent/prog-pie", false, NULL, "cache",
+	  NULL, false, false },
+	{ "replaced: refused, the cache's file of the traced build", "badlink/other", true, NULL,
+	  "cache", NULL, true, true },
+	{ "replaced: refused, its debuginfo stands in (no code)", "badlink/other", true, NULL,
+	  NULL, "dbg", true, false },
+	{ "replaced: refused, nothing of its build", "badlink/other", true, NULL, NULL, NULL,
+	  false, false },
+	{ "stripped: debuginfo in a build-id cache", "prog-stripped", true, NULL, "cachedbg",
+	  NULL, true, true },
+	{ "symfs: the traced path under the prefix", "/usr/bin/prog-pie", true, "root", NULL,
+	  NULL, true, true },
+	{ "symfs: not at the plain path", "/usr/bin/prog-pie", true, NULL, NULL, NULL, false,
+	  false },
+	{ "symfs: debuginfo under the prefix's /usr/lib/debug", "/usr/bin/prog-stripped", true,
+	  "root", NULL, NULL, true, true },
+};
+
+static void test_files_elsewhere(void)
+{
+	char bid[128];
+	uint64_t at;
+
+	CU_ASSERT_FATAL(build());
+	snprintf(bid, sizeof(bid), "%s", build_id_hex(tpath("prog-pie")));
+	at = oracle_addr(tpath("prog-pie"), "helper_local");
+	CU_ASSERT_FATAL(at != 0);
+	for (size_t i = 0; i < sizeof(finds) / sizeof(finds[0]); i++) {
+		char path[PATH_MAX], symfs[PATH_MAX], bdir[PATH_MAX];
+		struct sym_options o = {
+			.trace_dir = dir, .vmlinux = "/nonexistent",
+			.debug_dir = tpath(finds[i].debug ? finds[i].debug : "empty"),
+		};
+		struct sym_session *s;
+		struct sym_loc loc;
+		uint8_t code[8];
+		size_t n;
+		bool ok;
+
+		snprintf(path, sizeof(path), "%s", finds[i].path[0] == '/' ? finds[i].path
+									    : tpath(finds[i].path));
+		snprintf(symfs, sizeof(symfs), "%s", finds[i].symfs ? tpath(finds[i].symfs) : "");
+		snprintf(bdir, sizeof(bdir), "%s",
+			 finds[i].buildid_dir ? tpath(finds[i].buildid_dir) : "");
+		o.sysroot = finds[i].symfs ? symfs : NULL;
+		o.buildid_dir = finds[i].buildid_dir ? bdir : NULL;
+		s = sym_session_new(&o);
+		CU_ASSERT_FATAL(s != NULL);
+		/* the traced build's layout, whatever file is at the path now */
+		map_file_as(s, 9, tpath("prog-pie"), PIE_BIAS, path, finds[i].id ? bid : NULL);
+		sym_resolve(s, 9, PIE_BIAS + at, SYM_LINES, &loc);
+		n = sym_read_code(s, 9, PIE_BIAS + at, code, sizeof(code));
+		ok = loc.kind == SYM_KIND_FILE && loc.module_offset == at &&
+		     !strcmp(loc.module_path, path);
+		if (finds[i].named)
+			ok = ok && loc.symbol && !strcmp(loc.symbol, "helper_local") &&
+			     loc.line == marker_line(prog_src, "helper_local");
+		else
+			ok = ok && !loc.symbol && !loc.line;
+		if (finds[i].code)
+			ok = ok && n == sizeof(code) &&
+			     !strcmp(to_hex(code, n), objdump_bytes(tpath("prog-pie"), at, n));
+		else
+			ok = ok && n == 0;
+		if (!ok)
+			fprintf(stderr, "\n%s: got %s line %d in %s, %zu code bytes\n",
+				finds[i].what, loc.symbol ? loc.symbol : "(none)", loc.line,
+				loc.module_path, n);
+		CU_ASSERT(ok);
+		sym_session_free(s);
+	}
+}
+
 /* ---- cost ---- */
 
 /* CPU time of this process: the figure holds up while other jobs share the machine. */
@@ -1307,6 +1439,7 @@ static CU_TestInfo tests[] = {
 	{ "sym_file_build_id", test_file_build_id },
 	{ "sym_notes_build_id", test_notes_build_id },
 	{ "sym_read_code", test_read_code },
+	{ "files not at their traced path: build-id caches, symfs", test_files_elsewhere },
 	{ "resolve cost", test_resolve_cost },
 	CU_TEST_INFO_NULL,
 };

@@ -35,9 +35,10 @@ flow_faults() {
 	done
 	echo $_n
 }
-# user_counts TRACE: post counts' rows of the user ring (comment lines dropped)
+# user_counts TRACE: post counts' rows of the user ring, without their percent
+# (of all the trace's steps: the driver's holds kernel steps too) and comments
 user_counts() {
-	post -i "$1" counts --ring user 2>&1 | grep -v '^#'
+	post -i "$1" counts --ring user 2>&1 | grep -v '^#' | awk '{ $2 = ""; print }'
 }
 
 ref=ptrace.counts

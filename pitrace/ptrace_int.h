@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the ptrace backend: the tracer's view of processes and threads,
+ * shared by its core (ptrace_engine.c: stops, steps, streams), its --on
+ * breakpoints and regions (ptrace_on.c) and its set-up for record and
+ * attach (ptrace_setup.c).  Nothing outside the backend includes it.
+ */
+#ifndef PITRACE_PTRACE_INT_H
+#define PITRACE_PTRACE_INT_H
+
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "arch_decode.h"
+#include "arch_ptrace.h"
+#include "ptrace_atomic.h"
+#include "ptrace_engine.h"
+#include "ptrace_maps.h"
+
+/* What the instructions at some addresses are, per process (insn_kind). */
+#define SC_CACHE_SIZE 1024
+/* INSN_ATOMIC: may start a load-reserve/store-conditional sequence (arch_ptrace.h). */
+enum { INSN_OTHER, INSN_SYSCALL, INSN_PUSHES_FLAGS, INSN_ATOMIC, INSN_UNKNOWN = 0xff };
+
+/* A planted breakpoint (--on) in one process's memory. */
+struct bp {
+	uint64_t addr;
+	uint8_t orig[ARCH_BREAKPOINT_MAX];
+};
+
+struct proc {
+	pid_t pid;
+	bool recorded;		  /* its steps are recorded; else only held (see ghost) */
+	bool detach_on_start;	  /* a child we don't follow: let go at its first stop */
+	bool gone;		  /* the leader has been reaped */
+	int memfd;		  /* /proc/PID/mem, reopened after execve */
+	struct ptm_maps maps;
+	struct bp *bps;
+	size_t nr_bps;
+	int nr_threads;
+	cpu_set_t saved_mask;	  /* attach: the affinity to give back */
+	bool mask_saved;
+	struct {
+		uint64_t pc;
+		uint8_t kind;	  /* INSN_*; INSN_UNKNOWN (0xff, as memset): slot empty */
+	} sc_cache[SC_CACHE_SIZE];
+	struct proc *next;
+};
+
+struct thread {
+	pid_t tid;
+	struct proc *proc;	  /* NULL until its creator's event names it */
+	struct tw_stream *stream; /* opened at its first record */
+	bool known;		  /* its creation event (or attach) has been seen */
+	bool started;		  /* its first stop has been seen */
+	bool running;		  /* resumed: a stop will come */
+	bool stepping;		  /* resumed with step requests (else natively) */
+	bool stepped;		  /* the last resume stepped the instruction at prev_pc */
+	bool exec_trap;		  /* a step trap without an instruction follows execve */
+	bool exit_written;
+	bool parked;		  /* stopped, waiting for the owner to yield */
+	bool draining;		  /* detaching: a queued step trap is to be swallowed */
+	bool lifted;		  /* lifted_bp is out of memory for this one step */
+	uint64_t lifted_bp;
+	uint64_t prev_pc;	  /* the instruction the next step trap completes */
+	uint64_t prev_sp;	  /* the stack pointer before it */
+	int pending_sig;	  /* signal to deliver at the next resume */
+	int injected_sig;	  /* signal delivered at the last resume */
+	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */
+	bool sc_step;		  /* stepping a syscall insn by PTRACE_SYSCALL's stops
+				   * (arch_syscall_step_runs_next) */
+	unsigned sig_depth;	  /* signal handlers entered and not yet returned */
+	uint64_t region_end_sp;	  /* --on: in a region until sp reaches this; 0 none */
+	uint64_t region_ret;	  /* --on: ... or it returns here at that sp (arch_stop_regs.ra) */
+	struct ptrace_atomic atomic; /* a larx/stcx. sequence running natively */
+	int fault_sig;		  /* a fault (SIGSEGV...) stopped prev_pc; 0 none */
+	uint64_t fault_addr;	  /* its si_addr */
+	int last_sig;		  /* the last signal delivered to it */
+	char comm[17];
+	struct thread *next;
+};
+
+/* How the process pitrace reports on (record's command) died, for the last word. */
+struct death {
+	int status;		  /* wait status; WIFSIGNALED when there is anything to say */
+	int quality;		  /* 0 nothing, 1 a thread's pc, 2 the thread the signal hit,
+				   * 3 the faulting instruction */
+	uint64_t pc, addr;	  /* where; the faulting address (faults) */
+	struct ptm_map map;	  /* the mapping holding pc (path owned) */
+};
+
+/* Where one --on name was found, so libraries are not re-read at every mmap. */
+struct sym_cache {
+	char *path;
+	unsigned sym;		  /* index into o.on_syms */
+	int found;
+	uint64_t vaddr;
+	unsigned local;		  /* offset of its local entry (ppc64 ELFv2), 0 none */
+};
+
+struct engine {
+	struct ptrace_opts o;
+	struct trace_writer *tw;
+	struct thread *threads;
+	struct thread *last;	  /* lookup cache: the thread of the previous stop */
+	struct proc *procs;
+	bool attach;
+	bool on_mode;
+	bool block;		  /* block stepping requested and not found missing */
+	unsigned block_probes;
+	struct arch_decoder *dec;
+	pid_t root_pid;
+	int root_status;
+	bool root_done;
+	pid_t last_tid;		  /* thread of the last record written */
+	uint64_t next_time;	  /* step count of the next TIME record */
+	uint64_t next_sync_ns;	  /* when buffered steps go to disk next */
+	uint64_t next_progress_ns;
+	struct thread *owner;	  /* the one thread being stepped while others park */
+	unsigned owner_steps;
+	bool detaching;
+	bool failed;		  /* the trace could not be written */
+	unsigned long ptrace_options;
+	int cpu;		  /* pinned CPU, -1 none */
+	struct sym_cache *syms;
+	size_t nr_syms;
+	bool *on_found;		  /* per --on name: found in some file */
+	pid_t report_pid;	  /* the process whose death is reported (record: CMD) */
+	struct death death;
+	uint64_t start_ns;	  /* for the rate in the progress and summary lines */
+	char *trace_dir;	  /* where the trace ended up (after engine_finish) */
+	uint64_t last_progress_ns, last_progress_steps;
+	bool progress_shown;
+	bool committed;		  /* the trace has its name (tw_commit) */
+	struct guard_shared *guard; /* attach: what the guardian needs if we die */
+	bool guard_dirty;	  /* processes or breakpoints changed since guard_sync */
+};
+
+/* Set by signals (or a failure) to end tracing: every thread is detached. */
+extern volatile sig_atomic_t g_interrupted;
+/* record: where signals sent to pitrace with kill() are passed on. */
+extern volatile sig_atomic_t g_forward_pid;
+/* A tracee to interrupt so that the tracer's waitpid returns. */
+extern volatile sig_atomic_t g_kick_tid;
+
+/* ---- the core (ptrace_engine.c) ---- */
+struct thread *pte_find_thread(struct engine *e, pid_t tid);
+struct thread *pte_new_thread(struct engine *e, pid_t tid);
+struct proc *pte_new_proc(struct engine *e, pid_t pid, bool recorded);
+void pte_free_proc(struct engine *e, struct proc *p);
+void pte_attach_thread(struct thread *t, struct proc *p);
+void pte_remove_thread(struct engine *e, struct thread *t);
+void pte_note_comm(struct engine *e, struct thread *t);
+void pte_write_fork(struct engine *e, struct thread *t, pid_t ppid, pid_t ptid, bool thread);
+/* t's stream, opened at first use, with a SWITCH when another thread wrote last. */
+struct tw_stream *pte_stream_of(struct engine *e, struct thread *t);
+void pte_close_stream(struct engine *e, struct thread *t, bool detached);
+/* Wait for and handle stops until no traced thread is left. */
+void pte_run(struct engine *e);
+/* Flush every stream when a second has passed since the last time. */
+void pte_sync_streams(struct engine *e, uint64_t now);
+
+/* ---- set-up (ptrace_setup.c) ---- */
+/* 'R', 'S', 'Z'...: the state of thread tid of process pid, 0 when it is gone. */
+char task_state(pid_t pid, pid_t tid);
+
+/* ---- attach's guardian (ptrace_guard.c) ---- */
+struct guard_shared;
+/* The tracer's signal when its guardian dies (PR_SET_PDEATHSIG). */
+#define GUARDIAN_GONE SIGUSR1
+/*
+ * Fork the tracer.  In the guardian this returns the tracer's exit status
+ * (or EXIT_RUNTIME after tidying up when it was killed); in the tracer -1,
+ * with *shared set for guard_sync.
+ */
+int guard_fork(struct guard_shared **shared);
+/* Tell the guardian the trace's directory, the processes, their saved
+ * affinity and the breakpoints planted in them (a no-op without one). */
+void guard_sync(struct engine *e);
+
+/* ---- what the user is told (ptrace_report.c) ---- */
+/* On a terminal, about once a second: the steps so far and their rate. */
+void report_progress(struct engine *e, uint64_t now);
+/* The last line of a recording: steps, lost, processes, threads, rate, where. */
+void report_summary(struct engine *e, const char *dir);
+/* A thread of the reported process exits with status: keep what tells how it died. */
+void report_note_exit(struct engine *e, struct thread *t, int status, uint64_t pc);
+/* "CMD killed by SIGSEGV at 0x... in f (file.c:12)" when status says a signal
+ * killed it; frees what was kept. */
+void report_death(struct engine *e, const char *cmd, const char *trace_dir, int status);
+
+/* ---- --on: breakpoints and regions (ptrace_on.c) ---- */
+struct bp *bp_find(struct proc *p, uint64_t addr);
+int bp_poke(struct proc *p, uint64_t addr, const uint8_t *bytes, size_t len);
+/* Plant a breakpoint at every --on symbol in every file p has mapped. */
+void bp_plant_symbols(struct engine *e, struct proc *p);
+/* Put the original bytes back everywhere (before letting the process go). */
+void bp_remove_all(struct proc *p);
+/* Forget breakpoints whose code is no longer mapped (nothing to restore). */
+void bp_drop_unmapped(struct proc *p);
+/* Put back the breakpoint t stepped over (lifted for that one step). */
+void bp_replant(struct thread *t);
+/* Say which --on names were found nowhere (at the end of the recording). */
+void bp_report_missing(struct engine *e);
+void region_start(struct engine *e, struct thread *t, const struct arch_stop_regs *r);
+void region_end(struct engine *e, struct thread *t);
+/* Whether the stop at r leaves t's --on region (its activation returned). */
+bool region_left(const struct thread *t, const struct arch_stop_regs *r);
+
+#endif /* PITRACE_PTRACE_INT_H */

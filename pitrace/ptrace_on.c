@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ptrace backend's --on SYMBOL: breakpoints at the symbols' entries in
+ * every traced process (planted again after every mapping change), and the
+ * regions they open: a thread that reaches one is stepped until the
+ * activation returns (its stack pointer rises above where it was at entry;
+ * where the return address is in a register, ppc64's LR: back at that
+ * address with the entry's stack pointer).
+ */
+#define PR_FMT "ptrace"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "ptrace_int.h"
+#include "symbols.h"
+#include "trace_writer.h"
+
+struct bp *bp_find(struct proc *p, uint64_t addr)
+{
+	for (size_t i = 0; i < p->nr_bps; i++)
+		if (p->bps[i].addr == addr)
+			return &p->bps[i];
+	return NULL;
+}
+
+int bp_poke(struct proc *p, uint64_t addr, const uint8_t *bytes, size_t len)
+{
+	/* /proc/PID/mem writes through read-only text like PTRACE_POKETEXT. */
+	return pwrite(p->memfd, bytes, len, (off_t)addr) == (ssize_t)len ? 0 : -1;
+}
+
+static void plant_bp(struct engine *e, struct proc *p, uint64_t addr, const char *sym)
+{
+	struct bp *n, b = { .addr = addr };
+
+	if (bp_find(p, addr))
+		return;
+	if (pread(p->memfd, b.orig, arch_breakpoint_len, (off_t)addr) !=
+		    (ssize_t)arch_breakpoint_len ||
+	    bp_poke(p, addr, arch_breakpoint_insn, arch_breakpoint_len) < 0) {
+		pr_warn("--on %s: cannot plant a breakpoint at %#llx in %d: %s", sym,
+			(unsigned long long)addr, p->pid, strerror(errno));
+		return;
+	}
+	n = realloc(p->bps, (p->nr_bps + 1) * sizeof(*n));
+	if (!n) {
+		bp_poke(p, addr, b.orig, arch_breakpoint_len);
+		return;
+	}
+	p->bps = n;
+	p->bps[p->nr_bps++] = b;
+	e->guard_dirty = true;
+	pr_dbg("--on %s: breakpoint at %#llx in %d", sym, (unsigned long long)addr, p->pid);
+}
+
+void bp_remove_all(struct proc *p)
+{
+	for (size_t i = 0; i < p->nr_bps; i++)
+		bp_poke(p, p->bps[i].addr, p->bps[i].orig, arch_breakpoint_len);
+	p->nr_bps = 0;
+}
+
+void bp_drop_unmapped(struct proc *p)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < p->nr_bps; i++)
+		if (ptm_contains(&p->maps, p->bps[i].addr))
+			p->bps[j++] = p->bps[i];
+	p->nr_bps = j;
+}
+
+static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t *vaddr,
+		      unsigned *local)
+{
+	struct sym_cache *c;
+
+	for (size_t i = 0; i < e->nr_syms; i++) {
+		c = &e->syms[i];
+		if (c->sym == sym && !strcmp(c->path, path)) {
+			*vaddr = c->vaddr;
+			*local = c->local;
+			return c->found;
+		}
+	}
+	c = realloc(e->syms, (e->nr_syms + 1) * sizeof(*c));
+	if (!c)
+		return 0;
+	e->syms = c;
+	c = &e->syms[e->nr_syms];
+	c->path = strdup(path);
+	if (!c->path)
+		return 0;
+	c->sym = sym;
+	c->vaddr = 0;
+	c->local = 0;
+	c->found = sym_lookup_entries_in_file(path, e->o.on_syms[sym], &c->vaddr, NULL,
+					      &c->local) == 1;
+	if (c->found)
+		e->on_found[sym] = true;
+	e->nr_syms++;
+	*vaddr = c->vaddr;
+	*local = c->local;
+	return c->found;
+}
+
+void bp_plant_symbols(struct engine *e, struct proc *p)
+{
+	for (size_t i = 0; i < p->maps.n; i++) {
+		const char *path = p->maps.v[i].path;
+		bool seen = false;
+
+		if (path[0] != '/')
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(p->maps.v[j].path, path);
+		for (unsigned s = 0; s < e->o.nr_on_syms && !seen; s++) {
+			uint64_t vaddr, addr;
+			unsigned local;
+
+			if (!lookup_sym(e, path, s, &vaddr, &local))
+				continue;
+			addr = ptm_runtime_addr(&p->maps, path, vaddr);
+			if (!addr)
+				continue;
+			plant_bp(e, p, addr, e->o.on_syms[s]);
+			/* Calls from its own module land past the global entry (ppc64 ELFv2). */
+			if (local)
+				plant_bp(e, p, addr + local, e->o.on_syms[s]);
+		}
+	}
+}
+
+void bp_replant(struct thread *t)
+{
+	struct proc *p = t->proc;
+
+	if (!t->lifted)
+		return;
+	t->lifted = false;
+	if (bp_find(p, t->lifted_bp))
+		bp_poke(p, t->lifted_bp, arch_breakpoint_insn, arch_breakpoint_len);
+}
+
+void region_start(struct engine *e, struct thread *t, const struct arch_stop_regs *r)
+{
+	struct tw_stream *s = pte_stream_of(e, t);
+
+	if (s)
+		tw_onoff(s, true, tw_now_ns());
+	t->region_end_sp = arch_frame_end_sp(r);
+	t->region_ret = r->ra;
+	t->stepping = true;
+	t->prev_pc = r->pc;
+	t->prev_sp = r->sp;
+}
+
+bool region_left(const struct thread *t, const struct arch_stop_regs *r)
+{
+	if (!t->region_end_sp)
+		return false;
+	if (!t->region_ret)
+		return r->sp >= t->region_end_sp;
+	/* Back at the entry's return address with its stack pointer (a tail
+	 * call's callee returns there too), or above it (a longjmp out). */
+	return (r->pc == t->region_ret && r->sp >= t->region_end_sp) || r->sp > t->region_end_sp;
+}
+
+void region_end(struct engine *e, struct thread *t)
+{
+	struct tw_stream *s = pte_stream_of(e, t);
+
+	if (s)
+		tw_onoff(s, false, tw_now_ns());
+	t->region_end_sp = 0;
+	t->stepping = false;
+	pte_sync_streams(e, tw_now_ns());	/* the native run may be long */
+}
+
+void bp_report_missing(struct engine *e)
+{
+	size_t missing = 0;
+
+	for (size_t s = 0; s < e->o.nr_on_syms; s++) {
+		if (e->on_found[s])
+			continue;
+		missing++;
+		pr_warn("--on %s: no function of that name in the program or the libraries it "
+			"loaded", e->o.on_syms[s]);
+	}
+	if (missing > 1 && missing == e->o.nr_on_syms)
+		pr_warn("--on: none of the %zu names was found: nothing was recorded", missing);
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the ptrace backend tells the user while and after it records: a
+ * live step count and rate on a terminal, one summary line at the end (as
+ * the driver backend prints), and how the command died when a signal
+ * killed it, with the instruction and the function where.
+ */
+#define PR_FMT "ptrace"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <pitrace/format.h>
+#include "log.h"
+#include "ptrace_int.h"
+#include "symbols.h"
+#include "trace_reader.h"
+#include "trace_writer.h"
+
+/* 12345 -> "12.3k" (rates read better short). */
+static const char *short_count(double v, char *buf, size_t size)
+{
+	if (v >= 1e6)
+		snprintf(buf, size, "%.1fM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, size, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, size, "%.0f", v);
+	return buf;
+}
+
+void report_progress(struct engine *e, uint64_t now)
+{
+	uint64_t steps = tw_total_steps(e->tw);
+	double rate;
+	char r[32];
+
+	if (now < e->next_progress_ns || !log_is_tty())
+		return;
+	if (!e->next_progress_ns) {
+		/* the first second: nothing to say yet */
+		e->next_progress_ns = now + 1000000000ull;
+		e->last_progress_ns = now;
+		e->last_progress_steps = steps;
+		return;
+	}
+	rate = (double)(steps - e->last_progress_steps) * 1e9 /
+	       (double)(now - e->last_progress_ns + 1);
+	fprintf(stderr, "\rpitrace: %llu steps, %s steps/s\033[K",
+		(unsigned long long)steps, short_count(rate, r, sizeof(r)));
+	e->progress_shown = true;
+	e->next_progress_ns = now + 1000000000ull;
+	e->last_progress_ns = now;
+	e->last_progress_steps = steps;
+}
+
+void report_summary(struct engine *e, const char *dir)
+{
+	struct pt_attr_totals t;
+	double secs = (double)(tw_now_ns() - e->start_ns) / 1e9;
+	char r[32];
+
+	if (e->progress_shown)
+		fputs("\r\033[K", stderr);	/* the summary replaces the live line */
+	tw_get_totals(e->tw, &t);
+	pr_info("%llu steps, %llu lost, %u process%s, %u thread%s in %.2f s (%s steps/s): "
+		"trace in %s", (unsigned long long)t.steps, (unsigned long long)t.lost,
+		t.processes, t.processes == 1 ? "" : "es", t.threads, t.threads == 1 ? "" : "s",
+		secs, short_count(secs > 0 ? (double)t.steps / secs : 0, r, sizeof(r)), dir);
+}
+
+void report_note_exit(struct engine *e, struct thread *t, int status, uint64_t pc)
+{
+	struct death *d = &e->death;
+	int quality = 1;
+
+	if (!t->proc || t->proc->pid != e->report_pid || !WIFSIGNALED(status))
+		return;
+	if (t->fault_sig == WTERMSIG(status))
+		quality = 3;
+	else if (t->last_sig == WTERMSIG(status))
+		quality = 2;
+	d->status = status;
+	if (quality <= d->quality)
+		return;
+	d->quality = quality;
+	d->pc = pc;
+	d->addr = quality == 3 ? t->fault_addr : 0;
+	free(d->map.path);
+	memset(&d->map, 0, sizeof(d->map));
+	for (size_t i = 0; i < t->proc->maps.n; i++) {
+		const struct ptm_map *m = &t->proc->maps.v[i];
+
+		if (pc >= m->start && pc < m->end) {
+			d->map = *m;
+			d->map.path = strdup(m->path);
+			break;
+		}
+	}
+}
+
+/* " in f (file.c:12)", or " in module+0xOFF": what the symbols say about pc. */
+static void describe_pc(const struct death *d, pid_t pid, const char *trace_dir, char *buf,
+			size_t size)
+{
+	struct sym_options so = { .trace_dir = trace_dir };
+	struct trace_task_rec rec = { .type = PT_TASK_MMAP };
+	struct sym_session *s;
+	struct sym_loc loc;
+
+	buf[0] = '\0';
+	if (!d->map.path)
+		return;
+	s = sym_session_new(&so);
+	if (!s)
+		return;
+	rec.c.pid = (uint32_t)pid;
+	rec.mmap.start = d->map.start;
+	rec.mmap.len = d->map.end - d->map.start;
+	rec.mmap.pgoff = d->map.pgoff;
+	rec.mmap.prot = d->map.prot;
+	rec.str = d->map.path;
+	sym_task_event(s, &rec);
+	sym_resolve(s, (uint32_t)pid, d->pc, SYM_LINES, &loc);
+	if (loc.symbol && loc.file && loc.line)
+		snprintf(buf, size, " in %s (%s:%d)", loc.symbol,
+			 strrchr(loc.file, '/') ? strrchr(loc.file, '/') + 1 : loc.file, loc.line);
+	else if (loc.symbol)
+		snprintf(buf, size, " in %s (%s)", loc.symbol, loc.module);
+	else
+		snprintf(buf, size, " in %s+0x%llx", loc.module,
+			 (unsigned long long)loc.module_offset);
+	sym_session_free(s);
+}
+
+void report_death(struct engine *e, const char *cmd, const char *trace_dir, int status)
+{
+	const struct death *d = &e->death;
+	char where[1024] = "", at[64] = "", addr[64] = "";
+	int sig = WTERMSIG(status);
+	const char *abbrev;
+
+	if (!WIFSIGNALED(status))
+		goto out;
+	abbrev = sigabbrev_np(sig);
+	if (d->quality && WIFSIGNALED(d->status) && WTERMSIG(d->status) == sig) {
+		snprintf(at, sizeof(at), " at 0x%llx", (unsigned long long)d->pc);
+		describe_pc(d, e->report_pid, trace_dir, where, sizeof(where));
+	}
+	if (at[0] && d->quality == 3 && (sig == SIGSEGV || sig == SIGBUS))
+		snprintf(addr, sizeof(addr), ", accessing 0x%llx", (unsigned long long)d->addr);
+	pr_info("%s killed by SIG%s%s%s%s%s", cmd, abbrev ? abbrev : "?", at, where, addr,
+		WCOREDUMP(status) ? " (core dumped)" : "");
+out:
+	free(e->death.map.path);
+	memset(&e->death, 0, sizeof(e->death));
+}

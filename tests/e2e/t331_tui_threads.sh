@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# post tui's thread picker filters every view, with the numbers the
+# reports give for that thread or process: on tests/progs/arc_threads.c
+# (two threads) the functions view of each thread and of the process equal
+# post profile --tid/--pid row for row, the callers and callees of its
+# functions equal post arc --tid, its whole tree (e opens all) equals post
+# tree --tid, its flow has post flow --tid's lines; on
+# tests/progs/arc_tailcall.c (-O2 tail calls, whose calls arcs credit to
+# the function that jumped) one thread's arcs equal all threads'.
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/e2e/arc-lib.sh"
+. "$ROOT/tests/e2e/viewer-lib.sh"
+
+# profile_rows ARGS: post profile's rows
+profile_rows() {
+	"$POST" -i trace profile --wide "$@" | grep -v '^#'
+}
+
+# tree_tuples: "depth calls base cum pct name" of rows (the viewer's or post tree's)
+tree_tuples() {
+	awk '$1 ~ /^[0-9]+$/ && $5 ~ /%$/ { n = $NF; print $1, $2, $3, $4, $5, n }'
+}
+
+arc_record trace "$PROGS/arc_threads"
+threads=$("$POST" -i trace tree | sed -n 's/^# thread \([0-9]*\) (pid \([0-9]*\))$/\1 \2/p')
+expect_eq "threads" 2 "$(wc -l <<<"$threads")"
+pid=$(head -1 <<<"$threads" | cut -d' ' -f2)
+
+tui_start 200 400 -i trace tui
+tui_wait ' functions  1/'
+expect_same_file "all threads" <(profile_rows) <(tui_rows)
+
+# the picker lists all threads, the process and its two threads
+tui_keys p
+tui_wait '^Processes and threads'
+expect_eq "picker rows" 4 "$(tui_rows | wc -l)"
+tui_rows | grep -qE "process $pid .*2 threads" || { tui_screen; fail "no process row"; }
+tui_keys q
+
+while read -r tid p; do
+	tui_pick "thread $tid"
+	tui_keys Home
+	tui_wait ' functions  1/'
+	expect_same_file "functions of thread $tid" <(profile_rows --tid "$tid") <(tui_rows)
+	for fn in main work thread_main start_thread; do
+		"$POST" -i trace profile --tid "$tid" --wide | grep -q " $fn \[" || continue
+		tui_callers_of "$fn"
+		expect_same_file "arcs of $fn in thread $tid" <(arc_tuples "$fn" -i trace --tid "$tid") \
+			<(tui_arc_tuples)
+		tui_keys q
+	done
+	tui_keys t
+	tui_wait '^Call tree per thread'
+	expect_eq "trees shown for one thread" 1 "$(tui_rows | grep -c '^ *[0-9]* *100.00%  [-+] thread ')"
+	tui_keys Home e
+	tui_wait ' tree  1/'
+	expect_same_file "tree of thread $tid" <("$POST" -i trace tree --tid "$tid" | tree_tuples) \
+		<(tui_rows | tree_tuples)
+	tui_keys q f
+	tui_wait '^Call flow: '
+	# (post flow --tid also lists the other threads' exits, and switches to
+	# and from them: not counted)
+	expect_eq "flow lines of thread $tid" "$("$POST" -i trace flow --tid "$tid" |
+		awk -v t="$tid" '!/^#/ && $2 == t && !/= thread [0-9]+ \(pid/' | wc -l)" \
+		"$(tui_screen | sed -n 's/^Call flow: \([0-9]*\) lines.*/\1/p')"
+	tui_keys q
+done <<<"$threads"
+
+tui_pick "process $pid"
+tui_keys Home
+tui_wait ' functions  1/'
+expect_same_file "functions of process $pid" <(profile_rows --pid "$pid") <(tui_rows)
+tui_pick "all threads"
+tui_keys Home
+tui_wait ' functions  1/'
+expect_same_file "all threads again" <(profile_rows) <(tui_rows)
+tui_keys q
+expect_eq "exit status" 0 "$(tui_exited)"
+
+# tail calls: one thread's arcs (added up from its tree and its calls) are arcs' own
+objdump -d "$PROGS/arc_tailcall" | grep -q 'jmp.*<leaf>' || skip "the compiler made no tail call to leaf"
+rm -rf trace
+arc_record trace "$PROGS/arc_tailcall"
+tid=$("$POST" -i trace tree | sed -n 's/^# thread \([0-9]*\) .*/\1/p')
+tui_start 200 400 -i trace tui
+tui_wait ' functions  1/'
+for fn in main middle leaf ping pong; do
+	tui_callers_of "$fn"
+	tui_arc_tuples >"$TMP/all.$fn"
+	expect_same_file "arcs of $fn" <(arc_tuples "$fn" -i trace) "$TMP/all.$fn"
+	tui_keys q
+done
+tui_pick "thread $tid"
+expect_same_file "functions of the thread" <(profile_rows) <(tui_rows)
+for fn in main middle leaf ping pong; do
+	tui_callers_of "$fn"
+	expect_same_file "arcs of $fn in the thread" "$TMP/all.$fn" <(tui_arc_tuples)
+	tui_keys q
+done
+tui_keys Q
+expect_eq "exit status" 0 "$(tui_exited)"
+echo "PASS"

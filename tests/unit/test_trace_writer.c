@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace writer (util/trace_writer.h): what becomes of a directory that
+ * is already there when a recording starts, commits or never starts; and a
+ * trace whose files cannot be written to the end (RLIMIT_FSIZE stands for a
+ * full filesystem here), which must stay readable, without --force, up to
+ * where writing stopped.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace_reader.h"
+#include "trace_writer.h"
+#include "unit.h"
+
+/* What is at a path, for the table: "-" nothing, "empty", "file", "other" (a
+ * directory with a non-trace file), or a trace's first NOTE ("trace:NOTE"). */
+static void describe(const char *path, char *out, size_t size)
+{
+	struct stat st;
+	struct trace *t;
+	DIR *d;
+	struct dirent *e;
+	bool any = false;
+
+	if (stat(path, &st) < 0) {
+		snprintf(out, size, "-");
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(out, size, "file");
+		return;
+	}
+	d = opendir(path);
+	while (d && (e = readdir(d)))
+		any |= e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	if (!any) {
+		snprintf(out, size, "empty");
+		return;
+	}
+	snprintf(out, size, "%s/header", path);
+	if (access(out, F_OK) < 0) {
+		snprintf(out, size, "other");
+		return;
+	}
+	fflush(stderr);
+	t = trace_open(path);
+	snprintf(out, size, "trace:%s", t && trace_info(t)->notes[0] ? trace_info(t)->notes[0] : "?");
+	trace_close(t);
+}
+
+/* Make a small complete trace at path whose NOTE is note. */
+static void make_trace(const char *path, const char *note)
+{
+	struct trace_writer *tw = tw_open(path, NULL);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+	tw_set_attr_str(tw, PT_ATTR_NOTE, note);
+	CU_ASSERT_EQUAL(tw_close(tw, PT_STATE_COMPLETE), 0);
+}
+
+static void make_path(const char *path, const char *what)
+{
+	char f[512];
+
+	if (!strcmp(what, "-"))
+		return;
+	if (!strcmp(what, "file")) {
+		close(open(path, O_WRONLY | O_CREAT, 0644));
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
+	if (!strcmp(what, "other")) {
+		snprintf(f, sizeof(f), "%s/notes.txt", path);
+		close(open(f, O_WRONLY | O_CREAT, 0644));
+	} else if (!strncmp(what, "trace:", 6)) {
+		rmdir(path);
+		make_trace(path, what + 6);
+	}
+}
+
+/* Entries left in dir other than the expected names (staging leftovers). */
+static int leftovers(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char old[300];
+	int n = 0;
+
+	snprintf(old, sizeof(old), "%s.old", name);
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && strcmp(e->d_name, name) && strcmp(e->d_name, old))
+			n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* One row: what is there before, what the recording does, what is there after. */
+static const struct {
+	const char *before, *before_old;
+	const char *action;	  /* "commit", "discard", "refused" (tw_open fails) */
+	const char *after, *after_old;
+} dir_cases[] = {
+	{ "-", "-", "commit", "trace:new", "-" },
+	{ "-", "-", "discard", "-", "-" },
+	{ "trace:good", "-", "discard", "trace:good", "-" },	/* a failed start */
+	{ "trace:good", "-", "commit", "trace:new", "trace:good" },
+	{ "trace:good", "trace:older", "commit", "trace:new", "trace:good" },
+	{ "trace:good", "trace:older", "discard", "trace:good", "trace:older" },
+	{ "empty", "-", "commit", "trace:new", "-" },
+	{ "empty", "-", "discard", "empty", "-" },
+	{ "file", "-", "refused", "file", "-" },
+	{ "other", "-", "refused", "other", "-" },
+};
+
+static void test_existing_directory(void)
+{
+	for (size_t i = 0; i < sizeof(dir_cases) / sizeof(dir_cases[0]); i++) {
+		char parent[256], name[300], old[310], got[256], got_old[256];
+		struct trace_writer *tw;
+		int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
+
+		snprintf(parent, sizeof(parent), "%s/dirs%zu", unit_tmpdir(), i);
+		mkdir(parent, 0755);
+		snprintf(name, sizeof(name), "%s/t", parent);
+		snprintf(old, sizeof(old), "%s/t.old", parent);
+		make_path(name, dir_cases[i].before);
+		make_path(old, dir_cases[i].before_old);
+		dup2(devnull, 2);	/* "refused" rows print their error */
+		tw = tw_open(name, NULL);
+		dup2(saved, 2);
+		close(saved);
+		close(devnull);
+		if (!strcmp(dir_cases[i].action, "refused")) {
+			CU_ASSERT_PTR_NULL(tw);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+			tw_set_attr_str(tw, PT_ATTR_NOTE, "new");
+			CU_ASSERT_EQUAL(tw_write_header(tw, PT_STATE_RECORDING), 0);
+			if (!strcmp(dir_cases[i].action, "commit")) {
+				CU_ASSERT_EQUAL(tw_commit(tw), 0);
+				CU_ASSERT_STRING_EQUAL(tw_dir(tw), name);
+				CU_ASSERT_EQUAL(tw_close(tw, PT_STATE_COMPLETE), 0);
+			} else {
+				tw_discard(tw);
+			}
+		}
+		describe(name, got, sizeof(got));
+		describe(old, got_old, sizeof(got_old));
+		if (strcmp(got, dir_cases[i].after) || strcmp(got_old, dir_cases[i].after_old))
+			fprintf(stderr, "\n  row %zu (%s, %s, %s): got %s, %s", i,
+				dir_cases[i].before, dir_cases[i].before_old, dir_cases[i].action,
+				got, got_old);
+		CU_ASSERT_STRING_EQUAL(got, dir_cases[i].after);
+		CU_ASSERT_STRING_EQUAL(got_old, dir_cases[i].after_old);
+		CU_ASSERT_EQUAL(leftovers(parent, "t"), 0);
+	}
+}
+
+/* The trace takes its name at tw_commit, not before: readers of DIR see the old one. */
+static void test_staging_until_commit(void)
+{
+	char name[300], got[256];
+	struct trace_writer *tw;
+
+	snprintf(name, sizeof(name), "%s/stage/", unit_tmpdir());	/* "DIR/" works */
+	make_trace(name, "old");
+	tw = tw_open(name, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+	CU_ASSERT(strcmp(tw_dir(tw), name) != 0);
+	CU_ASSERT_EQUAL(tw_write_header(tw, PT_STATE_RECORDING), 0);
+	CU_ASSERT_EQUAL(tw_write_file(tw, PT_FILE_VDSO, "x", 1), 0);
+	describe(name, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "trace:old");
+	CU_ASSERT_EQUAL(tw_commit(tw), 0);
+	describe(name, got, sizeof(got));
+	CU_ASSERT_STRING_EQUAL(got, "trace:?");
+	snprintf(got, sizeof(got), "%s/%s", tw_dir(tw), PT_FILE_VDSO);
+	CU_ASSERT_EQUAL(access(got, F_OK), 0);
+	CU_ASSERT_EQUAL(tw_close(tw, PT_STATE_COMPLETE), 0);
+}
+
+/*
+ * Steps written until a file may grow no more: the writer says so once, the
+ * stream ends at its last whole block, the trace is "interrupted" and reads
+ * without --force, the header's totals match what the streams hold (the
+ * steps that missed the disk count as lost).
+ */
+static void test_write_failure(void)
+{
+	static const struct {
+		bool compress;
+		rlim_t limit;		  /* largest file */
+	} rows[] = { { false, 200000 }, { true, 3000 } };
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct tw_options o = { .compress = rows[i].compress };
+		struct rlimit old, lim = { rows[i].limit, RLIM_INFINITY };
+		struct pt_task_exit ex = { .c = { .pid = 7, .tid = 7 } };
+		char name[300], path[320];
+		struct trace_writer *tw;
+		struct tw_stream *st;
+		struct trace *t;
+		struct trace_iter *it;
+		struct trace_event ev;
+		uint64_t n = 0, written;
+		int saved = dup(2), devnull = open("/dev/null", O_WRONLY), r, err;
+
+		snprintf(name, sizeof(name), "%s/full%zu", unit_tmpdir(), i);
+		tw = tw_open(name, &o);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+		CU_ASSERT_EQUAL(tw_commit(tw), 0);
+		CU_ASSERT_EQUAL(tw_write_header(tw, PT_STATE_RECORDING), 0);
+		st = tw_stream_open(tw, false, 7);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+		tw_switch(st, 7, 7, 0, 0);
+		signal(SIGXFSZ, SIG_IGN);
+		getrlimit(RLIMIT_FSIZE, &old);
+		setrlimit(RLIMIT_FSIZE, &lim);
+		dup2(devnull, 2);
+		/* an address pattern zstd cannot squeeze to nothing */
+		for (uint64_t k = 0; k < 2000000 && !tw_error(tw); k++)
+			tw_step(st, 0x400000 + ((k * 2654435761u) >> 7) % 100000);
+		err = tw_error(tw);
+		tw_task(tw, PT_TASK_EXIT, &ex, sizeof(ex), NULL);
+		written = tw_total_steps(tw);
+		tw_stream_close(st);
+		r = tw_close(tw, PT_STATE_COMPLETE);
+		setrlimit(RLIMIT_FSIZE, &old);
+		dup2(saved, 2);
+		close(saved);
+		close(devnull);
+		CU_ASSERT_EQUAL(err, EFBIG);
+		CU_ASSERT_EQUAL(r, -1);
+		snprintf(path, sizeof(path), "%s/steps.t7", name);
+		t = trace_open(name);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+		CU_ASSERT_STRING_EQUAL(trace_info(t)->state, PT_STATE_INTERRUPTED);
+		CU_ASSERT(trace_cut_short(t));
+		it = trace_iter_new(t);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(it);
+		while ((r = trace_next(it, &ev)) == 1)
+			n += ev.kind == TEV_STEP;
+		CU_ASSERT_EQUAL(r, 0);	/* the end, not an error */
+		CU_ASSERT(n > 0);
+		CU_ASSERT_EQUAL(n, trace_info(t)->totals.steps);
+		CU_ASSERT_EQUAL(n + trace_info(t)->totals.lost, written);
+		trace_iter_free(it);
+		trace_close(t);
+	}
+}
+
+static CU_TestInfo trace_writer_tests[] = {
+	{ "an existing directory: kept, replaced at commit, or refused (table)",
+	  test_existing_directory },
+	{ "files go to a staging directory until commit", test_staging_until_commit },
+	{ "a write failure leaves a trace readable up to it", test_write_failure },
+	CU_TEST_INFO_NULL,
+};
+UNIT_SUITE(trace_writer, trace_writer_tests);
