@@ -181,7 +181,7 @@ static int copy_proc_file(const char *src, const char *dir, const char *name)
 		pr_warn("cannot read %s: %s; no kernel symbols in the trace", src, strerror(errno));
 		return -1;
 	}
-	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out < 0) {
 		pr_warn("cannot create %s: %s", path, strerror(errno));
 		close(in);
@@ -247,6 +247,8 @@ struct collector *collector_start(struct driver_session *ds, const struct collec
 		two.features |= PT_FEAT_COUNT_ONLY;	/* COUNT records, no steps */
 	if (c->st.config.flags & PITRACE_CFG_KERNEL)
 		two.features |= PT_FEAT_KERNEL;	/* kernel-ring steps (docs/kernel-mode.md) */
+	/* kallsyms and the kernel ring's steps give kernel addresses away */
+	two.private = true;
 	c->tw = tw_open(opts->out_dir, &two);
 	if (!c->tw)
 		goto err_unmap;

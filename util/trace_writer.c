@@ -171,6 +171,12 @@ static char *clean_name(const char *dir)
 }
 
 /* Make the staging directory next to tw->name. */
+/* Its files' mode: 0644, or 0600 for a private trace (tw_options.private). */
+static mode_t file_mode(const struct trace_writer *tw)
+{
+	return tw->opts.private ? 0600 : 0644;
+}
+
 static int make_staging(struct trace_writer *tw)
 {
 	int kind = classify(tw->name);
@@ -198,7 +204,9 @@ static int make_staging(struct trace_writer *tw)
 		free(tmpl);
 		return -1;
 	}
-	chmod(tmpl, 0755);	/* mkdtemp makes it 0700; a trace is 0755 like mkdir's */
+	/* mkdtemp makes it 0700; a trace is 0755 like mkdir's, unless private */
+	if (!tw->opts.private)
+		chmod(tmpl, 0755);
 	tw->dir = tmpl;
 	return 0;
 }
@@ -310,17 +318,17 @@ struct trace_writer *tw_open(const char *dir, const struct tw_options *opts)
 	if (!tw)
 		return NULL;
 	tw->tasks_fd = -1;
+	if (opts)
+		tw->opts = *opts;
 	tw->name = clean_name(dir);
 	if (!tw->name || make_staging(tw) < 0) {
 		free_writer(tw);
 		return NULL;
 	}
-	if (opts)
-		tw->opts = *opts;
 	tw->features = tw->opts.features | (tw->opts.compress ? PT_FEAT_ZSTD : 0);
 	path = path_join(tw->dir, PT_FILE_TASKS);
 	/* O_CLOEXEC: not inherited by traced commands */
-	tw->tasks_fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+	tw->tasks_fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw)) : -1;
 	fill_file_header(&h, PT_KIND_TASKS, 0, 0, 0);
 	if (tw->tasks_fd < 0 || write_all(tw->tasks_fd, &h, sizeof(h)) < 0) {
 		pr_err("cannot create %s/%s: %s", tw->name, PT_FILE_TASKS, strerror(errno));
@@ -342,7 +350,7 @@ int tw_write_file(struct trace_writer *tw, const char *name, const void *data, s
 		free(path);
 		return -1;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw));
 	if (fd >= 0 && write_all(fd, data, len) == 0)
 		ret = 0;
 	if (fd >= 0 && close(fd) < 0)
@@ -489,7 +497,7 @@ int tw_write_header(struct trace_writer *tw, const char *state)
 	tw_set_attr_str(tw, PT_ATTR_STATE, state);
 	if (header_image(tw, &buf, &len, &room) < 0)
 		goto out;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw));
 	if (fd >= 0 && pad_header(&buf, &len, room) == 0 && write_all(fd, buf, len) == 0)
 		ret = 0;
 	err = errno;
@@ -594,7 +602,7 @@ struct tw_stream *tw_stream_open(struct trace_writer *tw, bool per_cpu, uint32_t
 		return NULL;
 	snprintf(name, sizeof(name), per_cpu ? PT_FILE_STEPS_CPU_FMT : PT_FILE_STEPS_THREAD_FMT, id);
 	path = path_join(tw->dir, name);
-	s->fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+	s->fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw)) : -1;
 	if (s->fd < 0) {
 		write_failed(tw, name, errno);
 		free(path);

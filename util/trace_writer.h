@@ -42,6 +42,9 @@ struct tw_options {
 	bool compress;		  /* zstd for step streams */
 	int compress_level;	  /* 0: default */
 	uint64_t features;	  /* PT_FEAT_* to start with */
+	bool private;		  /* it holds kernel addresses (kallsyms, the KASLR
+				   * slide): its directory 0700 and its files 0600,
+				   * for its owner only */
 };
 
 /*

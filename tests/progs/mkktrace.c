@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 	tw_set_attr(tw, PT_ATTR_CMDLINE, cmdline, sizeof(cmdline));
 	tw_set_attr(tw, PT_ATTR_START_TIME, &t0, sizeof(t0));
 	tw_set_attr_str(tw, PT_ATTR_NOTE, "synthetic trace written by tests/progs/mkktrace");
-	if (copy_file(kallsyms, dir, PT_FILE_KALLSYMS) < 0)
+	if (copy_file(kallsyms, tw_dir(tw), PT_FILE_KALLSYMS) < 0)
 		return 1;
 	{
 		struct pt_task_exec e = { .c = { t0.monotonic_ns, PT_SEQ_NONE, PID, PID } };

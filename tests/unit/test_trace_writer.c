@@ -261,7 +261,57 @@ static void test_write_failure(void)
 	}
 }
 
+/* Mode bits of DIR/NAME (NAME NULL: DIR itself), -1 when missing. */
+static int mode_of(const char *dir, const char *name)
+{
+	char path[600];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s%s%s", dir, name ? "/" : "", name ? name : "");
+	return stat(path, &st) < 0 ? -1 : (int)(st.st_mode & 07777);
+}
+
+/*
+ * A trace is 0755 with files 0644 (umask permitting); a private one (it holds
+ * kernel addresses: kallsyms, the KASLR slide) is its owner's only, 0700 and
+ * 0600, from its staging directory on.
+ */
+static void test_private_trace(void)
+{
+	static const struct {
+		bool private;
+		int dir, file;
+	} cases[] = { { false, 0755, 0644 }, { true, 0700, 0600 } };
+	mode_t old = umask(022);
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tw_options o = { .private = cases[i].private };
+		struct trace_writer *tw;
+		struct tw_stream *s;
+		char name[300];
+
+		snprintf(name, sizeof(name), "%s/private%zu", unit_tmpdir(), i);
+		tw = tw_open(name, &o);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+		CU_ASSERT_EQUAL(mode_of(tw_dir(tw), NULL), cases[i].dir);	/* staging */
+		s = tw_stream_open(tw, true, 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		tw_step(s, 0x1000);
+		CU_ASSERT_EQUAL(tw_stream_close(s), 0);
+		CU_ASSERT_EQUAL(tw_write_file(tw, PT_FILE_VDSO, "x", 1), 0);
+		CU_ASSERT_EQUAL(tw_commit(tw), 0);
+		CU_ASSERT_EQUAL(tw_close(tw, PT_STATE_COMPLETE), 0);
+		CU_ASSERT_EQUAL(mode_of(name, NULL), cases[i].dir);
+		CU_ASSERT_EQUAL(mode_of(name, PT_FILE_HEADER), cases[i].file);
+		CU_ASSERT_EQUAL(mode_of(name, PT_FILE_TASKS), cases[i].file);
+		CU_ASSERT_EQUAL(mode_of(name, PT_FILE_VDSO), cases[i].file);
+		CU_ASSERT_EQUAL(mode_of(name, "steps.c0"), cases[i].file);
+	}
+	umask(old);
+}
+
 static CU_TestInfo trace_writer_tests[] = {
+	{ "a private trace is its owner's only (0700, 0600)", test_private_trace },
 	{ "an existing directory: kept, replaced at commit, or refused (table)",
 	  test_existing_directory },
 	{ "files go to a staging directory until commit", test_staging_until_commit },

@@ -87,6 +87,14 @@ n=$(symcount bypid work)
 [ "$n" = 200002 ] && pass session-by-pid-count || fail session-by-pid-count "work: $n steps, expected 200002"
 post -i bypid info | grep -q 'driver' && pass session-trace-backend ||
 	fail session-trace-backend "post info does not say driver"
+# It holds kernel addresses (kallsyms, the KASLR slide): its owner's only.
+modes="$(stat -c %a bypid) $(stat -c %a bypid/kallsyms) $(stat -c %a bypid/header)"
+if [ "$modes" = "700 600 600" ] && ! su nobody -s /bin/sh -c "cat bypid/kallsyms" >/dev/null 2>&1 &&
+	! su nobody -s /bin/sh -c "post -i $PWD/bypid info" >/dev/null 2>&1; then
+	pass session-trace-private
+else
+	fail session-trace-private "modes (dir, kallsyms, header) $modes, or nobody read it"
+fi
 out=$(pitrace status 2>&1)
 [ "$out" = "no session" ] && pass sess-status-after-stop || fail sess-status-after-stop "said: $out"
 err=$(pitrace stop 2>&1)
