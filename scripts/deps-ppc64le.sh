@@ -13,12 +13,13 @@
 #     (PT_PPC64LE_DIR/busybox).
 # The header sets build with the host's kbuild (linux-kbuild-*, installed
 # with the x86_64 headers) and share linux-headers-*-common with them.
+# With --check: install nothing, print what is missing and exit 1.
 set -eu
 
 DIR=${PT_PPC64LE_DIR:-/var/cache/pitrace/ppc64le}
 PACKAGES="gcc-powerpc64le-linux-gnu g++-powerpc64le-linux-gnu qemu-system-ppc
 libelf-dev:ppc64el libdw-dev:ppc64el libcapstone-dev:ppc64el libzstd-dev:ppc64el
-zlib1g-dev:ppc64el libncurses-dev:ppc64el"
+zlib1g-dev:ppc64el libncurses-dev:ppc64el libarchive-dev:ppc64el libdebuginfod-dev:ppc64el"
 # The kernels: Debian's metapackages, resolved to their versioned packages.
 KERNEL_META="linux-image-powerpc64le linux-image-6.12-powerpc64le"
 
@@ -26,15 +27,26 @@ say() { echo "deps-ppc64le: $*"; }
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
-# Everything already here: no network at all.
-complete() {
-	for p in $PACKAGES; do installed "$p" || return 1; done
-	[ -x "$DIR/busybox" ] && [ -s "$DIR/releases" ] || return 1
+# What is missing, in one line (nothing when everything is here).
+missing_what() {
+	for p in $PACKAGES; do
+		installed "$p" || { echo "$p is not installed"; return; }
+	done
+	[ -x "$DIR/busybox" ] || { echo "no ppc64el busybox in $DIR"; return; }
+	[ -s "$DIR/releases" ] || { echo "no ppc64el kernel in $DIR"; return; }
 	while read -r rel; do
-		[ -s "$DIR/$rel/vmlinux" ] && [ -e "$DIR/$rel/build/.config" ] || return 1
+		[ -s "$DIR/$rel/vmlinux" ] && [ -e "$DIR/$rel/build/.config" ] ||
+			{ echo "kernel $rel incomplete in $DIR"; return; }
 	done <"$DIR/releases"
 }
-complete && exit 0
+# --check: say what is missing and fail, install nothing (make check-vm ARCH=ppc64le).
+if [ "${1:-}" = --check ]; then
+	what=$(missing_what)
+	[ -z "$what" ] || { echo "$what"; exit 1; }
+	exit 0
+fi
+# Everything already here: no network at all.
+[ -z "$(missing_what)" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
 	say "POWER cross tools or kernels missing (run 'make deps' as root)" >&2
