@@ -6,6 +6,7 @@
 #   make deps       install what the build and tests need (apt-get, idempotent)
 #   make demo       deps + build + trace examples/demo and print reports
 #   make check      deps + build + every test (unit, end-to-end, packages, VM)
+#   make check-vm-loaded  the VM suite with two CPU hogs on the host
 #   make driver     driver/pitrace.ko for each installed header set (or KDIR=)
 #   make bench      benchmarks: figures, not pass/fail (ARCH=ppc64le: POWER's driver)
 #   make man        man pages from docs/man/*.md (pandoc)
@@ -85,7 +86,7 @@ $(O)/util/version.o: $(O)/version-stamp
 $(O)/util/version.o: CFLAGS += -DPITRACE_VERSION='"$(VERSION)"'
 FORCE:
 
-.PHONY: all deps demo check check-unit check-e2e check-vm bench driver clean progs man \
+.PHONY: all deps demo check check-unit check-e2e check-vm check-vm-loaded bench driver clean progs man \
 	install uninstall install-dkms dist deb check-pkg
 all: $(BIN)/pitrace $(BIN)/post $(LIB)/libpitrace.so
 
@@ -199,6 +200,10 @@ check-vm:
 			PT_VM_ARCH=$(ARCH) tests/vm/run.sh '$(VM_CASES)'; \
 	fi
 endif
+
+# The same with two CPU hogs on the host: the suite waits for progress, not time.
+check-vm-loaded:
+	@PT_VM_HOGS=2 $(MAKE) --no-print-directory check-vm
 
 ifeq ($(ARCH),$(HOST_ARCH))
 bench: all progs

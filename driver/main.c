@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) "pitrace: " fmt
 
+#include <linux/capability.h>
 #include <linux/cpu.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -55,6 +56,16 @@ static int config_check(struct pitrace_config *c)
 	    c->buffer_size % c->subbuf_size || c->buffer_size > PT_MAX_BUFFER ||
 	    c->buffer_size / c->subbuf_size < 2)
 		return -EINVAL;
+	/* reserved for later minor versions: zero, so that they can mean something (1.4) */
+	if (memchr_inv(c->reserved, 0, sizeof(c->reserved)))
+		return -EINVAL;
+	/*
+	 * The buffers of every possible CPU may take at most half the memory
+	 * available now: more fails with ENOMEM here, not by the OOM killer
+	 * while vmalloc takes page after page.
+	 */
+	if (c->buffer_size * num_possible_cpus() > (u64)si_mem_available() * PAGE_SIZE / 2)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -167,6 +178,8 @@ static int session_select(struct pt_session *s, void __user *arg)
 		return -EINVAL;
 	if (sel.kind == PITRACE_SEL_RANGE && sel.pid_lo > sel.pid_hi)
 		return -EINVAL;
+	if (memchr_inv(sel.reserved, 0, sizeof(sel.reserved)))
+		return -EINVAL;	/* 1.4 */
 	sel.comm[PITRACE_COMM_LEN - 1] = '\0';
 	s->select = sel;
 	s->conflict_tid = 0;
@@ -380,6 +393,18 @@ static __poll_t pt_poll(struct file *f, poll_table *wait)
 	return mask;
 }
 
+/*
+ * Sessions trace any process and the kernel: only root's.  The device node
+ * is 0600, and an open without CAP_SYS_ADMIN is refused as well, so that a
+ * node made group- or world-accessible (a udev rule, a chmod) gives no one
+ * else a way in.  Checked at open, as /dev/mem checks CAP_SYS_RAWIO: an fd
+ * root hands on keeps working.
+ */
+static int pt_open(struct inode *inode, struct file *f)
+{
+	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+}
+
 /* A collector that dies (or closes) without RELEASE ends its session. */
 static int pt_release(struct inode *inode, struct file *f)
 {
@@ -395,6 +420,7 @@ static int pt_release(struct inode *inode, struct file *f)
 
 static const struct file_operations pt_fops = {
 	.owner = THIS_MODULE,
+	.open = pt_open,
 	.unlocked_ioctl = pt_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = pt_mmap,

@@ -141,6 +141,14 @@ int ds_claim(struct driver_session *ds, const struct pitrace_config *cfg)
 
 	if (ioctl(ds->fd, PITRACE_IOC_CLAIM, cfg) == 0)
 		return 0;
+	if (errno == ENOMEM) {
+		long cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+		pr_err("cannot claim the driver: %llu MiB of buffer on each of %ld CPUs is more "
+		       "than half the memory available (a smaller --buffer-size)",
+		       (unsigned long long)(cfg->buffer_size >> 20), cpus);
+		return -1;
+	}
 	if (errno == EOPNOTSUPP && (cfg->flags & PITRACE_CFG_KERNEL)) {
 		pr_err("the driver cannot step kernel code on this architecture (--kernel; "
 		       "docs/kernel-mode.md says why)");

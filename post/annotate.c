@@ -3,7 +3,7 @@
  * Functions' code, counts and jumps for annotations (annotate.h): a
  * function's instructions are read when its first step is seen, the
  * counts and taken jumps of arcs (util/arcs.h) are put on them after the
- * pass.
+ * pass, of every process or of one.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,19 +12,43 @@
 #include "annotate.h"
 #include "log.h"
 
+/*
+ * An instruction as the pass keeps it (what its address space tells): its
+ * text is made from its bytes when its function is asked for.
+ */
+struct code_insn {
+	uint64_t addr;		  /* ELF address */
+	uint64_t target, target_off;
+	const char *file, *target_sym;
+	uint32_t bytes_at;	  /* its bytes: the list's bytes[bytes_at ..] */
+	int line;
+	uint8_t nr_bytes;	  /* 0: not available */
+	uint8_t len, cls, flags;
+	bool listed;
+};
+
 /* What is known of a function while the pass runs. */
 struct annot_code_list {
 	bool seen;		  /* its first step was seen: its code is read */
-	struct annot_insn *insns; /* its code, then the addresses that ran outside it */
+	struct code_insn *insns;  /* its code, then the addresses that ran outside it */
 	size_t nr, size;
 	size_t nr_listed;	  /* insns[0..nr_listed) are its code, by address */
+	uint8_t *bytes;		  /* its code's bytes, then those of the others */
+	size_t nr_bytes, bytes_size;
 	const char *raw_name;
 	uint64_t start, size_bytes;
 	enum annot_code code;
 };
 
+/* An annotation built, of every process or of one: a function's are listed. */
+struct annot_built {
+	struct annot_fn f;
+	struct annot_built *next;
+};
+
 struct annotate {
 	struct flow_report *r;
+	enum annot_which which;
 	struct arch_decoder *dec;
 	bool oom;
 	struct annot_code_list *fns; /* by function id */
@@ -36,9 +60,14 @@ struct annotate {
 	/* after the pass: each function's arcs_pc() and arcs_jump() indexes, as lists */
 	bool indexed;
 	size_t *pc_head, *pc_next, *jump_head, *jump_next; /* SIZE_MAX ends a list */
-	struct annot_fn **built;  /* by function id */
+	struct annot_built **built; /* by function id */
 	uint32_t nr_built;
 };
+
+static bool gathered(const struct annotate *a, uint32_t fn)
+{
+	return a->which == ANNOT_EVERY_FUNCTION || fr_selected(a->r, fn);
+}
 
 static bool grow(void **v, size_t *size, size_t need, size_t elem)
 {
@@ -72,7 +101,7 @@ static struct annot_code_list *code_list(struct annotate *a, uint32_t fn)
 	return &a->fns[fn];
 }
 
-static struct annot_insn *code_add(struct annotate *a, struct annot_code_list *l)
+static struct code_insn *code_add(struct annotate *a, struct annot_code_list *l)
 {
 	if (!grow((void **)&l->insns, &l->size, l->nr, sizeof(*l->insns))) {
 		a->oom = true;
@@ -81,43 +110,82 @@ static struct annot_insn *code_add(struct annotate *a, struct annot_code_list *l
 	return &l->insns[l->nr++];
 }
 
-/* The instruction at process address pc (ELF address pc - bias), as the session reads it. */
-static void describe(struct annotate *a, uint32_t pid, uint64_t pc, uint64_t bias, uint8_t ring,
-		     struct annot_insn *out)
+/*
+ * The instruction whose bytes are l->bytes[at .. at + avail) (avail 0: not
+ * available), at process address pc (ELF address pc - bias) of pid, on
+ * file:line.
+ */
+static void describe(struct annotate *a, struct annot_code_list *l, uint32_t pid, uint64_t pc,
+		     uint64_t bias, size_t at, size_t avail, const char *file, int line,
+		     struct code_insn *out)
 {
-	struct session *s = a->r->s;
-	const struct cf_site_info *in = cf_sites_info(session_sites(s), a->r->cf, pid, pc, ring);
-	const struct arch_insn *insn = &in->site.insn;
+	struct arch_insn insn;
 
 	memset(out, 0, sizeof(*out));
 	out->addr = pc - bias;
-	out->file = in->file;
-	out->line = in->line;
-	out->len = insn->len;
-	out->cls = insn->cls;
-	out->flags = insn->flags;
-	if (!in->nr_bytes)
-		snprintf(out->text, sizeof(out->text), "(unavailable)");
-	else
-		arch_disasm(a->dec, in->bytes, in->nr_bytes, out->addr, out->text,
-			    sizeof(out->text));
-	if (insn->flags & ARCH_INSN_HAS_TARGET) {
+	out->file = file;
+	out->line = line;
+	out->bytes_at = (uint32_t)at;
+	out->nr_bytes = (uint8_t)(avail < ARCH_INSN_MAX_LEN ? avail : ARCH_INSN_MAX_LEN);
+	if (!avail)
+		return;
+	/* decoded at the ELF address: targets are objdump's */
+	arch_decode(a->dec, l->bytes + at, out->nr_bytes, out->addr, &insn);
+	out->len = insn.len;
+	out->cls = insn.cls;
+	out->flags = insn.flags;
+	if (insn.flags & ARCH_INSN_HAS_TARGET) {
 		struct sym_loc loc;
 
-		out->target = insn->target - bias;
-		sym_resolve(session_symbols(s), pid, insn->target, 0, &loc);
+		out->target = insn.target;
+		sym_resolve(session_symbols(a->r->s), pid, insn.target + bias, 0, &loc);
 		out->target_sym = loc.symbol;
 		out->target_off = loc.sym_offset;
 	}
 }
 
-/* fn's whole code, read at its first step (pc in pid) while its address space is current. */
-static void read_code(struct annotate *a, struct annot_code_list *l, uint32_t pid, uint64_t pc,
-		      uint8_t ring)
+/* An address that ran outside the function's code, as the session read it when it ran. */
+static void describe_ran(struct annotate *a, struct annot_code_list *l, uint32_t pid, uint64_t pc,
+			 uint8_t ring)
 {
 	const struct cf_site_info *in =
 		cf_sites_info(session_sites(a->r->s), a->r->cf, pid, pc, ring);
-	uint64_t bias = pc - in->module_offset, start = pc - in->sym_offset, end;
+	size_t at = l->nr_bytes;
+	struct code_insn *insn;
+
+	if (!grow((void **)&l->bytes, &l->bytes_size, at + in->nr_bytes, 1) ||
+	    !(insn = code_add(a, l))) {
+		a->oom = true;
+		return;
+	}
+	memcpy(l->bytes + at, in->bytes, in->nr_bytes);
+	l->nr_bytes += in->nr_bytes;
+	describe(a, l, pid, pc, pc - in->module_offset, at, in->nr_bytes, in->file, in->line, insn);
+}
+
+/* Keep what the pass keeps no bigger than it is. */
+static void *fit(void *p, size_t n, size_t elem, size_t *size)
+{
+	void *q = realloc(p, (n ? n : 1) * elem);
+
+	if (!q)
+		return p;
+	*size = n ? n : 1;
+	return q;
+}
+
+/*
+ * fn's whole code, read at its first step (pc in pid) while its address
+ * space is current: its bytes at once, each instruction's line (not through
+ * the engine's cache of sites, which keeps the addresses that ran).
+ */
+static void read_code(struct annotate *a, struct annot_code_list *l, uint32_t pid, uint64_t pc,
+		      uint8_t ring)
+{
+	struct sym_session *sym = session_symbols(a->r->s);
+	const struct cf_site_info *in =
+		cf_sites_info(session_sites(a->r->s), a->r->cf, pid, pc, ring);
+	uint64_t bias = pc - in->module_offset, start = pc - in->sym_offset, size;
 
 	l->seen = true;
 	l->raw_name = in->symbol_raw;
@@ -128,36 +196,45 @@ static void read_code(struct annotate *a, struct annot_code_list *l, uint32_t pi
 	l->start = start - bias;
 	l->size_bytes = in->sym_size;
 	l->code = ANNOT_CODE_READ;
-	end = start + in->sym_size;
-	if (in->sym_size > ANNOT_MAX_CODE) {
-		end = start + ANNOT_MAX_CODE;
+	size = in->sym_size;
+	if (size > ANNOT_MAX_CODE) {
+		size = ANNOT_MAX_CODE;
 		l->code = ANNOT_CODE_TRUNCATED;
 	}
-	for (uint64_t at = start; at < end;) {
-		struct annot_insn *insn = code_add(a, l);
+	if (!grow((void **)&l->bytes, &l->bytes_size, size, 1)) {
+		a->oom = true;
+		return;
+	}
+	if (sym_read_code(sym, pid, start, l->bytes, size) < size) {
+		/* no bytes to decode: only what runs can be shown */
+		l->code = ANNOT_CODE_UNREADABLE;
+		free(l->bytes);
+		l->bytes = NULL;
+		l->bytes_size = 0;
+		return;
+	}
+	l->nr_bytes = size;
+	for (size_t at = 0; at < size;) {
+		struct code_insn *insn = code_add(a, l);
+		struct sym_loc loc;
 
 		if (!insn)
-			return;
-		describe(a, pid, at, bias, ring, insn);
+			break;
+		sym_resolve(sym, pid, start + at, SYM_LINES, &loc);
+		describe(a, l, pid, start + at, bias, at, size - at, loc.file, loc.line, insn);
 		insn->listed = true;
-		if (!insn->len && !strcmp(insn->text, "(unavailable)")) {
-			/* no bytes to decode: only what runs can be shown */
-			l->nr = 0;
-			l->code = ANNOT_CODE_UNREADABLE;
-			return;
-		}
-		if (!insn->len) {
-			snprintf(insn->text, sizeof(insn->text), "(bad)");
-			insn->len = 1;
-		}
+		if (!insn->len)
+			insn->len = 1;	/* (bad): on to the next byte */
 		at += insn->len;
 	}
 	l->nr_listed = l->nr;
+	l->insns = fit(l->insns, l->nr, sizeof(*l->insns), &l->size);
+	l->bytes = fit(l->bytes, l->nr_bytes, 1, &l->bytes_size);
 }
 
-static int insn_addr_cmp(const void *key, const void *elem)
+static int code_addr_cmp(const void *key, const void *elem)
 {
-	uint64_t addr = *(const uint64_t *)key, at = ((const struct annot_insn *)elem)->addr;
+	uint64_t addr = *(const uint64_t *)key, at = ((const struct code_insn *)elem)->addr;
 
 	return addr < at ? -1 : addr > at;
 }
@@ -165,7 +242,7 @@ static int insn_addr_cmp(const void *key, const void *elem)
 /* Is addr one of the function's own instructions? */
 static bool listed_addr(const struct annot_code_list *l, uint64_t addr)
 {
-	return bsearch(&addr, l->insns, l->nr_listed, sizeof(*l->insns), insn_addr_cmp) != NULL;
+	return bsearch(&addr, l->insns, l->nr_listed, sizeof(*l->insns), code_addr_cmp) != NULL;
 }
 
 static void sight_pc(void *ctx, const struct arcs *arcs, size_t i)
@@ -181,7 +258,7 @@ static void sight_pc(void *ctx, const struct arcs *arcs, size_t i)
 		return;
 	}
 	a->pc_addr[i] = UINT64_MAX;
-	if (!fr_selected(a->r, p->fn) || !(l = code_list(a, p->fn)))
+	if (!gathered(a, p->fn) || !(l = code_list(a, p->fn)))
 		return;
 	if (!l->seen)
 		read_code(a, l, p->pid, p->pc, ring);
@@ -193,10 +270,7 @@ static void sight_pc(void *ctx, const struct arcs *arcs, size_t i)
 		 * one row per address seen, the same address in other processes
 		 * made one when the function is built
 		 */
-		struct annot_insn *insn = code_add(a, l);
-
-		if (insn)
-			describe(a, p->pid, p->pc, p->pc - in->module_offset, ring, insn);
+		describe_ran(a, l, p->pid, p->pc, ring);
 	}
 }
 
@@ -211,13 +285,13 @@ static void sight_jump(void *ctx, const struct arcs *arcs, size_t i)
 		a->oom = true;
 		return;
 	}
-	if (!fr_selected(a->r, j->fn))
+	if (!gathered(a, j->fn))
 		return;
 	a->jump_addr[i].from = cf_sites_info(sites, a->r->cf, j->pid, j->from, ring)->module_offset;
 	a->jump_addr[i].to = cf_sites_info(sites, a->r->cf, j->pid, j->to, ring)->module_offset;
 }
 
-struct annotate *annotate_new(struct flow_report *r)
+struct annotate *annotate_new(struct flow_report *r, enum annot_which which)
 {
 	struct annotate *a = calloc(1, sizeof(*a));
 	struct arcs_first_sight fs = { .pc = sight_pc, .jump = sight_jump, .ctx = a };
@@ -228,27 +302,33 @@ struct annotate *annotate_new(struct flow_report *r)
 		return NULL;
 	}
 	a->r = r;
+	a->which = which;
 	arcs_set_first_sight(r->arcs, &fs);
 	return a;
 }
 
-static void annot_fn_free(struct annot_fn *f)
+static void built_free(struct annot_built *b)
 {
-	if (!f)
-		return;
-	free(f->insns);
-	free(f->jumps);
-	free(f);
+	while (b) {
+		struct annot_built *next = b->next;
+
+		free(b->f.insns);
+		free(b->f.jumps);
+		free(b);
+		b = next;
+	}
 }
 
 void annotate_free(struct annotate *a)
 {
 	if (!a)
 		return;
-	for (uint32_t f = 0; f < a->nr_fns; f++)
+	for (uint32_t f = 0; f < a->nr_fns; f++) {
 		free(a->fns[f].insns);
+		free(a->fns[f].bytes);
+	}
 	for (uint32_t f = 0; f < a->nr_built; f++)
-		annot_fn_free(a->built[f]);
+		built_free(a->built[f]);
 	free(a->fns);
 	free(a->built);
 	free(a->pc_head);
@@ -259,6 +339,13 @@ void annotate_free(struct annotate *a)
 	free(a->jump_addr);
 	arch_decoder_free(a->dec);
 	free(a);
+}
+
+static int insn_addr_cmp(const void *key, const void *elem)
+{
+	uint64_t addr = *(const uint64_t *)key, at = ((const struct annot_insn *)elem)->addr;
+
+	return addr < at ? -1 : addr > at;
 }
 
 static int insn_cmp(const void *pa, const void *pb)
@@ -313,21 +400,22 @@ static int index_arcs(struct annotate *a)
 	return 0;
 }
 
-/* The steps of f's pcs, on its instructions (all processes together). */
+/* The steps of f's pcs (of f->pid, or of every process together), on its instructions. */
 static void put_counts(struct annotate *a, struct annot_fn *f)
 {
 	for (size_t i = a->pc_head[f->fn]; i != SIZE_MAX; i = a->pc_next[i]) {
+		const struct arc_pc *p = arcs_pc(a->r->arcs, i);
 		struct annot_insn *insn;
 
-		if (i >= a->pc_size || a->pc_addr[i] == UINT64_MAX)
+		if (i >= a->pc_size || a->pc_addr[i] == UINT64_MAX || (f->pid && p->pid != f->pid))
 			continue;
 		insn = (struct annot_insn *)annot_insn_at(f, a->pc_addr[i]);
 		if (insn)
-			insn->count += arcs_pc(a->r->arcs, i)->count;
+			insn->count += p->count;
 	}
 }
 
-/* f's taken jumps, the same jump in several processes as one. */
+/* f's taken jumps (of f->pid, or of every process), the same jump in several processes as one. */
 static int put_jumps(struct annotate *a, struct annot_fn *f)
 {
 	size_t n = 0;
@@ -341,7 +429,7 @@ static int put_jumps(struct annotate *a, struct annot_fn *f)
 	for (size_t i = a->jump_head[f->fn]; i != SIZE_MAX; i = a->jump_next[i]) {
 		const struct arc_jump *j = arcs_jump(a->r->arcs, i);
 
-		if (i < a->jump_size)
+		if (i < a->jump_size && (!f->pid || j->pid == f->pid))
 			f->jumps[n++] = (struct annot_jump){ a->jump_addr[i].from, a->jump_addr[i].to,
 							     j->count, j->cls };
 	}
@@ -389,19 +477,39 @@ static const char *main_file(const struct annot_fn *f)
 	return n ? files[best] : NULL;
 }
 
-static struct annot_fn *build(struct annotate *a, uint32_t fn)
+/* An instruction the pass kept, with its text. */
+static void expand(struct annotate *a, const struct annot_code_list *l, const struct code_insn *c,
+		   struct annot_insn *out)
+{
+	*out = (struct annot_insn){
+		.addr = c->addr, .file = c->file, .line = c->line, .len = c->len, .cls = c->cls,
+		.flags = c->flags, .listed = c->listed, .target = c->target,
+		.target_sym = c->target_sym, .target_off = c->target_off,
+	};
+	if (!c->nr_bytes)
+		snprintf(out->text, sizeof(out->text), "(unavailable)");
+	else if (c->cls == ARCH_INSN_INVALID)
+		snprintf(out->text, sizeof(out->text), "(bad)");
+	else
+		arch_disasm(a->dec, l->bytes + c->bytes_at, c->nr_bytes, c->addr, out->text,
+			    sizeof(out->text));
+}
+
+static struct annot_built *build(struct annotate *a, uint32_t fn, uint32_t pid)
 {
 	const struct annot_code_list *l = fn < a->nr_fns ? &a->fns[fn] : NULL;
 	const struct cf_func *cf = cf_func(a->r->cf, fn);
 	const struct arc_fn_stats *st = arcs_fn(a->r->arcs, fn);
-	struct annot_fn *f = calloc(1, sizeof(*f));
+	struct annot_built *b = calloc(1, sizeof(*b));
+	struct annot_fn *f;
 
-	if (!f)
+	if (!b)
 		return NULL;
+	f = &b->f;
 	*f = (struct annot_fn){
-		.fn = fn, .name = cf->name, .module = cf->module, .module_path = cf->module_path,
-		.ring = cf->ring, .base = st->base, .calls = st->calls,
-		.code = l && l->seen ? l->code : ANNOT_CODE_NO_SYMBOL,
+		.fn = fn, .pid = pid, .name = cf->name, .module = cf->module,
+		.module_path = cf->module_path, .ring = cf->ring, .base = pid ? 0 : st->base,
+		.calls = pid ? 0 : st->calls, .code = l && l->seen ? l->code : ANNOT_CODE_NO_SYMBOL,
 	};
 	if (l && l->raw_name && strcmp(l->raw_name, cf->name))
 		f->raw_name = l->raw_name;
@@ -411,10 +519,11 @@ static struct annot_fn *build(struct annotate *a, uint32_t fn)
 		f->nr_insns = l->nr;
 		f->insns = malloc((l->nr + 1) * sizeof(*f->insns));
 		if (!f->insns) {
-			annot_fn_free(f);
+			built_free(b);
 			return NULL;
 		}
-		memcpy(f->insns, l->insns, l->nr * sizeof(*f->insns));
+		for (size_t i = 0; i < l->nr; i++)
+			expand(a, l, &l->insns[i], &f->insns[i]);
 		qsort(f->insns, f->nr_insns, sizeof(*f->insns), insn_cmp);
 		f->nr_insns = 0;
 		for (size_t i = 0; i < l->nr; i++)
@@ -423,16 +532,20 @@ static struct annot_fn *build(struct annotate *a, uint32_t fn)
 	}
 	put_counts(a, f);
 	if (put_jumps(a, f) < 0) {
-		annot_fn_free(f);
+		built_free(b);
 		return NULL;
 	}
+	for (size_t i = 0; pid && i < f->nr_insns; i++)
+		f->base += f->insns[i].count;
 	f->file = main_file(f);
-	return f;
+	return b;
 }
 
-const struct annot_fn *annotate_fn(struct annotate *a, uint32_t fn)
+const struct annot_fn *annotate_fn(struct annotate *a, uint32_t fn, uint32_t pid)
 {
-	if (!fr_selected(a->r, fn))
+	struct annot_built *b;
+
+	if (!gathered(a, fn))
 		return NULL;
 	if (a->oom || (!a->indexed && index_arcs(a) < 0)) {
 		pr_err("out of memory reading the functions' code");
@@ -447,7 +560,14 @@ const struct annot_fn *annotate_fn(struct annotate *a, uint32_t fn)
 		}
 		a->nr_built = (uint32_t)size;
 	}
-	if (!a->built[fn] && !(a->built[fn] = build(a, fn)))
+	for (b = a->built[fn]; b; b = b->next)
+		if (b->f.pid == pid)
+			return &b->f;
+	if (!(b = build(a, fn, pid))) {
 		pr_err("out of memory annotating %s", cf_func(a->r->cf, fn)->name);
-	return a->built[fn];
+		return NULL;
+	}
+	b->next = a->built[fn];
+	a->built[fn] = b;
+	return &b->f;
 }

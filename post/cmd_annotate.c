@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate_view.h"
+#include "annotate_text.h"
 #include "log.h"
 #include "output.h"
 
@@ -42,71 +42,6 @@ static uint64_t percent_base(const struct annotate_opts *o, const struct annot_f
 			     uint64_t total)
 {
 	return o->percent == PERCENT_TOTAL ? total : f->base;
-}
-
-static int digits(uint64_t v, int base)
-{
-	int n = 1;
-
-	while (v >= (uint64_t)base) {
-		v /= (uint64_t)base;
-		n++;
-	}
-	return n;
-}
-
-/* The source text with tabs expanded (stops every 8 columns from its start). */
-static void put_source(FILE *out, const char *text)
-{
-	size_t col = 0;
-
-	for (const char *p = text; *p; p++) {
-		if (*p == '\t') {
-			do
-				fputc(' ', out);
-			while (++col % 8);
-		} else {
-			fputc((unsigned char)*p < 0x20 ? '?' : *p, out);
-			col++;
-		}
-	}
-}
-
-/* Why f has no source lines. */
-static const char *why_no_lines(const struct annot_fn *f, char *buf, size_t size)
-{
-	size_t n = strlen(f->name);
-
-	if (f->ring == 1 && f->code == ANNOT_CODE_UNREADABLE)
-		return "no debug vmlinux: kernel source lines need one (--vmlinux, --debug-dir)";
-	if (!strcmp(f->module, "[anon]") || !strcmp(f->module, "[unknown]"))
-		return "code outside any file";
-	if (n > 4 && !strcmp(f->name + n - 4, "@plt"))
-		return "a PLT entry: code the linker made";
-	snprintf(buf, size, "no line table covers it in %s (code built without -g, or stripped "
-		 "and its debuginfo not found)", f->module_path);
-	return buf;
-}
-
-static const char *why_no_code(const struct annot_fn *f, char *buf, size_t size)
-{
-	switch (f->code) {
-	case ANNOT_CODE_NO_SYMBOL:
-		return "no symbol covers it: only the instructions that ran are listed";
-	case ANNOT_CODE_UNREADABLE:
-		if (f->ring == 1)
-			return "the kernel's code needs its vmlinux (--vmlinux, --debug-dir): only "
-			       "the addresses that ran are listed";
-		snprintf(buf, size, "%s cannot be read: only the addresses that ran are listed",
-			 f->module_path);
-		return buf;
-	case ANNOT_CODE_TRUNCATED:
-		snprintf(buf, size, "%" PRIu64 " bytes: its first %u are listed", f->size,
-			 ANNOT_MAX_CODE);
-		return buf;
-	default:
-		return NULL;
-	}
 }
 
 static void print_hot(const struct annot_view *v, uint64_t base)
@@ -149,10 +84,10 @@ static void print_function_header(const struct annot_view *v, const struct annot
 	       "of %s\n", f->base, report_percent(f->base, total), f->calls,
 	       f->calls == 1 ? "" : "s",
 	       o->percent == PERCENT_TOTAL ? "the total" : "the function's steps");
-	if ((why = why_no_code(f, buf, sizeof(buf))))
+	if ((why = annot_why_no_code(f, buf, sizeof(buf))))
 		printf("# code: %s\n", why);
 	if (!f->file) {
-		printf("# source: none: %s\n", why_no_lines(f, buf, sizeof(buf)));
+		printf("# source: none: %s\n", annot_why_no_lines(f, buf, sizeof(buf)));
 	} else if (!src->found) {
 		printf("# source: %s: %s (lines by number only; see --source-dir)\n", f->file,
 		       src->error);
@@ -170,124 +105,44 @@ static void print_function_header(const struct annot_view *v, const struct annot
 	print_hot(v, percent_base(o, f, total));
 }
 
-struct widths {
-	int count, line, addr;
-};
-
-static struct widths row_widths(const struct annot_view *v)
-{
-	char label[256], num[32];
-	struct widths w = { (int)strlen(output_num(v->f->base, num, sizeof(num))), 0, 0 };
-
-	if (w.count < 7)
-		w.count = 7;
-	for (size_t r = 0; r < v->nr_rows; r++) {
-		const struct annot_row *row = &v->rows[r];
-		int n = 0;
-
-		if (row->kind == ANNOT_ROW_LINE)
-			n = (int)strlen(annot_line_label(v, row->file, row->line, label,
-							  sizeof(label)));
-		else if (row->kind == ANNOT_ROW_GAP)
-			n = 3;
-		if (n > w.line)
-			w.line = n;
-		if (row->kind == ANNOT_ROW_INSN && digits(row->insn->addr, 16) + 1 > w.addr)
-			w.addr = digits(row->insn->addr, 16) + 1;
-	}
-	if (w.line && w.line < 4)
-		w.line = 4;
-	if (w.addr && w.addr < 7)
-		w.addr = 7;
-	return w;
-}
-
-/* The jump or call target's function, objdump's "<f+0x12>". */
-static void print_target(FILE *out, const struct annot_insn *in)
-{
-	if (!(in->flags & ARCH_INSN_HAS_TARGET) || !in->target_sym)
-		return;
-	if (in->target_off)
-		fprintf(out, " <%s+%#" PRIx64 ">", in->target_sym, in->target_off);
-	else
-		fprintf(out, " <%s>", in->target_sym);
-}
-
-/* One row, without trailing blanks (a row without text ends at its label or arrows). */
-static void print_row(FILE *out, const struct annot_view *v, const struct annot_row *row,
-		      const struct widths *w, uint64_t base)
-{
-	char count[32] = "", pct[16] = "", line[256] = "", addr[32] = "";
-
-	if (row->counted && (row->kind == ANNOT_ROW_INSN || row->code)) {
-		output_num(row->count, count, sizeof(count));
-		snprintf(pct, sizeof(pct), "%.2f%%", report_percent(row->count, base));
-	} else if (row->kind == ANNOT_ROW_LINE && !row->code) {
-		snprintf(count, sizeof(count), ".");
-	}
-	if (row->kind == ANNOT_ROW_LINE)
-		annot_line_label(v, row->file, row->line, line, sizeof(line));
-	else if (row->kind == ANNOT_ROW_GAP)
-		snprintf(line, sizeof(line), "...");
-	else if (row->kind == ANNOT_ROW_INSN)
-		snprintf(addr, sizeof(addr), "%" PRIx64 ":", row->insn->addr);
-	fprintf(out, "%*s %7s %c", w->count, count, pct, row->hot ? '*' : ' ');
-	if (w->line)
-		fprintf(out, "  %*s", w->line, line);
-	if (w->addr)
-		fprintf(out, "  %*s", w->addr, addr);
-	fprintf(out, "  %s%s", row->gutter, v->gutter_width ? " " : "");
-	if (row->kind == ANNOT_ROW_LINE && row->text)
-		put_source(out, row->text);
-	else if (row->kind == ANNOT_ROW_INSN) {
-		fputs(row->insn->text, out);
-		print_target(out, row->insn);
-	}
-	if (row->note[0])
-		fprintf(out, "  # %s", row->note);
-}
-
 static int print_rows(const struct annot_view *v, const struct annotate_opts *o, uint64_t total)
 {
-	struct widths w = row_widths(v);
+	struct annot_widths w = annot_text_widths(v);
 	uint64_t base = percent_base(o, v->f, total);
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *row_out = open_memstream(&buf, &size);
+	size_t size = 1024, n;
+	char *buf = malloc(size);
 
-	if (!row_out) {
-		pr_err("out of memory printing %s", v->f->name);
-		return EXIT_RUNTIME;
-	}
-	printf("#%*s %7s  ", w.count - 1, "count", "percent");
-	if (w.line)
-		printf("  %*s", w.line, "line");
-	if (w.addr)
-		printf("  %*s", w.addr, "address");
-	printf("  %*s%s\n", (int)v->gutter_width + (v->gutter_width ? 1 : 0), "",
-	       v->mode == ANNOT_ASM ? "instruction" : v->mode == ANNOT_SOURCE ? "source" :
-	       "source / instruction");
+	if (!buf)
+		goto oom;
+	annot_text_heading(v, &w, '#', buf, size);
+	puts(buf);
 	for (size_t r = 0; r < v->nr_rows; r++) {
 		const struct annot_row *row = &v->rows[r];
 
+		while ((n = annot_text_row(v, row, &w, base, buf, size)) >= size) {
+			char *more = realloc(buf, n + 1);
+
+			if (!more)
+				goto oom;
+			buf = more;
+			size = n + 1;
+		}
 		if (row->kind == ANNOT_ROW_FILE) {
-			printf("# lines in %s:\n", row->file);
+			printf("# %s\n", buf);
 			continue;
 		}
-		rewind(row_out);
-		print_row(row_out, v, row, &w, base);
-		fflush(row_out);
-		while (size && buf[size - 1] == ' ')
-			size--;
 		/* on a terminal, hot rows in colour as perf annotate's (of the function's steps) */
 		fputs(row->counted ? output_hot(report_percent(row->count, v->f->base)) : "", stdout);
-		fwrite(buf, 1, size, stdout);
+		fputs(buf, stdout);
 		fputs(row->counted ? output_reset() : "", stdout);
 		putchar('\n');
 	}
-	fclose(row_out);
 	free(buf);
 	return 0;
+oom:
+	free(buf);
+	pr_err("out of memory printing %s", v->f->name);
+	return EXIT_RUNTIME;
 }
 
 static int print_report(struct flow_report *r, struct annotate *an, const struct annotate_opts *o)
@@ -318,7 +173,7 @@ static int print_report(struct flow_report *r, struct annotate *an, const struct
 
 		if (!arcs_fn(r->arcs, fns[i])->base)
 			continue;	/* nothing of its own ran */
-		if (!(f = annotate_fn(an, fns[i])) || !(v = annot_view_new(f, mode, sf, o->hot))) {
+		if (!(f = annotate_fn(an, fns[i], 0)) || !(v = annot_view_new(f, mode, sf, o->hot))) {
 			ret = EXIT_RUNTIME;
 			break;
 		}
@@ -334,7 +189,7 @@ static int print_report(struct flow_report *r, struct annotate *an, const struct
 	/* --source asked for what some functions lack: say so where scripts look */
 	if (o->source && no_lines == 1)
 		pr_warn("annotate: %s has no source lines (%s); its instructions are shown",
-			last_no_lines->name, why_no_lines(last_no_lines, why, sizeof(why)));
+			last_no_lines->name, annot_why_no_lines(last_no_lines, why, sizeof(why)));
 	else if (o->source && no_lines)
 		pr_warn("annotate: %zu of the %zu functions shown have no source lines; their "
 			"instructions are shown (each one's '# source:' line says why)", no_lines,
@@ -377,7 +232,7 @@ int cmd_annotate(int argc, char **argv, struct post_opts *opts)
 		return EXIT_USAGE;
 	}
 	ret = flow_report_open(&r, opts, &f, FR_ARCS, "annotate");
-	if (!ret && !(an = annotate_new(&r)))
+	if (!ret && !(an = annotate_new(&r, ANNOT_SELECTED)))
 		ret = EXIT_RUNTIME;
 	if (!ret)
 		ret = flow_report_run(&r);

@@ -25,7 +25,8 @@ static const struct popt_cmd cmd = {
 	"              with their inclusive instructions, jumps (callgrind_annotate,\n"
 	"              KCachegrind)\n"
 	"  folded      one line per call stack with its self instructions\n"
-	"              (\"_start;main;f 1234\", for flame-graph tools)\n"
+	"              (\"_start;main;f 1234\", for flame-graph tools), at most\n"
+	"              --max-stack frames a line\n"
 	"  svg         a flame graph, interactive in a browser: hover for a\n"
 	"              frame's steps, click to zoom, Ctrl-F to search\n"
 	"  chrome      Chrome/Perfetto JSON trace events: a B/E pair per call per\n"
@@ -50,6 +51,7 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 {
 	struct session_filter f = SESSION_FILTER_INIT;
 	int fmt = -1, clock = 0, prefix = -1;
+	uint32_t max_stack = EXPORT_STACK_DEFAULT;
 	const char *path = NULL, *title = NULL;
 	char title_buf[512];
 	const struct popt opt[] = {
@@ -63,6 +65,10 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 			   "command-PID (pid) or command-PID/TID (tid), so that processes\n"
 			   "and threads stay apart"),
 		OPT_STRING(0, "title", &title, "TEXT", "svg: the title (default: the traced command)"),
+		OPT_U32(0, "max-stack", &max_stack, "N",
+			"folded, svg: at most N frames a stack (default 512, at least 3):\n"
+			"a deeper path's first N-2, [...] and its last (folded), or its\n"
+			"frames to level N (svg)"),
 		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -101,8 +107,8 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 		title = svg_title(&r, title_buf, sizeof(title_buf));
 	if (!ret)
 		ret = fmt == EXPORT_CALLGRIND ? export_callgrind_write(cg, out) :
-		      fmt == EXPORT_FOLDED ? export_folded(&r, out, (enum flame_prefix)(prefix + 1)) :
-		      fmt == EXPORT_SVG ? export_svg(&r, out, (enum flame_prefix)(prefix + 1), title) :
+		      fmt == EXPORT_FOLDED ? export_folded(&r, out, (enum flame_prefix)(prefix + 1), max_stack) :
+		      fmt == EXPORT_SVG ? export_svg(&r, out, (enum flame_prefix)(prefix + 1), title, max_stack) :
 		      export_chrome_finish(chrome);
 	if (!ret)
 		ret = report_finish(out, path);

@@ -65,7 +65,7 @@ static void line_head(struct flow *fl, uint64_t index, const struct cf_thread *t
 {
 	switch_mark(fl, index, t);
 	fl->lines++;
-	printf("%10" PRIu64 " %7u %5u  %*s", index, t->tid, depth, (int)(2 * depth), "");
+	printf("%10" PRIu64 " %7u %5u  %*s", index, t->tid, depth, report_indent(depth), "");
 }
 
 static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
@@ -112,7 +112,7 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 		fl->lines++;
 		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s\n",
 		       f->entry_index, cost->last_index, cost->incl, t->tid, t->depth,
-		       (int)(2 * t->depth), "", fn_name(fl, f->fn), flow_text_end_note(how));
+		       report_indent(t->depth), "", fn_name(fl, f->fn), flow_text_end_note(how));
 		return;
 	}
 	if (!in_window(fl, t, cost->end_index))

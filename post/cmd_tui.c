@@ -25,11 +25,15 @@ int cmd_tui(int argc, char **argv, struct post_opts *opts)
 {
 	struct session_filter f = SESSION_FILTER_INIT;
 	size_t flow_lines = TUI_DEFAULT_FLOW_LINES;
+	const char *source_dir = NULL;
 	const struct popt opt[] = {
 		OPT_GROUP("Options"),
 		OPT_SIZE(0, "flow-lines", &flow_lines, "N",
 			 "lines of the call flow the flow view keeps, at most (default\n"
 			 "4000000, at most 2147483647; about 32 bytes each)"),
+		OPT_STRING(0, "source-dir", &source_dir, "DIR",
+			   "annotate: look for source files under DIR when their recorded\n"
+			   "path does not exist (by its trailing components)"),
 		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -45,7 +49,7 @@ int cmd_tui(int argc, char **argv, struct post_opts *opts)
 		       "tree and flow write reports to files)");
 		return EXIT_RUNTIME;
 	}
-	ret = tui_data_open(&d, opts, &f, flow_lines);
+	ret = tui_data_open(&d, opts, &f, flow_lines, source_dir);
 	if (!ret)
 		ret = tui_data_run(&d);
 	if (!ret)

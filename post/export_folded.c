@@ -5,6 +5,8 @@
  * prefixed by the command, process or thread (flame.h).
  */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "export.h"
 #include "log.h"
@@ -22,10 +24,101 @@ static void folded_frame(FILE *out, const char *name)
 		fputc(*p == ';' ? ':' : *p, out);
 }
 
+/*
+ * A path deeper than a line's frames: its first max_stack - 2 frames end at
+ * the node head, then "[...]" and its last function fn.  Lines of the same
+ * (head, fn) are one, their steps added, in first-seen order.
+ */
+struct folded_deep {
+	uint32_t head, fn;
+	uint64_t steps;
+};
+
 struct folded {
 	const struct flame *fl;
 	FILE *out;
+	unsigned max_stack;
+	struct folded_deep *deep;
+	size_t nr_deep, deep_size;
+	uint32_t *deep_hash;	  /* index + 1, by (head, fn) */
+	size_t deep_hash_size;
+	uint32_t *path;		  /* a deep line's head's path */
+	bool oom;
 };
+
+static size_t deep_slot(uint32_t head, uint32_t fn, size_t size)
+{
+	uint64_t x = ((uint64_t)head << 32 | fn) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(x >> 29) & (size - 1);
+}
+
+static bool deep_rehash(struct folded *fo)
+{
+	size_t size = fo->deep_hash_size ? 2 * fo->deep_hash_size : 256;
+	uint32_t *h = calloc(size, sizeof(*h));
+
+	if (!h)
+		return false;
+	free(fo->deep_hash);
+	fo->deep_hash = h;
+	fo->deep_hash_size = size;
+	for (size_t k = 0; k < fo->nr_deep; k++) {
+		size_t i = deep_slot(fo->deep[k].head, fo->deep[k].fn, size);
+
+		while (h[i])
+			i = (i + 1) & (size - 1);
+		h[i] = (uint32_t)k + 1;
+	}
+	return true;
+}
+
+static void deep_add(struct folded *fo, uint32_t head, uint32_t fn, uint64_t steps)
+{
+	size_t i, mask;
+
+	if (2 * (fo->nr_deep + 1) > fo->deep_hash_size && !deep_rehash(fo)) {
+		fo->oom = true;
+		return;
+	}
+	mask = fo->deep_hash_size - 1;
+	for (i = deep_slot(head, fn, fo->deep_hash_size); fo->deep_hash[i]; i = (i + 1) & mask) {
+		struct folded_deep *d = &fo->deep[fo->deep_hash[i] - 1];
+
+		if (d->head == head && d->fn == fn) {
+			d->steps += steps;
+			return;
+		}
+	}
+	if (fo->nr_deep == fo->deep_size) {
+		size_t size = fo->deep_size ? 2 * fo->deep_size : 64;
+		struct folded_deep *more = realloc(fo->deep, size * sizeof(*more));
+
+		if (!more) {
+			fo->oom = true;
+			return;
+		}
+		fo->deep = more;
+		fo->deep_size = size;
+	}
+	fo->deep[fo->nr_deep] = (struct folded_deep){ head, fn, steps };
+	fo->deep_hash[i] = (uint32_t)++fo->nr_deep;
+}
+
+/* The frames from the root's child down to node, as a line starts. */
+static void folded_path(const struct folded *fo, uint32_t node)
+{
+	uint32_t depth = flame_node(fo->fl, node)->depth;
+
+	/* up to the root's child, then printed from there down */
+	for (uint32_t i = node, d = depth + 1; d-- > 0; i = flame_node(fo->fl, i)->parent)
+		fo->path[d] = i;
+	for (uint32_t d = 0; d <= depth; d++) {
+		if (d)
+			fputc(';', fo->out);
+		folded_frame(fo->out, flame_node(fo->fl, fo->path[d])->name);
+	}
+}
 
 static bool folded_node(void *ctx, const struct flame_node *n, const uint32_t *path)
 {
@@ -33,6 +126,10 @@ static bool folded_node(void *ctx, const struct flame_node *n, const uint32_t *p
 
 	if (!n->self)
 		return true;
+	if (n->depth >= fo->max_stack) {
+		deep_add(fo, path[fo->max_stack - 3], n->fn, n->self);
+		return true;
+	}
 	for (unsigned i = 0; i <= n->depth; i++) {
 		if (i)
 			fputc(';', fo->out);
@@ -42,15 +139,35 @@ static bool folded_node(void *ctx, const struct flame_node *n, const uint32_t *p
 	return true;
 }
 
-int export_folded(struct flow_report *r, FILE *out, enum flame_prefix prefix)
+int export_folded(struct flow_report *r, FILE *out, enum flame_prefix prefix,
+		  unsigned max_stack)
 {
 	struct flame *fl = flame_new(r, prefix);
-	struct folded fo = { fl, out };
+	struct folded fo = { .fl = fl, .out = out };
 	int ret;
 
 	if (!fl)
 		return EXIT_RUNTIME;
+	fo.max_stack = max_stack < EXPORT_MIN_STACK ? EXPORT_MIN_STACK : max_stack;
 	ret = flame_walk(fl, folded_node, &fo) < 0 ? EXIT_RUNTIME : 0;
+	if (!ret && fo.nr_deep && !(fo.path = malloc(fo.max_stack * sizeof(*fo.path))))
+		fo.oom = true;
+	for (size_t k = 0; !ret && !fo.oom && k < fo.nr_deep; k++) {
+		folded_path(&fo, fo.deep[k].head);
+		fputs(";[...];", out);
+		folded_frame(out, cf_func(r->cf, fo.deep[k].fn)->name);
+		fprintf(out, " %" PRIu64 "\n", fo.deep[k].steps);
+	}
+	if (fo.nr_deep)
+		pr_warn("folded: call paths deeper than %u frames are cut to their first %u, "
+			"[...] and their last (--max-stack)", fo.max_stack, fo.max_stack - 2);
+	if (fo.oom) {
+		pr_err("out of memory writing folded stacks");
+		ret = EXIT_RUNTIME;
+	}
+	free(fo.deep);
+	free(fo.deep_hash);
+	free(fo.path);
 	flame_free(fl);
 	return ret;
 }

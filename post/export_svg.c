@@ -184,6 +184,8 @@ struct svg {
 	unsigned height;
 	uint64_t *next;		  /* per depth: where the next frame starts (steps) */
 	uint64_t left_out;	  /* frames under SVG_MIN_WIDTH */
+	uint64_t too_deep;	  /* frames deeper than max_stack, left out */
+	unsigned max_stack;
 };
 
 /* s as XML text or attribute value. */
@@ -256,6 +258,10 @@ static bool svg_frame(void *ctx, const struct flame_node *n, const uint32_t *pat
 	bool cut;
 
 	(void)path;
+	if (n->depth >= g->max_stack) {
+		g->too_deep++;
+		return false;
+	}
 	g->next[n->depth] += n->total;
 	g->next[n->depth + 1] = start;	/* its callees start where it does */
 	if (w < SVG_MIN_WIDTH) {
@@ -315,18 +321,22 @@ static void svg_head(struct svg *g, const char *title)
 	fprintf(out, "<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n", w - SVG_XPAD - 250, h - 12);
 }
 
-int export_svg(struct flow_report *r, FILE *out, enum flame_prefix prefix, const char *title)
+int export_svg(struct flow_report *r, FILE *out, enum flame_prefix prefix, const char *title,
+	       unsigned max_stack)
 {
 	struct flame *fl = flame_new(r, prefix);
 	struct svg g = { .r = r, .fl = fl, .out = out };
+	unsigned levels;
 	int ret = 0;
 
 	if (!fl)
 		return EXIT_RUNTIME;
+	g.max_stack = max_stack < EXPORT_MIN_STACK ? EXPORT_MIN_STACK : max_stack;
+	levels = flame_depth(fl) < g.max_stack ? flame_depth(fl) : g.max_stack;
 	g.total = flame_node(fl, 0)->total;
 	g.scale = g.total ? (double)(SVG_WIDTH - 2 * SVG_XPAD) / (double)g.total : 0;
-	g.height = SVG_TOP + SVG_BOTTOM + (flame_depth(fl) ? flame_depth(fl) : 1) * SVG_FRAME;
-	g.next = calloc(flame_depth(fl) + 2, sizeof(*g.next));
+	g.height = SVG_TOP + SVG_BOTTOM + (levels ? levels : 1) * SVG_FRAME;
+	g.next = calloc(levels + 2, sizeof(*g.next));
 	if (!g.next) {
 		pr_err("out of memory laying out the flame graph");
 		flame_free(fl);
@@ -340,6 +350,12 @@ int export_svg(struct flow_report *r, FILE *out, enum flame_prefix prefix, const
 	if (g.left_out)
 		fprintf(out, "<!-- %" PRIu64 " call paths under %.1f pixels wide left out -->\n",
 			g.left_out, SVG_MIN_WIDTH);
+	if (g.too_deep) {
+		fprintf(out, "<!-- call paths deeper than %u levels end there (--max-stack) -->\n",
+			g.max_stack);
+		pr_warn("svg: call paths deeper than %u levels are drawn to that level "
+			"(--max-stack)", g.max_stack);
+	}
 	fputs("</svg>\n", out);
 	pr_dbg("flame graph: %" PRIu64 " steps, %u levels, %" PRIu64 " narrow paths left out",
 	       g.total, flame_depth(fl), g.left_out);

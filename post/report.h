@@ -32,6 +32,21 @@ struct trace;
 
 #include "output.h"
 
+/*
+ * Lines of the call tree and the call flow are indented two columns a
+ * level down to this depth, and no further: past it the depth column
+ * alone says how deep a line is, so that a line costs the same at any
+ * depth (a recursion millions of levels deep would otherwise print
+ * terabytes of spaces).
+ */
+#define REPORT_INDENT_MAX 100
+
+/* The indentation of a line at depth, in columns. */
+static inline int report_indent(unsigned depth)
+{
+	return 2 * (int)(depth < REPORT_INDENT_MAX ? depth : REPORT_INDENT_MAX);
+}
+
 /* The output options of the table reports (cmdline.h: POST_OUTPUT_OPTIONS). */
 struct report_out {
 	size_t top;		  /* at most this many rows (0: all) */

@@ -2,7 +2,8 @@
 /*
  * post tui, an ncurses viewer of a trace: what its files share.  One pass
  * of the report session gathers everything the views show (tui_data.c:
- * the arc tables, a flow index, per-thread calls, what annotate needs);
+ * the arc tables, a flow index, per-thread calls, the functions' code for
+ * annotate);
  * afterwards the views only sort and page through what was built, so
  * that no key waits for the trace.  A view is a list of rows with a
  * cursor (struct tui_view); the screen, the keys every view shares and
@@ -17,8 +18,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "annotate.h"
 #include "flowreport.h"
-#include "tui_annotate_data.h"
+#include "source.h"
 #include "tui_index.h"
 
 /* ---- what the pass gathered (tui_data.c) ---- */
@@ -96,8 +98,9 @@ struct tui_data {
 	struct tui_calls *calls;
 	size_t nr_calls, calls_size;
 	struct tui_index calls_index;
-	/* what annotate needs, resolved while the code was mapped */
-	struct ann_data *ann;
+	/* the functions' code as they ran (annotate.h), and their source files */
+	struct annotate *ann;
+	struct source_files *sources;
 	uint32_t nr_fns;	  /* functions after the pass (ids below this) */
 	double load_seconds;
 	/* merged trees made for selections (arcs_merge adds nodes: made once each) */
@@ -108,9 +111,12 @@ struct tui_data {
 	size_t nr_merged;
 };
 
-/* Open the session and our consumers; exit status on failure (printed). */
+/*
+ * Open the session and our consumers; source_dir: where annotate looks for
+ * moved sources (NULL: nowhere else).  Exit status on failure (printed).
+ */
 int tui_data_open(struct tui_data *d, const struct post_opts *opts,
-		  const struct session_filter *filter, size_t max_lines);
+		  const struct session_filter *filter, size_t max_lines, const char *source_dir);
 /* The pass (progress on stderr); 0 or an exit status. */
 int tui_data_run(struct tui_data *d);
 void tui_data_close(struct tui_data *d);

@@ -1,37 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The viewer's annotate view of one function: its instructions with the
- * steps at each and their share of the function's, under the source line
- * they come from (Tab: instructions only, or the source listing with the
- * steps per line).  The data comes from tui_annotate_data.c.
+ * The viewer's annotate view of one function: post annotate's rows
+ * (annotate.h gathers, annotate_view.h lays out, annotate_text.h writes
+ * them), its source lines interleaved with its instructions, the steps
+ * of each and their share of the function's, the hottest marked, jump
+ * arrows; Tab: instructions only, then the source lines only.  With a
+ * process or thread picked, that process's steps.
  */
 #include <curses.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate_text.h"
 #include "tui.h"
 
-enum ann_mode { MODE_MIXED, MODE_ASM, MODE_SOURCE, NR_MODES };
-
-enum ann_row_kind { AR_INSN, AR_LINE, AR_FILE, AR_NOTE };
-
-struct ann_row {
-	uint8_t kind;
-	bool counted;		  /* AR_LINE: some instruction of it is in the function */
-	int line;
-	size_t insn;		  /* AR_INSN */
-	const char *file;
-	uint64_t count;
-};
+/* Tab's order: the modes in turn. */
+static const enum annot_mode modes[] = { ANNOT_MIXED, ANNOT_ASM, ANNOT_SOURCE };
+#define NR_MODES (sizeof(modes) / sizeof(modes[0]))
+#define MAX_NOTES 4
+#define NOTE_SIZE 512
 
 struct ann_view {
 	struct tui_view v;
 	uint32_t fn;
-	enum ann_mode mode;
-	struct ann_function f;
-	struct ann_row *rows;
-	size_t size;
+	size_t mode;		  /* modes[] index */
+	const struct annot_fn *f; /* annotate's, of the picked process (or every one) */
+	struct annot_view *av;
+	struct annot_widths w;
+	/* rows: the notes first, then av's */
+	char notes[MAX_NOTES][NOTE_SIZE];
+	size_t nr_notes;
 };
 
 static const char *base_name(const char *path)
@@ -41,141 +41,44 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static bool take(void *ctx, uint32_t pid)
-{
-	const struct tui_sel *sel = ctx;
+static void note(struct ann_view *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-	return !sel->pid || sel->pid == pid;
+static void note(struct ann_view *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->nr_notes == MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->notes[a->nr_notes++], NOTE_SIZE, fmt, ap);
+	va_end(ap);
 }
 
-static int add(struct ann_view *a, struct ann_row r)
+/* What post annotate's function header says that the rows do not. */
+static void notes(struct tui *ui, struct ann_view *a)
 {
-	if (a->v.nr_rows == a->size) {
-		size_t n = a->size ? 2 * a->size : 256;
-		struct ann_row *nr = realloc(a->rows, n * sizeof(*nr));
+	const struct annot_fn *f = a->f;
+	const struct source_file *src = a->av->source;
+	char buf[NOTE_SIZE];
+	const char *why;
 
-		if (!nr)
-			return -1;
-		a->rows = nr;
-		a->size = n;
-	}
-	a->rows[a->v.nr_rows++] = r;
-	return 0;
-}
-
-static int rows_mixed(struct ann_view *a, bool lines)
-{
-	const struct ann_function *f = &a->f;
-
-	for (size_t i = 0; i < f->n; i++) {
-		const struct ann_insn *in = &f->insns[i];
-
-		if (lines && in->file && (!i || in->file != f->insns[i - 1].file ||
-					  in->line != f->insns[i - 1].line)) {
-			struct ann_row r = { .kind = AR_LINE, .file = in->file, .line = in->line,
-					     .counted = true };
-
-			for (size_t j = i; j < f->n && f->insns[j].file == in->file &&
-					   f->insns[j].line == in->line; j++)
-				r.count += f->insns[j].count;
-			if (add(a, r))
-				return -1;
-		}
-		if (add(a, (struct ann_row){ .kind = AR_INSN, .insn = i, .count = in->count }))
-			return -1;
-	}
-	return 0;
-}
-
-static int line_cmp(const void *pa, const void *pb)
-{
-	const struct ann_row *a = pa, *b = pb;
-	int r = strcmp(a->file, b->file);
-
-	return r ?: a->line - b->line;
-}
-
-/* The function's main file from its first line to its last, then lines of other files. */
-static int rows_source(struct tui *ui, struct ann_view *a)
-{
-	const struct ann_function *f = &a->f;
-	const char *file = f->file;
-	int lo = 0, hi = 0;
-	uint64_t *count;
-	bool *has;
-	struct ann_row *others = NULL;
-	size_t nr_others = 0;
-
-	if (!file)
-		return add(a, (struct ann_row){ .kind = AR_NOTE,
-						.file = "no source lines are known for this function" });
-	for (size_t i = 0; i < f->n; i++)
-		if (f->insns[i].file == file && f->insns[i].line > 0) {
-			if (!lo || f->insns[i].line < lo)
-				lo = f->insns[i].line;
-			if (f->insns[i].line > hi)
-				hi = f->insns[i].line;
-		}
-	count = calloc((size_t)(hi - lo + 1), sizeof(*count));
-	has = calloc((size_t)(hi - lo + 1), sizeof(*has));
-	others = malloc((f->n + 1) * sizeof(*others));
-	if (!count || !has || !others || add(a, (struct ann_row){ .kind = AR_FILE, .file = file }))
-		goto oom;
-	for (size_t i = 0; i < f->n; i++) {
-		const struct ann_insn *in = &f->insns[i];
-
-		if (in->file == file && in->line >= lo && in->line <= hi && lo) {
-			count[in->line - lo] += in->count;
-			has[in->line - lo] = true;
-		} else if (in->file && in->line > 0) {
-			others[nr_others++] = (struct ann_row){ .kind = AR_LINE, .file = in->file,
-								.line = in->line, .count = in->count,
-								.counted = true };
-		}
-	}
-	for (int l = lo; lo && l <= hi; l++)
-		if (add(a, (struct ann_row){ .kind = AR_LINE, .file = file, .line = l,
-					     .count = count[l - lo], .counted = has[l - lo] }))
-			goto oom;
-	qsort(others, nr_others, sizeof(*others), line_cmp);
-	for (size_t i = 0; i < nr_others; i++) {
-		if (!i || strcmp(others[i].file, others[i - 1].file)) {
-			if (add(a, (struct ann_row){ .kind = AR_FILE, .file = others[i].file }))
-				goto oom;
-		} else if (others[i].line == others[i - 1].line) {
-			a->rows[a->v.nr_rows - 1].count += others[i].count;
-			continue;
-		}
-		if (add(a, others[i]))
-			goto oom;
-	}
-	(void)ui;
-	free(count);
-	free(has);
-	free(others);
-	return 0;
-oom:
-	free(count);
-	free(has);
-	free(others);
-	return -1;
-}
-
-static int build_rows(struct tui *ui, struct ann_view *a)
-{
-	a->v.nr_rows = 0;
-	if (a->f.why && add(a, (struct ann_row){ .kind = AR_NOTE, .file = a->f.why }))
-		return -1;
-	if (ui->prof->sel.tid &&
-	    add(a, (struct ann_row){ .kind = AR_NOTE, .file = "the counts are of the thread's "
-				     "process: addresses are counted per process" }))
-		return -1;
-	switch (a->mode) {
-	case MODE_SOURCE:
-		return rows_source(ui, a);
-	default:
-		return rows_mixed(a, a->mode == MODE_MIXED);
-	}
+	a->nr_notes = 0;
+	if (!f->nr_insns)
+		note(a, "none of its instructions ran");
+	else if ((why = annot_why_no_code(f, buf, sizeof(buf))))
+		note(a, "code: %s", why);
+	if (!f->file)
+		note(a, "source: none: %s", annot_why_no_lines(f, buf, sizeof(buf)));
+	else if (!src->found)
+		note(a, "source: %s: %s (lines by number only)", f->file, src->error);
+	else if (src->newer)
+		note(a, "source: %s: modified after %s was built: lines may not match", f->file,
+		     f->module_path);
+	if (ui->prof->sel.tid)
+		note(a, "the counts are of the thread's process: addresses are counted per process");
+	if (a->av->arrows_left_out)
+		note(a, "%zu jump targets without an arrow (more than %d side by side): see the "
+		     "targets' labels", a->av->arrows_left_out, ANNOT_LANES);
 }
 
 static int build(struct tui *ui, struct ann_view *a)
@@ -183,91 +86,43 @@ static int build(struct tui *ui, struct ann_view *a)
 	const struct cf_func *fn = cf_func(ui->d->r.cf, a->fn);
 	size_t ran = 0;
 
-	ann_function_free(&a->f);
-	if (ann_function_get(ui->d->ann, a->fn, take, &ui->prof->sel, &a->f))
+	annot_view_free(a->av);
+	a->av = NULL;
+	a->v.nr_rows = 0;
+	a->f = annotate_fn(ui->d->ann, a->fn, ui->prof->sel.pid);
+	if (!a->f || !(a->av = annot_view_new(a->f, modes[a->mode], ui->d->sources, 5)))
 		return -1;
-	for (size_t i = 0; i < a->f.n; i++)
-		ran += a->f.insns[i].ran;
+	for (size_t i = 0; i < a->f->nr_insns; i++)
+		ran += a->f->insns[i].count > 0;
+	notes(ui, a);
+	a->w = annot_text_widths(a->av);
+	a->v.nr_rows = a->nr_notes + a->av->nr_rows;
 	snprintf(a->v.title, sizeof(a->v.title),
 		 "Annotate %s [%s]: %" PRIu64 " steps, %zu of %zu instructions ran%s%s%s", fn->name,
-		 fn->module, a->f.total, ran, a->f.n, a->f.file ? " (" : "",
-		 a->f.file ? base_name(a->f.file) : "", a->f.file ? ")" : "");
-	if (a->mode == MODE_SOURCE)
-		snprintf(a->v.heading, sizeof(a->v.heading), "%11s %7s  %6s  %s", "steps", "%",
-			 "line", "source (Tab)");
-	else
-		snprintf(a->v.heading, sizeof(a->v.heading), "%11s %7s  %12s    %s", "steps", "%",
-			 "address", a->mode == MODE_MIXED ?
-			 "instructions under source lines (Tab)" : "instructions (Tab)");
-	return build_rows(ui, a);
-}
-
-/* A source line with tabs as spaces. */
-static void source_text(char *out, size_t size, const char *line)
-{
-	size_t o = 0;
-
-	for (const char *p = line ? line : ""; *p && o + 1 < size; p++) {
-		if (*p == '\t') {
-			do
-				out[o++] = ' ';
-			while (o % 8 && o + 1 < size);
-		} else if (*p != '\r') {
-			out[o++] = *p;
-		}
-	}
-	out[o] = '\0';
-}
-
-static void count_cols(char *buf, size_t size, bool show, uint64_t count, uint64_t total)
-{
-	if (show)
-		snprintf(buf, size, "%11" PRIu64 " %6.2f%%", count, report_percent(count, total));
-	else
-		snprintf(buf, size, "%11s %7s", "", "");
+		 fn->module, a->f->base, ran, a->f->nr_insns, a->f->file ? " (" : "",
+		 a->f->file ? base_name(a->f->file) : "", a->f->file ? ")" : "");
+	annot_text_heading(a->av, &a->w, ' ', a->v.heading, sizeof(a->v.heading) - 8);
+	strcat(a->v.heading, " (Tab)");
+	return 0;
 }
 
 static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t size,
 		enum tui_heat *heat, int *attr)
 {
 	struct ann_view *a = (struct ann_view *)v;
-	const struct ann_row *r = &a->rows[i];
-	uint64_t total = a->f.total;
-	char counts[64], text[1024];
+	const struct annot_row *r;
 
-	switch (r->kind) {
-	case AR_NOTE:
-		snprintf(buf, size, "(%s)", r->file);
+	(void)ui;
+	if (i < a->nr_notes) {
+		snprintf(buf, size, "(%s)", a->notes[i]);
 		return;
-	case AR_FILE:
-		snprintf(buf, size, "%s%s", r->file, ann_source_lines(ui->d->ann, r->file) ? "" :
-			 " (cannot be read here: line numbers only)");
+	}
+	r = &a->av->rows[i - a->nr_notes];
+	annot_text_row(a->av, r, &a->w, a->f->base, buf, size);
+	if (r->counted)
+		*heat = tui_heat_of(r->count, a->f->base);
+	if (r->kind == ANNOT_ROW_FILE || (r->kind == ANNOT_ROW_LINE && a->av->mode == ANNOT_MIXED))
 		*attr = A_BOLD;
-		return;
-	case AR_LINE:
-		count_cols(counts, sizeof(counts), r->counted, r->count, total);
-		source_text(text, sizeof(text), ann_source_line(ui->d->ann, r->file, r->line));
-		if (a->mode == MODE_SOURCE)
-			snprintf(buf, size, "%s  %6d  %s", counts, r->line, text);
-		else
-			snprintf(buf, size, "%s  %s:%d  %s", counts, base_name(r->file), r->line,
-				 text);
-		if (a->mode == MODE_MIXED)
-			*attr = A_BOLD;
-		*heat = tui_heat_of(r->count, total);
-		return;
-	default: {
-		const struct ann_insn *in = &a->f.insns[r->insn];
-		char jumps[64] = "";
-
-		if (in->jumped_in)
-			snprintf(jumps, sizeof(jumps), "   <- %" PRIu64 " jump%s", in->jumped_in,
-				 in->jumped_in == 1 ? "" : "s");
-		count_cols(counts, sizeof(counts), in->ran, in->count, total);
-		snprintf(buf, size, "%s  %12" PRIx64 ":   %s%s", counts, in->offset, in->text, jumps);
-		*heat = tui_heat_of(in->count, total);
-	}
-	}
 }
 
 static int key(struct tui *ui, struct tui_view *v, int k)
@@ -299,15 +154,14 @@ static void view_free(struct tui_view *v)
 {
 	struct ann_view *a = (struct ann_view *)v;
 
-	ann_function_free(&a->f);
-	free(a->rows);
+	annot_view_free(a->av);
 	free(a);
 }
 
 static const struct tui_view_ops ops = {
 	.name = "annotate",
-	.keys = "Tab    instructions under their source lines, instructions only, the\n"
-		"       source listing with the steps per line (in turn)\n"
+	.keys = "Tab    source lines and instructions, instructions only, source lines\n"
+		"       only (in turn)\n"
 		"/ n N  search the rows' text (instructions, source)",
 	.row = row, .key = key, .match = tui_row_match, .fn_at = fn_at, .reselect = reselect,
 	.free = view_free,
@@ -326,10 +180,13 @@ struct tui_view *tui_annotate_new(struct tui *ui, uint32_t fn)
 		return NULL;
 	}
 	/* on the hottest instruction */
-	for (size_t i = 0, best = 0; i < a->v.nr_rows; i++)
-		if (a->rows[i].kind == AR_INSN && a->rows[i].count > best) {
-			best = a->rows[i].count;
-			a->v.cur = i;
+	for (size_t i = 0, best = 0; i < a->av->nr_rows; i++) {
+		const struct annot_row *r = &a->av->rows[i];
+
+		if (r->kind == ANNOT_ROW_INSN && r->count > best) {
+			best = r->count;
+			a->v.cur = a->nr_notes + i;
 		}
+	}
 	return &a->v;
 }

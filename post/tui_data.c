@@ -237,7 +237,7 @@ static const struct cf_consumer_ops tui_ops = {
 };
 
 int tui_data_open(struct tui_data *d, const struct post_opts *opts,
-		  const struct session_filter *filter, size_t max_lines)
+		  const struct session_filter *filter, size_t max_lines, const char *source_dir)
 {
 	int ret;
 
@@ -247,9 +247,14 @@ int tui_data_open(struct tui_data *d, const struct post_opts *opts,
 	if (ret)
 		return ret;
 	d->r.wide = true;	/* the screen scrolls: names whole */
-	d->ann = ann_data_new(d->r.s, d->r.arcs);
+	d->ann = annotate_new(&d->r, ANNOT_EVERY_FUNCTION);
 	if (!d->ann)
 		return EXIT_RUNTIME;
+	d->sources = source_files_new(source_dir);
+	if (!d->sources) {
+		pr_err("out of memory for the source files");
+		return EXIT_RUNTIME;
+	}
 	d->slot = cf_add_consumer(d->r.cf, &tui_ops, d);
 	if (d->slot < 0) {
 		pr_err("too many report builders on one call flow");
@@ -276,7 +281,8 @@ int tui_data_run(struct tui_data *d)
 
 void tui_data_close(struct tui_data *d)
 {
-	ann_data_free(d->ann);
+	annotate_free(d->ann);
+	source_files_free(d->sources);
 	flow_report_close(&d->r);
 	free(d->lines);
 	free(d->costs);

@@ -37,6 +37,8 @@ struct arcs {
 	size_t edge_hash_size;
 	struct arc_node *nodes;
 	uint32_t nr_nodes, nodes_size;
+	uint32_t *child_hash;	  /* node + 1, by (parent, fn): node_child's children */
+	size_t child_hash_size, nr_children;
 	struct tree_thread **threads;
 	uint32_t *thread_pid, *thread_tid;
 	size_t nr_threads, threads_size;
@@ -254,12 +256,82 @@ static uint32_t node_new(struct arcs *a, uint32_t fn, uint32_t parent)
 	return a->nr_nodes++;
 }
 
+static uint64_t child_key(uint32_t parent, uint32_t fn)
+{
+	return mix(((uint64_t)parent << 32) | fn);
+}
+
+static void child_rehash(struct arcs *a)
+{
+	size_t size = a->child_hash_size ? a->child_hash_size * 2 : 1024, n = 0;
+
+	free(a->child_hash);
+	a->child_hash = calloc(size, sizeof(*a->child_hash));
+	if (!a->child_hash)
+		xrealloc(NULL, SIZE_MAX);
+	a->child_hash_size = size;
+	/* every node that has a parent: a lookup checks the parent it has now */
+	for (uint32_t k = 0; k < a->nr_nodes; k++) {
+		size_t i;
+
+		if (a->nodes[k].parent == ARC_NONE)
+			continue;
+		for (i = child_key(a->nodes[k].parent, a->nodes[k].fn) & (size - 1);
+		     a->child_hash[i]; i = (i + 1) & (size - 1))
+			;
+		a->child_hash[i] = k + 1;
+		n++;
+	}
+	a->nr_children = n;
+}
+
+/* Put node under parent in the index (after node_new or a move). */
+static void child_index(struct arcs *a, uint32_t node)
+{
+	size_t i, mask;
+
+	if (2 * (a->nr_children + 1) > a->child_hash_size)
+		child_rehash(a);	/* indexes every node, this one too */
+	mask = a->child_hash_size - 1;
+	for (i = child_key(a->nodes[node].parent, a->nodes[node].fn) & mask; a->child_hash[i];
+	     i = (i + 1) & mask) {
+		const struct arc_node *o = &a->nodes[a->child_hash[i] - 1];
+
+		/* the newest child of a function is the one found, as a scan of
+		 * the children (newest first) found it */
+		if (a->child_hash[i] == node + 1 ||
+		    (o->parent == a->nodes[node].parent && o->fn == a->nodes[node].fn)) {
+			a->child_hash[i] = node + 1;
+			return;
+		}
+	}
+	a->child_hash[i] = node + 1;
+	a->nr_children++;
+}
+
+/*
+ * parent's child of function fn, made if there is none.  A hash by
+ * (parent, fn), not a scan of the children: a node can have as many
+ * children as the program has functions.
+ */
 static uint32_t node_child(struct arcs *a, uint32_t parent, uint32_t fn)
 {
-	for (uint32_t c = a->nodes[parent].first_child; c != ARC_NONE; c = a->nodes[c].next_sibling)
-		if (a->nodes[c].fn == fn)
-			return c;
-	return node_new(a, fn, parent);
+	uint32_t c;
+
+	if (a->child_hash_size) {
+		size_t mask = a->child_hash_size - 1;
+
+		for (size_t i = child_key(parent, fn) & mask; a->child_hash[i];
+		     i = (i + 1) & mask) {
+			const struct arc_node *n = &a->nodes[a->child_hash[i] - 1];
+
+			if (n->parent == parent && n->fn == fn)
+				return a->child_hash[i] - 1;
+		}
+	}
+	c = node_new(a, fn, parent);
+	child_index(a, c);
+	return c;
 }
 
 static void node_detach(struct arcs *a, uint32_t n)
@@ -395,9 +467,11 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	old = tt->stack[0];
 	node_detach(a, old);
 	g = node_new(a, root->fn, tt->root);
+	child_index(a, g);
 	a->nodes[old].parent = g;
 	a->nodes[old].next_sibling = a->nodes[g].first_child;
 	a->nodes[g].first_child = old;
+	child_index(a, old);	/* g's child: found by node_child from now on */
 	tt->stack[0] = g;
 	tt->site[0] = 0;
 	tt->depth = 1;
@@ -506,6 +580,7 @@ void arcs_free(struct arcs *a)
 	free(a->edges);
 	free(a->edge_hash);
 	free(a->nodes);
+	free(a->child_hash);
 	free(a->pcs);
 	free(a->pc_hash);
 	free(a);

@@ -40,6 +40,7 @@ struct callflow {
 	bool block_mode;
 	bool counting;		  /* cf_set_counting */
 	bool in_step;		  /* cur_index: the step being placed */
+	bool in_resume;		  /* resume() is applying the interrupted instruction */
 	uint64_t cur_index;
 	struct cf_stats stats;
 };
@@ -218,6 +219,7 @@ static struct cf_thread *thread_get(struct callflow *cf, uint32_t pid, uint32_t 
 	t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
+	t->top_resuming = -1;
 	cf->thread_hash[i] = t;
 	if (cf->nr_threads == cf->threads_size) {
 		cf->threads_size = cf->threads_size ? cf->threads_size * 2 : 16;
@@ -226,6 +228,159 @@ static struct cf_thread *thread_get(struct callflow *cf, uint32_t pid, uint32_t 
 	cf->threads[cf->nr_threads++] = t;
 	cf->stats.threads++;
 	return t;
+}
+
+/* ---- the frame index: frames by where they return to ---- */
+
+/*
+ * A return, a sigreturn or a step after a gap looks for the innermost frame
+ * that returns (or resumes) at its address.  Scanning the stack would cost
+ * its depth at each: a stack that grows by one asynchronous frame a step (a
+ * transfer no instruction explains, repeated) would make the pass
+ * quadratic.  So each thread keeps, per address and chain, its innermost
+ * frame, and each frame the next outer one on the same chain.  The top
+ * frame is the innermost on every chain it is on, so a pop restores them
+ * in constant time.  Address 0 (unknown) is on no chain.
+ */
+enum cf_chain {
+	CHAIN_RET = 1,		  /* ret_addr, every frame */
+	CHAIN_RET_RESUMING,	  /* ret_addr, resuming frames only */
+	CHAIN_ALT,		  /* alt_ret (resuming frames only have one) */
+};
+
+struct cf_retslot {
+	uint64_t addr;
+	uint32_t chain;		  /* enum cf_chain; 0: an empty slot */
+	int32_t frame;		  /* the innermost frame on the chain */
+};
+
+static uint32_t retslot_home(uint64_t addr, uint32_t chain, uint32_t mask)
+{
+	return (uint32_t)hash_u64(addr * 4 + chain) & mask;
+}
+
+static struct cf_retslot *retslot_find(const struct cf_thread *t, uint64_t addr, uint32_t chain)
+{
+	uint32_t mask = t->rets_size - 1;
+
+	if (!t->rets_size)
+		return NULL;
+	for (uint32_t i = retslot_home(addr, chain, mask); t->rets[i].chain; i = (i + 1) & mask)
+		if (t->rets[i].addr == addr && t->rets[i].chain == chain)
+			return &t->rets[i];
+	return NULL;
+}
+
+static void retslot_grow(struct cf_thread *t)
+{
+	struct cf_retslot *old = t->rets;
+	uint32_t old_size = t->rets_size, mask;
+
+	t->rets_size = old_size ? 2 * old_size : 64;
+	t->rets = xcalloc(t->rets_size, sizeof(*t->rets));
+	mask = t->rets_size - 1;
+	for (uint32_t k = 0; k < old_size; k++) {
+		uint32_t i;
+
+		if (!old[k].chain)
+			continue;
+		for (i = retslot_home(old[k].addr, old[k].chain, mask); t->rets[i].chain;
+		     i = (i + 1) & mask)
+			;
+		t->rets[i] = old[k];
+	}
+	free(old);
+}
+
+/* Empty slot i, moving later entries of its probe run back (no tombstones). */
+static void retslot_remove(struct cf_thread *t, uint32_t i)
+{
+	uint32_t mask = t->rets_size - 1;
+
+	for (uint32_t j = (i + 1) & mask; t->rets[j].chain; j = (j + 1) & mask) {
+		uint32_t h = retslot_home(t->rets[j].addr, t->rets[j].chain, mask);
+
+		/* the entry at j may fill the hole unless its home lies in (i, j] */
+		if (i <= j ? h <= i || h > j : h <= i && h > j) {
+			t->rets[i] = t->rets[j];
+			i = j;
+		}
+	}
+	t->rets[i].chain = 0;
+	t->rets_used--;
+}
+
+/* Frame k becomes the innermost on (addr, chain); *prev: the one it hides, -1 none. */
+static void chain_push(struct cf_thread *t, uint64_t addr, uint32_t chain, int32_t k,
+		       int32_t *prev)
+{
+	struct cf_retslot *s;
+	uint32_t mask, i;
+
+	*prev = -1;
+	if (!addr)
+		return;
+	s = retslot_find(t, addr, chain);
+	if (s) {
+		*prev = s->frame;
+		s->frame = k;
+		return;
+	}
+	if (2 * (t->rets_used + 1) > t->rets_size)
+		retslot_grow(t);
+	mask = t->rets_size - 1;
+	for (i = retslot_home(addr, chain, mask); t->rets[i].chain; i = (i + 1) & mask)
+		;
+	t->rets[i] = (struct cf_retslot){ .addr = addr, .chain = chain, .frame = k };
+	t->rets_used++;
+}
+
+/* The innermost frame on (addr, chain) leaves it; prev is the next outer one. */
+static void chain_pop(struct cf_thread *t, uint64_t addr, uint32_t chain, int32_t prev)
+{
+	struct cf_retslot *s = addr ? retslot_find(t, addr, chain) : NULL;
+
+	if (!s)
+		return;
+	if (prev >= 0)
+		s->frame = prev;
+	else
+		retslot_remove(t, (uint32_t)(s - t->rets));
+}
+
+static int32_t chain_innermost(const struct cf_thread *t, uint64_t addr, uint32_t chain)
+{
+	const struct cf_retslot *s = retslot_find(t, addr, chain);
+
+	return s ? s->frame : -1;
+}
+
+/* Frame k (the top, or the only frames) goes on its chains. */
+static void index_frame(struct cf_thread *t, int32_t k)
+{
+	struct cf_frame *f = &t->frames[k];
+
+	chain_push(t, f->ret_addr, CHAIN_RET, k, &f->prev_ret);
+	f->prev_ret_resuming = f->prev_alt = f->prev_resuming = -1;
+	if (!f->resumes)
+		return;
+	chain_push(t, f->ret_addr, CHAIN_RET_RESUMING, k, &f->prev_ret_resuming);
+	chain_push(t, f->alt_ret, CHAIN_ALT, k, &f->prev_alt);
+	f->prev_resuming = t->top_resuming;
+	t->top_resuming = k;
+}
+
+/* Frame k, the innermost on each of its chains, leaves them. */
+static void unindex_frame(struct cf_thread *t, int32_t k)
+{
+	const struct cf_frame *f = &t->frames[k];
+
+	if (f->resumes) {
+		t->top_resuming = f->prev_resuming;
+		chain_pop(t, f->alt_ret, CHAIN_ALT, f->prev_alt);
+		chain_pop(t, f->ret_addr, CHAIN_RET_RESUMING, f->prev_ret_resuming);
+	}
+	chain_pop(t, f->ret_addr, CHAIN_RET, f->prev_ret);
 }
 
 /* ---- frames and their costs ---- */
@@ -296,6 +451,7 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	f->inner = true;
 	f->inner_since = now;
 	f->resumes = a->resumes;
+	index_frame(t, (int32_t)t->depth);
 	t->depth++;
 	if (t->depth > t->max_depth)
 		t->max_depth = t->depth;
@@ -339,6 +495,7 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 		outer->inner_since = now;
 	}
 	saved = *f;
+	unindex_frame(t, (int32_t)t->depth - 1);
 	t->depth--;
 	for (int c = 0; c < cf->nr_cons; c++)
 		if (cf->cons[c].ops->pop)
@@ -406,18 +563,19 @@ static void push_switched_on(struct callflow *cf, struct cf_thread *t, const str
 	push(cf, t, &a);
 }
 
-/* Index of the innermost frame below the top whose return address is pc, or -1. */
+/*
+ * Index of the innermost frame (the top included) that returns to pc, or
+ * resumes there (resuming frames: their alt_ret too); -1 when none does.
+ */
 static int32_t find_return(const struct cf_thread *t, uint64_t pc, bool resuming_only)
 {
-	for (int32_t k = (int32_t)t->depth - 1; k >= 0; k--) {
-		const struct cf_frame *f = &t->frames[k];
+	int32_t k, alt;
 
-		if (resuming_only && !RESUMES(f))
-			continue;
-		if (pc && (f->ret_addr == pc || (RESUMES(f) && f->alt_ret == pc)))
-			return k;
-	}
-	return -1;
+	if (!pc)
+		return -1;
+	k = chain_innermost(t, pc, resuming_only ? CHAIN_RET_RESUMING : CHAIN_RET);
+	alt = chain_innermost(t, pc, CHAIN_ALT);
+	return alt > k ? alt : k;
 }
 
 /* Index of fn's innermost frame below the top, or -1. */
@@ -452,6 +610,7 @@ static void adopt_caller(struct callflow *cf, struct cf_thread *t, const struct 
 		t->frames_size *= 2;
 		t->frames = xrealloc(t->frames, t->frames_size * sizeof(*t->frames));
 	}
+	unindex_frame(t, 0);
 	memmove(&t->frames[1], &t->frames[0], sizeof(*t->frames));
 	t->depth = 2;
 	f = &t->frames[1];
@@ -481,6 +640,8 @@ static void adopt_caller(struct callflow *cf, struct cf_thread *t, const struct 
 		st->innermost = 1;
 		f->prev_same = 0;
 	}
+	index_frame(t, 0);
+	index_frame(t, 1);
 	if (t->depth > t->max_depth)
 		t->max_depth = t->depth;
 	if (t->depth > cf->stats.max_depth)
@@ -588,7 +749,9 @@ static void resume(struct callflow *cf, struct cf_thread *t, int32_t k, uint64_t
 
 		memset(&prev, 0, sizeof(prev));
 		cf->src.site(cf->src.ctx, cf, t->pid, from, ring, &prev);
+		cf->in_resume = true;
 		transition(cf, t, &prev, from, pc, site, ev);
+		cf->in_resume = false;
 	} else if (top(t)->fn != site->fn) {
 		cross_into(cf, t, site, 0, NULL, ev);
 	}
@@ -604,15 +767,23 @@ static void unexplained(struct callflow *cf, struct cf_thread *t, const struct c
 {
 	int32_t k = find_return(t, pc, true);
 
+	/*
+	 * Resuming applies the interrupted instruction's own transfer, which
+	 * explains pc unless the code there changed meanwhile: then pc is a new
+	 * asynchronous entry, not a resumption of the next frame down (which
+	 * would recurse once per frame).
+	 */
+	if (cf->in_resume) {
+		push_async(cf, t, prev, prev_pc, site, ev);
+		return;
+	}
 	if (k >= 0 && !(t->async_pending && !t->sigreturn_pending)) {
 		resume(cf, t, k, pc, site, ev);
 		return;
 	}
 	if (t->sigreturn_pending || (prev && prev->insn.cls == ARCH_INSN_SYSCALL)) {
 		/* A sigreturn to an address we could not predict: end the innermost handler. */
-		for (k = (int32_t)t->depth - 1; k >= 1; k--)
-			if (RESUMES(&t->frames[k]))
-				break;
+		k = t->top_resuming;
 		if (k >= 1) {
 			resume(cf, t, k, pc, site, ev);
 			return;
@@ -1083,6 +1254,7 @@ void cf_free(struct callflow *cf)
 	for (uint32_t i = 0; i < cf->nr_threads; i++) {
 		free(cf->threads[i]->frames);
 		free(cf->threads[i]->fnstate);
+		free(cf->threads[i]->rets);
 		free(cf->threads[i]);
 	}
 	for (uint32_t i = 0; i < cf->nr_funcs; i++) {

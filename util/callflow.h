@@ -107,6 +107,9 @@ struct cf_frame {
 	int32_t prev_same;	  /* next outer frame of the same function, -1 none */
 	bool inner;		  /* this is its function's innermost frame */
 	uint64_t inner_since, child_acc;
+	/* the frame index, private: next outer frame with the same ret_addr (all
+	 * frames; resuming frames), the same alt_ret, and the next resuming one */
+	int32_t prev_ret, prev_ret_resuming, prev_alt, prev_resuming;
 };
 
 /* One thread as the engine sees it. Consumers may keep state in user[]. */
@@ -126,6 +129,10 @@ struct cf_thread {
 	uint8_t ring;
 	struct cf_fnstate *fnstate;
 	uint32_t fnstate_size, fnstate_used;
+	/* frames by where they return to (callflow.c: the frame index) */
+	struct cf_retslot *rets;
+	uint32_t rets_size, rets_used;
+	int32_t top_resuming;	  /* the innermost resuming frame, -1 none */
 	/* block mode: the block whose extent the next block start tells */
 	struct trace_event block;
 	bool have_block, block_async, block_sigreturn, next_async, next_sigreturn;

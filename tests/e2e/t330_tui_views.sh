@@ -99,7 +99,7 @@ tui_wait 'Functions by Base'
 
 # resizes: larger, too small, back
 tui_resize 100 30
-tui_wait '^ functions  1/4 '
+tui_wait_at 30 '^ functions  1/4 '
 tui_golden t330_functions_100x30 trace
 expect_eq "status line on the last row" 30 "$(tui_screen | grep -n '^ functions ' | cut -d: -f1)"
 tui_resize 60 20

@@ -7,7 +7,10 @@
 # functions equal post arc --tid, its whole tree (e opens all) equals post
 # tree --tid, its flow has post flow --tid's lines; on
 # tests/progs/arc_tailcall.c (-O2 tail calls, whose calls arcs credit to
-# the function that jumped) one thread's arcs equal all threads'.
+# the function that jumped) one thread's arcs equal all threads'.  The
+# annotate view shows post annotate's rows in its three layouts: of all
+# threads, of a thread's process (--pid: addresses are counted per
+# process), and of each process of tests/progs/pt_forkspin.c's fork.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
 . "$ROOT/tests/e2e/viewer-lib.sh"
@@ -15,6 +18,23 @@
 # profile_rows ARGS: post profile's rows
 profile_rows() {
 	"$POST" -i trace profile --wide "$@" | grep -v '^#'
+}
+
+# annot_layouts WHAT POST-ARGS...: the annotate view open (its first layout)
+# shows post annotate ARGS's rows, and in each layout Tab gives in turn
+annot_layouts() {
+	local what=$1
+	shift
+	expect_same_file "annotate of $what" <(annot_rows "$@") <(tui_annot_rows)
+	tui_keys Tab
+	tui_wait '  instruction \(Tab\)$'
+	expect_same_file "annotate --asm of $what" <(annot_rows --asm "$@") <(tui_annot_rows)
+	tui_keys Tab
+	tui_wait '  source \(Tab\)$'
+	expect_same_file "annotate --source of $what" <(annot_rows --source "$@" 2>/dev/null) \
+		<(tui_annot_rows)
+	tui_keys Tab
+	tui_wait '  source / instruction \(Tab\)$'
 }
 
 # tree_tuples: "depth calls base cum pct name" of rows (the viewer's or post tree's)
@@ -75,6 +95,42 @@ tui_pick "all threads"
 tui_keys Home
 tui_wait ' functions  1/'
 expect_same_file "all threads again" <(profile_rows) <(tui_rows)
+
+# annotate shows post annotate's rows: of every thread, and with a thread
+# picked of its process (addresses are counted per process), saying so
+tui_annotate_of work
+annot_layouts "work" -i trace --symbol work
+tui_keys q q
+tid=$(head -1 <<<"$threads" | cut -d' ' -f1)
+tui_pick "thread $tid"
+tui_annotate_of work
+tui_screen | grep -q '^(the counts are of the thread.s process' || { tui_screen; fail "no per-process note"; }
+annot_layouts "work in thread $tid" -i trace --symbol work --pid "$pid"
+tui_keys q q
+tui_keys q
+expect_eq "exit status" 0 "$(tui_exited)"
+
+# two processes (tests/progs/pt_forkspin.c: a fork, then the parent waits
+# and prints, the child exits): with one picked, annotate counts its steps
+rm -rf trace
+"$PITRACE" record --follow-fork -o trace -- "$PROGS/pt_forkspin" >record.out 2>&1 ||
+	fail "record --follow-fork: $(tail -1 record.out)"
+pids=$("$POST" -i trace tree | sed -n 's/^# thread [0-9]* (pid \([0-9]*\))$/\1/p' | sort -u)
+expect_eq "processes" 2 "$(wc -l <<<"$pids")"
+cmp -s <(annot_rows -i trace --symbol main --pid "$(sed -n 1p <<<"$pids")") \
+	<(annot_rows -i trace --symbol main --pid "$(sed -n 2p <<<"$pids")") &&
+	fail "main's counts are the same in both processes: nothing to tell them apart"
+tui_start 200 400 -i trace tui
+tui_wait ' functions  1/'
+tui_annotate_of main
+annot_layouts "main of both processes" -i trace --symbol main
+tui_keys q q
+for p in $pids; do
+	tui_pick "process $p"
+	tui_annotate_of main
+	annot_layouts "main in process $p" -i trace --symbol main --pid "$p"
+	tui_keys q q
+done
 tui_keys q
 expect_eq "exit status" 0 "$(tui_exited)"
 

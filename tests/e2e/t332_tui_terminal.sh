@@ -4,7 +4,9 @@
 # cursor) when it quits, on Ctrl-C (exit 130) and on SIGTERM (143); without
 # a terminal, with bad options or a bad trace it says why in one line
 # before taking the screen; the filters and the window apply to its views
-# as to the reports; a bounded flow index says what it left out;
+# as to the reports (annotate shows a callee the filter did not select, as
+# its tree does); annotate finds a moved source with --source-dir and says
+# when it cannot; a bounded flow index says what it left out;
 # POST_TUI_KEYLOG logs each key's time.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
@@ -56,6 +58,47 @@ tui_keys Home e
 tui_wait ' tree  1/3 '
 expect_same_file "f's subtrees" <("$POST" -i trace tree --symbol f | awk '!/^#/ { print $1, $NF }') \
 	<(tui_rows | awk '$5 ~ /%$/ { print $1, $NF }')
+tui_keys End a
+tui_wait '^Annotate g \['
+expect_same_file "annotate of g, under f" <(annot_rows -i trace --symbol g) <(tui_annot_rows)
+tui_keys Q
+tui_exited >/dev/null
+
+# a source moved since the build: annotate says so, --source-dir finds it
+mkdir -p build/src elsewhere
+cat >build/src/spin.c <<'EOF'
+static int __attribute__((noinline)) spin(int n)
+{
+	int s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += i;
+	return s;
+}
+
+void _start(void)
+{
+	asm volatile("syscall" : : "a"(60), "D"(spin(50) == 0));
+	for (;;)
+		;
+}
+EOF
+gcc -g -O0 -nostdlib -static -fno-pie -no-pie -o spin "$TMP/build/src/spin.c" || fail "gcc spin.c"
+arc_record spin.data ./spin
+mv build/src/spin.c elsewhere/
+tui_start 200 50 -i spin.data tui
+tui_wait ' functions  1/'
+tui_annotate_of spin
+tui_screen | grep -qxF "(source: $TMP/build/src/spin.c: No such file or directory (lines by number only))" ||
+	{ tui_screen; fail "no note of the missing source"; }
+tui_keys Q
+tui_exited >/dev/null
+tui_start 200 50 -i spin.data tui --source-dir "$TMP/elsewhere"
+tui_wait ' functions  1/'
+tui_annotate_of spin
+expect_same_file "annotate with --source-dir" \
+	<(annot_rows -i spin.data --symbol spin --source-dir "$TMP/elsewhere") <(tui_annot_rows)
+tui_screen | grep -q '^ .* s += i;$' || { tui_screen; fail "--source-dir: no source text"; }
 tui_keys Q
 tui_exited >/dev/null
 

@@ -45,12 +45,14 @@ tui_screen() {
 }
 
 # tui_wait REGEX: until the screen shows REGEX (grep -E) and stays the same
-# for one more look (drawn whole); fails with the screen after TUI_WAIT s.
+# for one more look a moment later (drawn whole: on a loaded host tmux may
+# show a screen half written); fails with the screen after TUI_WAIT s.
 tui_wait() {
 	local deadline=$((SECONDS + TUI_WAIT)) a b
 	while [ $SECONDS -lt $deadline ]; do
 		a=$(tui_screen)
 		if grep -qE -- "$1" <<<"$a"; then
+			sleep 0.1
 			b=$(tui_screen)
 			[ "$a" = "$b" ] && return 0
 		fi
@@ -59,6 +61,19 @@ tui_wait() {
 	echo "--- the screen:"
 	tui_screen
 	fail "waited ${TUI_WAIT}s for '$1'"
+}
+
+# tui_wait_at ROW REGEX: until row ROW (from 1) of the screen shows REGEX (after a
+# resize: the screen as it was drawn before may show REGEX elsewhere).
+tui_wait_at() {
+	local deadline=$((SECONDS + TUI_WAIT))
+	while [ $SECONDS -lt $deadline ]; do
+		tmux_ capture-pane -p -t tui | sed -n "$1p" | grep -qE -- "$2" && { tui_wait "$2"; return 0; }
+		sleep 0.05
+	done
+	echo "--- the screen:"
+	tui_screen
+	fail "waited ${TUI_WAIT}s for '$2' on row $1"
 }
 
 # tui_keys KEY...: type keys (tmux key names: Enter, Escape, Up, NPage, ...).
@@ -142,6 +157,25 @@ tui_callers_of() {
 		tui_wait '^Functions by'
 	done
 	fail "no function $1"
+}
+
+# tui_annotate_of NAME: from the functions view, the annotate view of NAME
+# (a on its row in its callers view); leaves it open.
+tui_annotate_of() {
+	tui_callers_of "$1"
+	tui_keys a
+	tui_wait "^Annotate $1 \\["
+}
+
+# tui_annot_rows: the annotate view's rows, its notes ("(...)") left out.
+tui_annot_rows() {
+	tui_rows | grep -v '^('
+}
+
+# annot_rows POST-ARGS...: post annotate's rows, as the viewer shows them
+# (its "# lines in FILE:" without the '#', the other comments left out).
+annot_rows() {
+	"$POST" annotate "$@" | awk '/^# lines in / { print substr($0, 3); next } !/^#/'
 }
 
 # tui_arc_tuples: the callers view's rows as "calls base cum DIR name".

@@ -6,13 +6,17 @@
  * tests need no recorder.
  *
  *   mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]
- *               [--pcs ADDR*N,...] [--mmap PATH:START:LEN:PGOFF] [--pid P]
- *               [--lost N] [--min-reader V] [--mode step|block] [--arch NAME]
+ *               [--pcs ADDR*N,...[@K]]... [--mmap PATH:START:LEN:PGOFF] [--pid P]
+ *               [--lost N] [--min-reader V] [--mode step|block] [--private]
+ *               [--arch NAME]
  *
  * Threads P, P+1, ... take turns, R steps a run, until N steps in all; a
  * thread's k-th step is at 0x400000 + (k mod L) * 4 (the thread's first
  * address is 0x400000 + 0x10000 * thread number).  --pcs replaces that
- * with an explicit list of addresses and repeat counts, run by thread P.
+ * with an explicit list of addresses and repeat counts, run by thread P;
+ * a list ending in @K runs K times, and several --pcs lists run in turn
+ * (a 10-million-level recursion is three lists: its descent, its deepest
+ * call and its return, each a few addresses).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,14 +26,15 @@
 #include "trace_writer.h"
 
 #define MAX_THREADS 64
-#define MAX_PCS 256
+#define MAX_PCS 4096
+#define MAX_LISTS 64
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: mktrace DIR [--steps N] [--threads T] [--run R] [--loop L]\n"
-			"               [--zstd] [--pcs ADDR*N,...] [--pid P]\n"
+			"               [--zstd] [--pcs ADDR*N,...[@K]]... [--pid P]\n"
 			"               [--mmap PATH:START:LEN:PGOFF]\n"
-			"               [--lost N] [--min-reader V] [--mode step|block]\n"
+			"               [--lost N] [--min-reader V] [--mode step|block] [--private]\n"
 			"               [--arch NAME]\n");
 	exit(2);
 }
@@ -51,7 +56,8 @@ int main(int argc, char **argv)
 	unsigned threads = 1;
 	uint32_t pid = 1000;
 	uint64_t pcs[MAX_PCS], reps[MAX_PCS];
-	size_t nr_pcs = 0;
+	size_t nr_pcs = 0, list_end[MAX_LISTS], nr_lists = 0;
+	uint64_t list_times[MAX_LISTS];
 	char *mmap_arg = NULL;
 	const char *mode = "step", *arch = "x86_64";
 	const char *dir;
@@ -70,6 +76,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--zstd")) {
 			o.compress = true;
+			continue;
+		}
+		if (!strcmp(a, "--private")) {	/* as the driver's collector writes */
+			o.private = true;
 			continue;
 		}
 		if (!v)
@@ -96,8 +106,15 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--mmap"))
 			mmap_arg = strdup(v);
 		else if (!strcmp(a, "--pcs")) {
-			char *list = strdup(v), *tok, *save;
+			char *list = strdup(v), *tok, *save, *at = strrchr(list, '@');
 
+			if (nr_lists == MAX_LISTS)
+				usage();
+			list_times[nr_lists] = 1;
+			if (at) {
+				*at = '\0';
+				list_times[nr_lists] = num(at + 1);
+			}
 			for (tok = strtok_r(list, ",", &save); tok && nr_pcs < MAX_PCS;
 			     tok = strtok_r(NULL, ",", &save)) {
 				char *star = strchr(tok, '*');
@@ -107,6 +124,9 @@ int main(int argc, char **argv)
 				pcs[nr_pcs] = num(tok);
 				reps[nr_pcs++] = star ? num(star + 1) : 1;
 			}
+			if (tok)
+				usage();	/* more than MAX_PCS addresses */
+			list_end[nr_lists++] = nr_pcs;
 			free(list);
 		} else
 			usage();
@@ -162,9 +182,11 @@ int main(int argc, char **argv)
 
 	if (nr_pcs) {
 		tw_switch(st[0], pid, pid, t0.monotonic_ns, 0);
-		for (size_t i = 0; i < nr_pcs; i++)
-			for (uint64_t r = 0; r < reps[i]; r++)
-				tw_step(st[0], pcs[i]);
+		for (size_t l = 0, first = 0; l < nr_lists; first = list_end[l++])
+			for (uint64_t k = 0; k < list_times[l]; k++)
+				for (size_t i = first; i < list_end[l]; i++)
+					for (uint64_t r = 0; r < reps[i]; r++)
+						tw_step(st[0], pcs[i]);
 		total = tw_total_steps(tw);
 	} else {
 		for (unsigned k = 0; total < steps; k = (k + 1) % threads) {

@@ -292,6 +292,36 @@ static const struct expect_fn tail_longjmp_expect[] = {
 	{ "main", 0, 3, 10 }, { "f", 2, 5, 7 }, { "g", 1, 2, 2 }, { NULL },
 };
 
+/*
+ * A signal interrupts the handler of another: each sigreturn resumes the
+ * innermost frame that resumes there (0x5001, then 0x1002).  Steps 0-11:
+ * 1000 1001 | 5000 | 5000 5001 | 6000 6001 | 5001 | 6000 6001 | 1002 1003;
+ * the handler is on the stack for steps 2-7.
+ */
+static const struct fake_insn nested_signal_insns[] = { RET(0x5001), SYSCALL(0x6001), END_INSNS };
+static const struct fake_ev nested_signal_evs[] = {
+	S(0x1000), S(0x1001), ASYNC(PT_ASYNC_SIGNAL), S(0x5000), ASYNC(PT_ASYNC_SIGNAL),
+	S(0x5000), S(0x5001), S(0x6000), S(0x6001), ASYNC(PT_ASYNC_SIGRETURN), S(0x5001),
+	S(0x6000), S(0x6001), ASYNC(PT_ASYNC_SIGRETURN), S(0x1002), S(0x1003), END_EVS,
+};
+static const struct expect_fn nested_signal_expect[] = {
+	{ "main", 0, 4, 12 }, { "handler", 2, 4, 6 }, { "restorer", 0, 4, 4 }, { NULL },
+};
+
+/*
+ * One instruction repeated: every step is a transfer no instruction
+ * explains, so each opens an asynchronous frame, all returning to 0x1001.
+ * Four sigreturns there then end them one at a time, innermost first.
+ */
+static const struct fake_ev repeated_evs[] = {
+	S(0x1000), S(0x1000), S(0x1000), S(0x1000), S(0x1000),
+	ASYNC(PT_ASYNC_SIGRETURN), S(0x1001), ASYNC(PT_ASYNC_SIGRETURN), S(0x1001),
+	ASYNC(PT_ASYNC_SIGRETURN), S(0x1001), ASYNC(PT_ASYNC_SIGRETURN), S(0x1001),
+	S(0x1002), END_EVS,
+};
+static const struct fake_insn repeated_insns[] = { END_INSNS };
+static const struct expect_fn repeated_expect[] = { { "main", 4, 10, 10 }, { NULL } };
+
 static const struct scenario {
 	const char *what;
 	const struct fake_insn *insns;
@@ -320,6 +350,10 @@ static const struct scenario {
 	  cold_entry_evs, cold_entry_expect, 3, 0, 0 },
 	{ "an indirect jump from a tail callee into an outer frame unwinds", tail_longjmp_insns,
 	  tail_longjmp_evs, tail_longjmp_expect, 3, 0, 0 },
+	{ "a signal in a handler: each sigreturn resumes the innermost", nested_signal_insns,
+	  nested_signal_evs, nested_signal_expect, 3, 0, 2 },
+	{ "a repeated unexplained step nests, sigreturns unnest one each", repeated_insns,
+	  repeated_evs, repeated_expect, 5, 0, 4 },
 };
 
 static void build_pingpong(void)

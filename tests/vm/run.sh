@@ -20,6 +20,8 @@
 #   PT_PPC64LE_DIR in qemu-system-ppc64 -M pseries -cpu power9, with
 #   pitrace.ko, bin/, lib/ and the programs cross-built for it, cases from
 #   tests/vm/ppc64le).
+#   PT_VM_HOGS=N (run N CPU hogs on the host for the whole run, to show the
+#   suite holds on a loaded host: make check-vm-loaded starts two).
 #
 # Case-file contract (tests/vm/cases/NAME.sh, run by busybox sh as root in
 # the guest, in name order, each in a fresh empty directory):
@@ -106,7 +108,18 @@ esac
 CASES=${PT_VM_CASES_DIR:-$DEFAULT_CASES}
 WORK=${PT_VM_WORK:-$(mktemp -d /tmp/pitrace-vm.XXXXXX)}
 mkdir -p "$WORK"
-[ "${PT_VM_KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
+hogs=()
+cleanup() {
+	[ ${#hogs[@]} = 0 ] || kill "${hogs[@]}" 2>/dev/null
+	[ "${PT_VM_KEEP:-0}" = 1 ] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+# Host load on request: busy loops at normal priority, as other jobs would be.
+for _ in $(seq "${PT_VM_HOGS:-0}"); do
+	(trap - EXIT; while :; do :; done) &
+	hogs+=($!)
+done
+[ ${#hogs[@]} = 0 ] || echo "check-vm: ${#hogs[@]} CPU hogs on the host (pids ${hogs[*]})"
 
 npass=0 nfail=0 nskip=0
 result() {	# result RELEASE "PASS name" | "FAIL name: why" | "SKIP name: why"

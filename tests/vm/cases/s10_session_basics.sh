@@ -72,6 +72,18 @@ else
 	fail session-non-root "exit $rc, said: $err"
 fi
 
+# Not even through a node opened up by chmod: the driver itself wants
+# CAP_SYS_ADMIN at open (a udev rule or chmod gives no one else a way in).
+chmod 666 /dev/pitrace
+err=$(su nobody -s /bin/sh -c "pitrace status" 2>&1)
+rc=$?
+chmod 600 /dev/pitrace
+if [ $rc = 1 ] && echo "$err" | grep -q 'cannot open /dev/pitrace: Operation not permitted (driver sessions need root)'; then
+	pass session-non-root-chmod
+else
+	fail session-non-root-chmod "exit $rc, said: $err"
+fi
+
 # Let the program run to its end, then stop: the trace is complete.
 printf x >&3
 wait "$pid"

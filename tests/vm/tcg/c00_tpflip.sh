@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vm/tcg/question.sh: tracepoints' static keys flipped by tpflip.ko,
+# a module with no pitrace in it, while both vCPUs run busy loops.
+# pitrace.ko is unloaded first: only tpflip patches the kernel's text here.
+rmmod pitrace
+ko=/pt/cases/tpflip-$(uname -r).ko
+[ -e "$ko" ] || { echo "SKIP tcg-tpflip: no $ko"; insmod "$PT_KO"; exit 0; }
+(while :; do :; done) &
+h1=$!
+(while :; do :; done) &
+h2=$!
+if insmod "$ko" flips="${PT_TCG_FLIPS:-2000}"; then
+	dmesg | grep 'tpflip:' | tail -1 | sed 's/^.*tpflip:/INFO tpflip:/'
+	rmmod tpflip && echo "PASS tcg-tpflip" || echo "FAIL tcg-tpflip: rmmod"
+else
+	echo "FAIL tcg-tpflip: insmod failed"
+fi
+kill $h1 $h2
+insmod "$PT_KO"
