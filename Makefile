@@ -208,6 +208,7 @@ check-vm-loaded:
 ifeq ($(ARCH),$(HOST_ARCH))
 bench: all progs
 	@scripts/bench.sh
+	@scripts/bench_post.sh
 else
 # POWER: the driver's recorded against count-only steps/s in QEMU.
 bench:

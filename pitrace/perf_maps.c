@@ -20,6 +20,7 @@
 #include "driver_session.h"
 #include "log.h"
 #include "perf_maps.h"
+#include "symbols.h"
 #include "trace_writer.h"
 
 #define PM_RING_PAGES 64	/* data pages per CPU: 256 KiB of records */
@@ -326,6 +327,20 @@ static void snapshot_maps(struct perf_maps *pm, uint32_t pid, uint64_t time_ns)
 		m.pgoff = off;
 		m.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 			 PROT_EXEC;
+		/*
+		 * Its build-id, as perf's mmap2 records carry one: the file
+		 * mapped (map_files: even if the path was replaced since), so
+		 * that post finds it by build-id where the path is missing.
+		 */
+		if (name[0] == '/') {
+			char mf[96];
+
+			snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", pid, start, end);
+			m.build_id_len = (uint8_t)sym_file_build_id(mf, m.build_id, sizeof(m.build_id));
+			if (!m.build_id_len)
+				m.build_id_len = (uint8_t)sym_file_build_id(name, m.build_id,
+									    sizeof(m.build_id));
+		}
 		pm_write(pm, PT_TASK_MMAP, &m, sizeof(m), *name ? name : "[anon]");
 	}
 	fclose(f);

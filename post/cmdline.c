@@ -17,6 +17,10 @@ int post_parse(const struct popt_cmd *cmd, int argc, char **argv,
 	if (r)
 		return r;
 	log_verbose = opts->verbose;
+	if (opts->threads > POST_MAX_THREADS) {
+		pr_err("%s: --threads %u: at most %u", cmd->name ? cmd->name : "post", opts->threads, POST_MAX_THREADS);
+		return EXIT_USAGE;
+	}
 	if (n > max_args) {
 		pr_err("%s: unexpected argument '%s' (see 'post %s --help')", cmd->name,
 		       rest[max_args], cmd->name);
@@ -44,5 +48,6 @@ struct session_source post_source(const struct post_opts *opts)
 		.input = opts->input, .force = opts->force, .vmlinux = opts->vmlinux,
 		.debug_dir = opts->debug_dir, .symfs = opts->symfs,
 		.buildid_dir = opts->buildid_dir, .no_demangle = opts->no_demangle,
+		.threads = opts->threads,
 	};
 }

@@ -31,6 +31,9 @@
 		   "puts a trace's files)"),                                                  \
 	OPT_FLAG(0, "no-demangle", &(o)->no_demangle,                                        \
 		 "C++ names as in the symbol table (_ZN3foo3barEv, not foo::bar())"),         \
+	OPT_U32(0, "threads", &(o)->threads, "N",                                             \
+		"decode the trace's streams on N threads (default: one per CPU;\n"          \
+		"the reports are the same for any N)"),                                      \
 	OPT_COUNT('v', "verbose", &(o)->verbose, "more diagnostics on stderr (repeat for more)")
 
 /* Which threads' steps, and which functions, a report looks at. */

@@ -15,7 +15,10 @@ struct post_opts {
 	const char *symfs;	  /* --symfs: prefix of every mapped path */
 	const char *buildid_dir;  /* --buildid-dir: a build-id cache before the default one */
 	bool no_demangle;	  /* --no-demangle: C++ names as in the symbol table */
+	unsigned threads;	  /* --threads: decoding threads, 0 one per online CPU */
 };
+
+#define POST_MAX_THREADS 1024
 
 /*
  * post [-i DIR] --list symbols|modules|pids|tids: the trace's names for

@@ -47,6 +47,8 @@ struct arcs {
 	size_t nr_pcs, pcs_size;
 	uint32_t *pc_hash;	  /* index + 1 */
 	size_t pc_hash_size;
+	uint32_t *pc_of_site;	  /* by cf_site.id: index + 1 in pcs, once looked up */
+	size_t pc_of_site_size;
 	struct arc_jump *jumps;
 	size_t nr_jumps, jumps_size;
 	uint32_t *jump_hash;	  /* index + 1 */
@@ -153,11 +155,40 @@ static void pc_rehash(struct arcs *a)
 	}
 }
 
-static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn)
+/* The site's pc entry, found by its id: one load where a hash would probe. */
+static bool count_site(struct arcs *a, uint32_t id)
+{
+	if (id < a->pc_of_site_size && a->pc_of_site[id]) {
+		a->pcs[a->pc_of_site[id] - 1].count++;
+		return true;
+	}
+	return false;
+}
+
+static void remember_site(struct arcs *a, uint32_t id, size_t pc_index)
+{
+	if (!id)
+		return;
+	if (id >= a->pc_of_site_size) {
+		size_t n = a->pc_of_site_size ? a->pc_of_site_size : 1024;
+
+		while (n <= id)
+			n *= 2;
+		a->pc_of_site = xrealloc(a->pc_of_site, n * sizeof(*a->pc_of_site));
+		memset(a->pc_of_site + a->pc_of_site_size, 0,
+		       (n - a->pc_of_site_size) * sizeof(*a->pc_of_site));
+		a->pc_of_site_size = n;
+	}
+	a->pc_of_site[id] = (uint32_t)pc_index + 1;
+}
+
+static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn, uint32_t id)
 {
 	size_t i, mask;
 	struct arc_pc *p;
 
+	if (count_site(a, id))
+		return;
 	if (2 * (a->nr_pcs + 1) > a->pc_hash_size)
 		pc_rehash(a);
 	mask = a->pc_hash_size - 1;
@@ -165,6 +196,7 @@ static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn)
 		p = &a->pcs[a->pc_hash[i] - 1];
 		if (p->pc == pc && p->pid == pid && p->fn == fn) {
 			p->count++;
+			remember_site(a, id, (size_t)(p - a->pcs));
 			return;
 		}
 	}
@@ -178,6 +210,7 @@ static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn)
 	p->fn = fn;
 	p->count = 1;
 	a->pc_hash[i] = (uint32_t)++a->nr_pcs;
+	remember_site(a, id, a->nr_pcs - 1);
 	if (a->sight.pc)
 		a->sight.pc(a->sight.ctx, a, a->nr_pcs - 1);
 }
@@ -518,7 +551,7 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
 
 	a->total++;
 	catch_up(a, tt, t->pid, tt->depth);
-	count_pc(a, t->pid, s->pc, s->site->fn);
+	count_pc(a, t->pid, s->pc, s->site->fn, s->site->id);
 	if (tt->have_last && tt->last_fn == s->site->fn &&
 	    (in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
 	    s->pc != tt->last_pc + in->len)
@@ -582,6 +615,7 @@ void arcs_free(struct arcs *a)
 	free(a->nodes);
 	free(a->child_hash);
 	free(a->pcs);
+	free(a->pc_of_site);
 	free(a->pc_hash);
 	free(a);
 }

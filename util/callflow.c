@@ -195,8 +195,12 @@ static struct cf_fnstate *fnstate(struct cf_thread *t, uint32_t fn)
 static struct cf_thread *thread_get(struct callflow *cf, uint32_t pid, uint32_t tid)
 {
 	uint32_t mask, i;
-	struct cf_thread *t;
+	struct cf_thread *t = cf->cur;
 
+	if (t && t->tid == tid) {	/* most steps are the thread of the step before */
+		t->pid = pid;
+		return t;
+	}
 	if (2 * (cf->nr_threads + 1) > cf->thread_hash_size) {
 		uint32_t size = cf->thread_hash_size ? cf->thread_hash_size * 2 : 64;
 

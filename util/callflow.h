@@ -57,6 +57,9 @@ struct cf_func {
 struct cf_site {
 	struct arch_insn insn;	  /* INVALID when the bytes were not available */
 	uint32_t fn;		  /* from cf_func_intern */
+	uint32_t id;		  /* the source's number for this site (pid, pc, ring and
+				   * what is mapped there), dense from 1; 0 none.  Consumers
+				   * index per-address tables by it */
 	bool entry;		  /* pc is fn's first instruction */
 	bool anon;		  /* fn stands for code without symbols (e.g. a whole module):
 				   * never taken for a frame further down to unwind to */

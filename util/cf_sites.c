@@ -24,6 +24,7 @@ struct cf_sites {
 	struct site_entry *tab;
 	size_t size, used;
 	uint32_t epoch;
+	uint32_t nr_ids;	  /* site ids given */
 };
 
 struct cf_sites *cf_sites_new(struct sym_session *sym)
@@ -144,6 +145,8 @@ static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32
 		e->info.site.anon = true;
 	}
 	cf_func_set_ring(cf, e->info.site.fn, ring);
+	if (s->nr_ids < UINT32_MAX)
+		e->info.site.id = ++s->nr_ids;
 	e->info.nr_bytes = (uint8_t)sym_read_code(s->sym, pid, pc, e->info.bytes,
 						  sizeof(e->info.bytes));
 	arch_decode(s->dec, e->info.bytes, e->info.nr_bytes, pc, &e->info.site.insn);

@@ -209,10 +209,10 @@ static bool thread_selected(struct session *s, const struct trace_event *ev)
 	return filter_thread(&s->fl, ev->pid, ev->tid);
 }
 
-/* Progress on a terminal: steps, percent of the header's total, rate and time left. */
+/* Progress on a terminal: steps, percent of the streams' bytes read, rate and time left. */
 struct progress {
 	bool on;
-	uint64_t expect, next;
+	uint64_t bytes, next;
 	struct timespec start;
 	bool shown;
 };
@@ -225,62 +225,98 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void progress_show(struct progress *p, const char *what, uint64_t n)
+static void progress_show(struct progress *p, const char *what, uint64_t n, uint64_t done)
 {
 	double secs = seconds_since(&p->start), rate = secs > 0 ? (double)n / secs : 0;
+	double part = p->bytes ? (double)done / (double)p->bytes : 0;
 
 	fprintf(stderr, "\r%s: %s: %.1fM steps", log_progname, what, (double)n / 1e6);
-	if (p->expect && n <= p->expect) {
-		fprintf(stderr, ", %.0f%%", 100.0 * (double)n / (double)p->expect);
-		if (rate > 0)
-			fprintf(stderr, ", %.0f s left", (double)(p->expect - n) / rate);
+	if (p->bytes) {
+		fprintf(stderr, ", %.0f%%", 100.0 * part);
+		if (part > 0 && secs > 1)
+			fprintf(stderr, ", %.0f s left", secs * (1 - part) / part);
 	}
 	fprintf(stderr, ", %.1fM steps/s\033[K", rate / 1e6);
 	p->shown = true;
 }
 
+/* One step of a run: the window, the engine, the consumers. */
+static bool session_step(struct session *s, struct trace_event *ev, bool counts_window,
+			 bool direct)
+{
+	bool inside;
+
+	s->seen++;
+	inside = session_in_window(s, ev->index, ev->time_ns);
+	s->in_window += inside;
+	if (ev->index > s->f.to)
+		return false;	/* nothing after the window can count */
+	if (s->cf && counts_window && s->windowed)
+		cf_set_counting(s->cf, inside);
+	if (s->cf)
+		cf_event(s->cf, ev);
+	if (direct && inside)
+		deliver(s, ev);
+	return true;
+}
+
 int session_run(struct session *s)
 {
-	struct trace_iter *it = trace_iter_new(s->trace);
-	struct progress p = { .on = log_is_tty(), .expect = trace_info(s->trace)->totals.steps,
-			      .next = 1u << 20 };
+	struct trace_iter *it = trace_iter_new_threads(s->trace, s->src.threads);
+	struct progress p = { .on = log_is_tty(), .next = 1u << 20 };
 	bool counts_window = s->flags & SESSION_WINDOW_COUNTS;
 	bool direct = !s->block_mode;	/* steps go to the consumers as they are */
 	struct trace_event ev;
+	const uint64_t *pcs;
+	size_t n;
 	int r;
 
 	if (!it)
 		return EXIT_RUNTIME;
+	p.bytes = trace_iter_total_bytes(it);
 	if (s->block_mode && s->nr_cons)
 		session_callflow(s);
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	while ((r = trace_next(it, &ev)) == 1) {
-		bool inside = true;
-
+	while ((r = trace_next_run(it, &ev, &pcs, &n)) == 1) {
 		if (!thread_selected(s, &ev))
 			continue;
 		if (ev.kind == TEV_STEP) {
-			s->seen++;
-			s->last_index = ev.index;
-			s->any_index = true;
+			uint64_t first = ev.index;
+			size_t k = 0;
+
 			s->fl.saw_ring[ev.ring ? 1 : 0] = true;
-			inside = session_in_window(s, ev.index, ev.time_ns);
-			s->in_window += inside;
-			if (ev.index > s->f.to)
-				break;	/* nothing after the window can count */
-			if (s->cf && counts_window && s->windowed)
-				cf_set_counting(s->cf, inside);
-			if (p.on && s->seen >= p.next) {
-				progress_show(&p, s->what, s->seen);
-				p.next += 1u << 20;
+			if (!s->windowed && s->cf && !(direct && s->nr_cons)) {
+				/* the engine alone: no window to ask about */
+				for (k = 0; k < n; k++) {
+					ev.pc = pcs[k];
+					ev.index = first + k;
+					cf_event(s->cf, &ev);
+				}
+				s->seen += n;
+				s->in_window += n;
+			} else {
+				for (k = 0; k < n; k++) {
+					ev.pc = pcs[k];
+					ev.index = first + k;
+					if (!session_step(s, &ev, counts_window, direct))
+						break;
+				}
 			}
+			if (n) {
+				s->last_index = first + (k < n ? k : n - 1);
+				s->any_index = true;
+			}
+			if (k < n)
+				break;
+			if (p.on && s->seen >= p.next) {
+				progress_show(&p, s->what, s->seen, trace_iter_bytes(it));
+				p.next = s->seen + (1u << 20);
+			}
+			continue;
 		}
 		if (s->cf)
 			cf_event(s->cf, &ev);
-		if (direct && (ev.kind != TEV_STEP || inside))
-			deliver(s, &ev);
-		else if (!direct && ev.kind != TEV_STEP)
-			deliver(s, &ev);
+		deliver(s, &ev);
 	}
 	if (p.shown)
 		fprintf(stderr, "\r\033[K");

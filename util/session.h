@@ -43,6 +43,7 @@ struct session_source {
 	const char *symfs;
 	const char *buildid_dir;
 	bool no_demangle;
+	unsigned threads;	  /* stream decoding threads: 0 one per online CPU */
 };
 
 /* session_open() flags. */

@@ -897,6 +897,11 @@ uint64_t stream_reader_offset(const struct stream_reader *r)
 	return r->base + r->pos;
 }
 
+uint64_t stream_reader_file_offset(const struct stream_reader *r)
+{
+	return r->file_pos;
+}
+
 void stream_reader_set_quiet(struct stream_reader *r, bool quiet)
 {
 	r->quiet = quiet;
@@ -1040,93 +1045,49 @@ int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *
 	return 1;
 }
 
-/* ---- merging the streams into one ordered sequence ---- */
-
-struct iter_stream {
-	struct stream_reader *r;
-	const struct trace_stream_info *info;
-	uint32_t pid, tid;
-	uint8_t ring;
-	uint64_t time_ns;
-	uint64_t key;		  /* seq (per-thread) or time (per-CPU) it resumes at */
-	bool done;
-	bool has_pending;	  /* the record it stopped at, applied when resumed */
-	unsigned pending_type;
-	uint8_t pending[64];
-	size_t pending_len;
-};
-
-struct trace_iter {
-	struct trace *t;
-	struct iter_stream *s;
-	size_t n;
-	struct iter_stream *cur;
-	bool by_time;		  /* per-CPU streams: merge by time */
-	size_t next_task;
-	uint64_t index;		  /* steps returned so far */
-	struct trace_event held;  /* the next stream event, once looked at */
-	int held_state;		  /* 0 none, 1 held, 2 streams exhausted */
-	bool failed;
-};
-
-/* Merging keeps every stream open: a program with many threads needs many fds. */
-static void raise_fd_limit(size_t need)
+/*
+ * Batch decoding: up to max steps that follow in the verified block, into
+ * pcs; 0 when the next record is not a step (or the block is used up):
+ * stream_reader_next goes on from there.  One-byte deltas, most steps,
+ * decode without a call.
+ */
+size_t stream_reader_steps(struct stream_reader *r, uint64_t *pcs, size_t max)
 {
-	struct rlimit rl;
+	const uint8_t *b = r->buf + r->pos, *end = r->buf + r->blk_end;
+	uint64_t pc = r->last_pc;
+	size_t n = 0;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need + 64)
-		return;
-	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need + 64 ? need + 64
-									       : rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
-		pr_dbg("cannot raise the open file limit to %zu: %s", need + 64, strerror(errno));
-}
+	if (r->state)
+		return 0;
+	while (n < max && b < end) {
+		if (!(*b & PT_STEP_SHORT_MASK)) {
+			pc += (uint64_t)((int64_t)((uint64_t)*b << 57) >> 57);
+			b++;
+		} else if ((*b & PT_CTL_TAG) == PT_STEP_LONG_TAG) {
+			struct step_item it;
+			size_t used;
+			uint64_t last = pc;
 
-struct trace_iter *trace_iter_new(struct trace *t)
-{
-	struct trace_iter *it = calloc(1, sizeof(*it));
-
-	if (!it)
-		return NULL;
-	raise_fd_limit(t->nr_streams);
-	it->t = t;
-	it->n = t->nr_streams;
-	it->s = calloc(it->n ? it->n : 1, sizeof(*it->s));
-	if (!it->s)
-		goto err;
-	for (size_t i = 0; i < it->n; i++) {
-		struct iter_stream *s = &it->s[i];
-
-		s->info = &t->streams[i];
-		if (s->info->per_cpu)
-			it->by_time = true;
-		s->r = stream_reader_open(s->info->path);
-		if (!s->r)
-			goto err;
-		stream_reader_set_force(s->r, t->force);
-		stream_reader_set_cut_short(s->r, trace_cut_short(t));
-		if (!s->info->per_cpu) {
-			s->tid = s->info->id;
-			s->pid = trace_pid_of(t, s->tid);
-			if (!s->pid)
-				s->pid = s->tid;
+			if (step_decode(b, (size_t)(end - b), &last, &it, &used) != STEP_DECODE_OK)
+				break;	/* stream_reader_next says what is wrong */
+			pc = last;
+			b += used;
+		} else {
+			break;
 		}
+		pcs[n++] = pc;
 	}
-	return it;
-err:
-	trace_iter_free(it);
-	return NULL;
+	r->last_pc = pc;
+	r->pos = (size_t)(b - r->buf);
+	return n;
 }
 
-void trace_iter_free(struct trace_iter *it)
+bool trace_forced(const struct trace *t)
 {
-	if (!it)
-		return;
-	for (size_t i = 0; i < it->n && it->s; i++)
-		stream_reader_close(it->s[i].r);
-	free(it->s);
-	free(it);
+	return t->force;
 }
+
+/* ---- ASYNC records ---- */
 
 int trace_async_decode(const uint8_t *payload, size_t len, struct trace_async *out)
 {
@@ -1156,213 +1117,4 @@ const char *trace_async_kind_name(uint64_t kind)
 	};
 
 	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ? names[kind] : "unknown";
-}
-
-/* Does this record end a run of the stream (so another stream may go next)? */
-static bool is_boundary(const struct trace_iter *it, unsigned type)
-{
-	return type == PT_CTL_SWITCH || (it->by_time && type == PT_CTL_TIME);
-}
-
-static uint64_t boundary_key(const struct trace_iter *it, const struct step_item *si)
-{
-	struct ctl_cursor c = { si->payload, si->payload + si->payload_len };
-	uint64_t v = 0, seq = 0, time = 0;
-
-	if (si->ctl_type == PT_CTL_SWITCH) {
-		ctl_get_uleb(&c, &v);
-		ctl_get_uleb(&c, &v);
-	}
-	ctl_get_u64(&c, &time);
-	ctl_get_uleb(&c, &seq);
-	return it->by_time ? time : seq;
-}
-
-static void fill_event(const struct iter_stream *s, struct trace_event *ev,
-		       enum trace_ev_kind kind, uint64_t index)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->kind = kind;
-	ev->pid = s->pid;
-	ev->tid = s->tid;
-	ev->cpu = s->info->per_cpu ? s->info->id : UINT32_MAX;
-	ev->ring = s->ring;
-	ev->index = index;
-	ev->time_ns = s->time_ns;
-}
-
-/*
- * Apply one control record to its stream; returns 1 if it becomes an event
- * in *ev, 0 if it only changes state.
- */
-static int apply_ctl(struct trace_iter *it, struct iter_stream *s, unsigned type,
-		     const uint8_t *payload, size_t len, struct trace_event *ev)
-{
-	struct ctl_cursor c = { payload, payload + len };
-	uint64_t a = 0, b = 0;
-	uint8_t ring;
-
-	switch (type) {
-	case PT_CTL_SWITCH:
-		ctl_get_uleb(&c, &a);
-		ctl_get_uleb(&c, &b);
-		s->pid = (uint32_t)a;
-		s->tid = (uint32_t)b;
-		if (ctl_get_u64(&c, &a) == 0)
-			s->time_ns = a;
-		fill_event(s, ev, TEV_SWITCH, it->index);
-		return 1;
-	case PT_CTL_TIME:
-		if (ctl_get_u64(&c, &a) == 0)
-			s->time_ns = a;
-		return 0;
-	case PT_CTL_RING:
-		if (ctl_get_u8(&c, &ring) == 0)
-			s->ring = ring;
-		return 0;
-	case PT_CTL_ON:
-	case PT_CTL_OFF:
-		if (ctl_get_u64(&c, &a) == 0)
-			s->time_ns = a;
-		fill_event(s, ev, type == PT_CTL_ON ? TEV_ON : TEV_OFF, it->index);
-		return 1;
-	case PT_CTL_ASYNC:
-		fill_event(s, ev, TEV_ASYNC, it->index);
-		trace_async_decode(payload, len, &ev->async);
-		ev->a = ev->async.kind;
-		ev->b = ev->async.number;
-		return 1;
-	case PT_CTL_GAP:
-	case PT_CTL_LOST:
-	case PT_CTL_COUNT:
-		ctl_get_uleb(&c, &a);
-		fill_event(s, ev, type == PT_CTL_GAP ? TEV_GAP : type == PT_CTL_LOST ? TEV_LOST
-										   : TEV_COUNT,
-			   it->index);
-		ev->a = a;
-		return 1;
-	default:
-		/*
-		 * CHECK, END, types newer than this reader, and the driver's FORK,
-		 * EXEC and EXIT (v2): those mark where the collector put a TIME;
-		 * the tasks file carries the same events with the mappings in
-		 * order, so passing them on would only repeat them (and an EXEC
-		 * after its own new mappings would make consumers drop those).
-		 */
-		return 0;
-	}
-}
-
-/* Pick the stream that goes next: the lowest key, first in stream order on ties. */
-static struct iter_stream *pick_stream(struct trace_iter *it)
-{
-	struct iter_stream *best = NULL;
-
-	for (size_t i = 0; i < it->n; i++) {
-		struct iter_stream *s = &it->s[i];
-
-		if (s->done)
-			continue;
-		if (!best || s->key < best->key)
-			best = s;
-	}
-	return best;
-}
-
-/* The next event from the streams: 1 event, 0 all streams ended, -1 error. */
-static int next_stream_event(struct trace_iter *it, struct trace_event *ev)
-{
-	for (;;) {
-		struct iter_stream *s = it->cur;
-		struct step_item si;
-		int r;
-
-		if (!s) {
-			s = it->cur = pick_stream(it);
-			if (!s)
-				return 0;
-			if (s->has_pending) {
-				s->has_pending = false;
-				if (!it->by_time && s->pending_type == PT_CTL_SWITCH &&
-				    s->key != it->index)
-					pr_dbg("%s: resumes at seq %llu, %llu steps merged so far",
-					       s->info->name, (unsigned long long)s->key,
-					       (unsigned long long)it->index);
-				if (apply_ctl(it, s, s->pending_type, s->pending, s->pending_len,
-					      ev))
-					return 1;
-			}
-		}
-		r = stream_reader_next(s->r, &si, NULL);
-		if (r < 0)
-			return -1;
-		if (r == 0) {
-			s->done = true;
-			it->cur = NULL;
-			continue;
-		}
-		if (si.kind == STEP_ITEM_STEP) {
-			fill_event(s, ev, TEV_STEP, it->index++);
-			ev->pc = si.pc;
-			return 1;
-		}
-		if (is_boundary(it, si.ctl_type) && si.payload_len <= sizeof(s->pending)) {
-			/* park: another stream may hold the steps that come first */
-			s->has_pending = true;
-			s->pending_type = si.ctl_type;
-			memcpy(s->pending, si.payload, si.payload_len);
-			s->pending_len = si.payload_len;
-			s->key = boundary_key(it, &si);
-			it->cur = NULL;
-			continue;
-		}
-		if (apply_ctl(it, s, si.ctl_type, si.payload, si.payload_len, ev))
-			return 1;
-	}
-}
-
-static bool task_due(const struct trace_task_rec *task, const struct trace_event *next)
-{
-	/* Before the step it precedes; a control record at the same place (an
-	 * OFF after a thread's last step, before its EXIT) comes first. */
-	if (task->c.seq != PT_SEQ_NONE)
-		return task->c.seq < next->index ||
-		       (task->c.seq == next->index && next->kind == TEV_STEP);
-	return next->time_ns && task->c.time_ns <= next->time_ns;
-}
-
-int trace_next(struct trace_iter *it, struct trace_event *ev)
-{
-	if (it->failed)
-		return -1;
-	if (it->held_state == 0) {
-		int r = next_stream_event(it, &it->held);
-
-		if (r < 0) {
-			it->failed = true;
-			return -1;
-		}
-		it->held_state = r ? 1 : 2;
-	}
-	if (it->next_task < it->t->nr_tasks) {
-		const struct trace_task_rec *task = &it->t->tasks[it->next_task];
-
-		if (it->held_state == 2 || task_due(task, &it->held)) {
-			memset(ev, 0, sizeof(*ev));
-			ev->kind = TEV_TASK;
-			ev->pid = task->c.pid;
-			ev->tid = task->c.tid;
-			ev->cpu = UINT32_MAX;
-			ev->index = it->held_state == 1 ? it->held.index : it->index;
-			ev->time_ns = task->c.time_ns;
-			ev->task = task;
-			it->next_task++;
-			return 1;
-		}
-	}
-	if (it->held_state == 2)
-		return 0;
-	*ev = it->held;
-	it->held_state = 0;
-	return 1;
 }

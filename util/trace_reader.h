@@ -54,6 +54,8 @@ const struct trace_info *trace_info(const struct trace *t);
  */
 bool trace_cut_short(const struct trace *t);
 const char *trace_dir(const struct trace *t);
+/* Opened with TRACE_OPEN_FORCE. */
+bool trace_forced(const struct trace *t);
 
 /* One task record from the tasks file, decoded. */
 struct trace_task_rec {
@@ -146,7 +148,19 @@ struct trace_event {
  */
 struct trace_iter;
 struct trace_iter *trace_iter_new(struct trace *t);
+/* Decoding the streams on threads threads (0: one per online CPU, as trace_iter_new). */
+struct trace_iter *trace_iter_new_threads(struct trace *t, unsigned threads);
 int trace_next(struct trace_iter *it, struct trace_event *ev);
+/*
+ * The same sequence by runs: a TEV_STEP event is *n consecutive steps of one
+ * thread (ev->index and ev->pc are the first's; pcs[k] is step index + k's
+ * address, valid until the next call); every other event has *n 0.
+ */
+int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,
+		   size_t *n);
+/* Stream bytes read so far, and in all (for progress). */
+uint64_t trace_iter_bytes(const struct trace_iter *it);
+uint64_t trace_iter_total_bytes(const struct trace_iter *it);
 void trace_iter_free(struct trace_iter *it);
 
 /* Raw access for `post dump`: one stream file's records in file order. */
@@ -160,6 +174,14 @@ void stream_reader_close(struct stream_reader *r);
 /* Stream offset just past the last record returned (the file header counts;
  * in a compressed file, an offset into the decompressed bytes). */
 uint64_t stream_reader_offset(const struct stream_reader *r);
+/* Bytes of the file read so far (compressed bytes of a zstd stream). */
+uint64_t stream_reader_file_offset(const struct stream_reader *r);
+/*
+ * Batch decoding: up to max steps that come next in the stream, into pcs;
+ * 0 when the next record is not a step, or its block is not verified yet
+ * (then stream_reader_next goes on).
+ */
+size_t stream_reader_steps(struct stream_reader *r, uint64_t *pcs, size_t max);
 /* Stop at damage with a warning (return 0) rather than an error (-1). */
 void stream_reader_set_force(struct stream_reader *r, bool force);
 /*

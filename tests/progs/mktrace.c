@@ -8,7 +8,7 @@
  *   mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]
  *               [--pcs ADDR*N,...[@K]]... [--mmap PATH:START:LEN:PGOFF] [--pid P]
  *               [--lost N] [--min-reader V] [--mode step|block] [--private]
- *               [--arch NAME]
+ *               [--lists FILE] [--arch NAME]
  *
  * Threads P, P+1, ... take turns, R steps a run, until N steps in all; a
  * thread's k-th step is at 0x400000 + (k mod L) * 4 (the thread's first
@@ -17,7 +17,14 @@
  * a list ending in @K runs K times, and several --pcs lists run in turn
  * (a 10-million-level recursion is three lists: its descent, its deepest
  * call and its return, each a few addresses).
+ *
+ * --lists FILE gives such lists for several threads, one a line:
+ * "THREAD ADDR*N,...[@K]" (THREAD 0 is P, 1 is P+1, ...); the threads take
+ * turns, R steps a run (--run), as a recorder's threads do (the post
+ * benchmark scales a real recording's threads up this way).  --mmap may
+ * be given several times.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +33,86 @@
 #include "trace_writer.h"
 
 #define MAX_THREADS 64
-#define MAX_PCS 4096
-#define MAX_LISTS 64
+#define MAX_MMAPS 16
+
+/* Address lists: list l is pcs[first..end) repeated times, run by a thread. */
+struct lists {
+	uint64_t *pcs, *reps;
+	size_t nr_pcs, cap_pcs;
+	size_t *end, *times, *thread, nr, cap;
+};
+
+static void lists_add_pc(struct lists *L, uint64_t pc, uint64_t rep)
+{
+	if (L->nr_pcs == L->cap_pcs) {
+		L->cap_pcs = L->cap_pcs ? 2 * L->cap_pcs : 4096;
+		L->pcs = realloc(L->pcs, L->cap_pcs * sizeof(*L->pcs));
+		L->reps = realloc(L->reps, L->cap_pcs * sizeof(*L->reps));
+		if (!L->pcs || !L->reps)
+			exit(1);
+	}
+	L->pcs[L->nr_pcs] = pc;
+	L->reps[L->nr_pcs++] = rep;
+}
+
+static uint64_t num(const char *s);
+
+/* One list "ADDR*N,...[@K]" for thread th. */
+static void lists_parse(struct lists *L, char *list, size_t th)
+{
+	char *tok, *save, *at = strrchr(list, '@');
+	size_t times = 1;
+
+	if (at) {
+		*at = '\0';
+		times = num(at + 1);
+	}
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *star = strchr(tok, '*');
+
+		if (star)
+			*star = '\0';
+		lists_add_pc(L, num(tok), star ? num(star + 1) : 1);
+	}
+	if (L->nr == L->cap) {
+		L->cap = L->cap ? 2 * L->cap : 64;
+		L->end = realloc(L->end, L->cap * sizeof(*L->end));
+		L->times = realloc(L->times, L->cap * sizeof(*L->times));
+		L->thread = realloc(L->thread, L->cap * sizeof(*L->thread));
+		if (!L->end || !L->times || !L->thread)
+			exit(1);
+	}
+	L->end[L->nr] = L->nr_pcs;
+	L->times[L->nr] = times;
+	L->thread[L->nr++] = th;
+}
+
+/* Where a thread is in its lists. */
+struct cursor {
+	size_t l, i;		  /* list, address in it */
+	uint64_t k, r;		  /* repetition of the list, of the address */
+};
+
+/* The next address of thread th, or 0 when its lists are done. */
+static uint64_t lists_next(const struct lists *L, struct cursor *c, size_t th)
+{
+	for (; c->l < L->nr; c->l++, c->i = 0, c->k = 0, c->r = 0) {
+		size_t first = c->l ? L->end[c->l - 1] : 0;
+
+		if (L->thread[c->l] != th || first == L->end[c->l])
+			continue;
+		for (; c->k < L->times[c->l]; c->k++, c->i = 0) {
+			if (!c->i)
+				c->i = first;
+			for (; c->i < L->end[c->l]; c->i++, c->r = 0)
+				if (c->r < L->reps[c->i]) {
+					c->r++;
+					return L->pcs[c->i];
+				}
+		}
+	}
+	return 0;
+}
 
 static void usage(void)
 {
@@ -35,7 +120,7 @@ static void usage(void)
 			"               [--zstd] [--pcs ADDR*N,...[@K]]... [--pid P]\n"
 			"               [--mmap PATH:START:LEN:PGOFF]\n"
 			"               [--lost N] [--min-reader V] [--mode step|block] [--private]\n"
-			"               [--arch NAME]\n");
+			"               [--lists FILE] [--arch NAME]\n");
 	exit(2);
 }
 
@@ -55,10 +140,9 @@ int main(int argc, char **argv)
 	uint64_t steps = 1000, run = 100, loop = 64, lost = 0, min_reader = 0;
 	unsigned threads = 1;
 	uint32_t pid = 1000;
-	uint64_t pcs[MAX_PCS], reps[MAX_PCS];
-	size_t nr_pcs = 0, list_end[MAX_LISTS], nr_lists = 0;
-	uint64_t list_times[MAX_LISTS];
-	char *mmap_arg = NULL;
+	struct lists L = { 0 };
+	char *mmap_args[MAX_MMAPS];
+	size_t nr_mmaps = 0;
 	const char *mode = "step", *arch = "x86_64";
 	const char *dir;
 	struct trace_writer *tw;
@@ -103,31 +187,34 @@ int main(int argc, char **argv)
 			mode = v;
 		else if (!strcmp(a, "--arch"))
 			arch = v;
-		else if (!strcmp(a, "--mmap"))
-			mmap_arg = strdup(v);
+		else if (!strcmp(a, "--mmap") && nr_mmaps < MAX_MMAPS)
+			mmap_args[nr_mmaps++] = strdup(v);
 		else if (!strcmp(a, "--pcs")) {
-			char *list = strdup(v), *tok, *save, *at = strrchr(list, '@');
+			char *list = strdup(v);
 
-			if (nr_lists == MAX_LISTS)
-				usage();
-			list_times[nr_lists] = 1;
-			if (at) {
-				*at = '\0';
-				list_times[nr_lists] = num(at + 1);
-			}
-			for (tok = strtok_r(list, ",", &save); tok && nr_pcs < MAX_PCS;
-			     tok = strtok_r(NULL, ",", &save)) {
-				char *star = strchr(tok, '*');
-
-				if (star)
-					*star = '\0';
-				pcs[nr_pcs] = num(tok);
-				reps[nr_pcs++] = star ? num(star + 1) : 1;
-			}
-			if (tok)
-				usage();	/* more than MAX_PCS addresses */
-			list_end[nr_lists++] = nr_pcs;
+			lists_parse(&L, list, 0);
 			free(list);
+		} else if (!strcmp(a, "--lists")) {
+			FILE *f = fopen(v, "r");
+			char *line = NULL;
+			size_t cap = 0;
+
+			if (!f) {
+				perror(v);
+				return 1;
+			}
+			while (getline(&line, &cap, f) > 0) {
+				char *sp = strchr(line, ' '), *nl = strchr(line, '\n');
+
+				if (nl)
+					*nl = '\0';
+				if (!sp)
+					usage();
+				*sp = '\0';
+				lists_parse(&L, sp + 1, num(line));
+			}
+			free(line);
+			fclose(f);
 		} else
 			usage();
 	}
@@ -155,7 +242,8 @@ int main(int argc, char **argv)
 		tw_task(tw, PT_TASK_COMM, &c, sizeof(c), "prog");
 		tw_count_task(tw, true);
 	}
-	if (mmap_arg) {
+	for (size_t a = 0; a < nr_mmaps; a++) {
+		char *mmap_arg = mmap_args[a];
 		struct pt_task_mmap m = { .c = { t0.monotonic_ns, 0, pid, 0 }, .prot = 5 };
 		char *p[4], *save = NULL;
 
@@ -180,13 +268,34 @@ int main(int argc, char **argv)
 		if (!(st[k] = tw_stream_open(tw, false, pid + k)))
 			return 1;
 
-	if (nr_pcs) {
-		tw_switch(st[0], pid, pid, t0.monotonic_ns, 0);
-		for (size_t l = 0, first = 0; l < nr_lists; first = list_end[l++])
-			for (uint64_t k = 0; k < list_times[l]; k++)
-				for (size_t i = first; i < list_end[l]; i++)
-					for (uint64_t r = 0; r < reps[i]; r++)
-						tw_step(st[0], pcs[i]);
+	if (L.nr) {
+		struct cursor cur[MAX_THREADS] = { 0 };
+		bool left[MAX_THREADS];
+		unsigned nr_left = threads;
+
+		for (unsigned k = 0; k < threads; k++)
+			left[k] = true;
+		for (size_t l = 0; l < L.nr; l++)
+			if (L.thread[l] >= threads)
+				usage();
+		/* the threads take turns, run steps each (all of them: one thread) */
+		for (unsigned k = 0; nr_left; k = (k + 1) % threads) {
+			uint64_t pc, n = 0;
+
+			if (!left[k])
+				continue;
+			while ((threads == 1 || n < run) && (pc = lists_next(&L, &cur[k], k))) {
+				if (!n++)
+					tw_switch(st[k], pid, pid + k, t0.monotonic_ns + total,
+						  tw_total_steps(tw));
+				tw_step(st[k], pc);
+			}
+			if (threads == 1 || n < run) {
+				left[k] = false;
+				nr_left--;
+			}
+			total = tw_total_steps(tw);
+		}
 		total = tw_total_steps(tw);
 	} else {
 		for (unsigned k = 0; total < steps; k = (k + 1) % threads) {

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Decoding step streams ahead of the merge, on worker threads (trace_decode.h). */
+#define PR_FMT "decode"
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "stepcodec.h"
+#include "trace_decode.h"
+
+#define CHUNK_PCS 16384		  /* steps a chunk holds */
+#define CHUNK_ITEMS 1024	  /* runs and control records a chunk holds */
+#define QUEUE 4			  /* chunks decoded ahead per stream */
+
+struct dec_stream {
+	struct stream_reader *r;
+	struct dec_chunk chunk[QUEUE + 1]; /* a ring: QUEUE ready, one in the merge's hands */
+	unsigned head, ready;	  /* first ready chunk, how many are */
+	bool held;		  /* the merge holds chunk[(head + QUEUE) % (QUEUE + 1)] */
+	bool busy;		  /* a thread is decoding its next chunk */
+	bool ended;		  /* its last chunk is decoded */
+	bool wanted;		  /* the merge waits for it */
+};
+
+struct trace_decoder {
+	struct dec_stream *s;
+	size_t n;
+	unsigned nr_threads;
+	pthread_t *threads;
+	pthread_mutex_t lock;
+	pthread_cond_t work, ready;
+	bool stop;
+};
+
+unsigned decoder_default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+static int chunk_payload(struct dec_chunk *c, const uint8_t *p, size_t len)
+{
+	if (c->payload_len + len > c->payload_cap) {
+		size_t cap = c->payload_cap ? c->payload_cap : 4096;
+		uint8_t *np;
+
+		while (cap < c->payload_len + len)
+			cap *= 2;
+		np = realloc(c->payload, cap);
+		if (!np)
+			return -1;
+		c->payload = np;
+		c->payload_cap = cap;
+	}
+	memcpy(c->payload + c->payload_len, p, len);
+	c->payload_len += len;
+	return 0;
+}
+
+/* Decode the stream's next chunk into c (no lock held: one thread per stream). */
+static void decode_chunk(struct stream_reader *r, struct dec_chunk *c)
+{
+	c->nr_pcs = c->nr_items = c->payload_len = 0;
+	c->status = 1;
+	while (c->nr_items < CHUNK_ITEMS - 1 && c->nr_pcs < CHUNK_PCS) {
+		size_t got = stream_reader_steps(r, c->pcs + c->nr_pcs, CHUNK_PCS - c->nr_pcs);
+		struct step_item si;
+		int v;
+
+		if (got) {
+			struct dec_item *last = c->nr_items ? &c->items[c->nr_items - 1] : NULL;
+
+			if (last && last->ctl_type == DEC_STEPS)
+				last->n += (uint32_t)got;
+			else
+				c->items[c->nr_items++] = (struct dec_item){
+					DEC_STEPS, (uint32_t)got, (uint32_t)c->nr_pcs };
+			c->nr_pcs += got;
+			continue;
+		}
+		v = stream_reader_next(r, &si, NULL);
+		if (v <= 0) {
+			c->status = v;
+			break;
+		}
+		if (si.kind == STEP_ITEM_STEP) {
+			c->items[c->nr_items++] = (struct dec_item){ DEC_STEPS, 1,
+								     (uint32_t)c->nr_pcs };
+			c->pcs[c->nr_pcs++] = si.pc;
+			continue;
+		}
+		c->items[c->nr_items++] = (struct dec_item){ si.ctl_type, (uint32_t)si.payload_len,
+							     (uint32_t)c->payload_len };
+		if (chunk_payload(c, si.payload, si.payload_len) < 0) {
+			pr_err("out of memory decoding a stream");
+			c->status = -1;
+			break;
+		}
+	}
+	c->offset = stream_reader_offset(r);
+}
+
+/* With the lock held: decode stream i's next chunk (the lock is dropped meanwhile). */
+static void fill(struct trace_decoder *d, struct dec_stream *s)
+{
+	struct dec_chunk *c = &s->chunk[(s->head + s->ready) % (QUEUE + 1)];
+
+	s->busy = true;
+	pthread_mutex_unlock(&d->lock);
+	decode_chunk(s->r, c);
+	pthread_mutex_lock(&d->lock);
+	s->busy = false;
+	s->ready++;
+	if (c->status <= 0)
+		s->ended = true;
+	pthread_cond_broadcast(&d->ready);
+}
+
+static bool fillable(const struct dec_stream *s)
+{
+	return !s->busy && !s->ended && s->ready < QUEUE;
+}
+
+/* A stream for a worker: the one the merge waits for, else the least ahead. */
+static struct dec_stream *pick(struct trace_decoder *d)
+{
+	struct dec_stream *best = NULL;
+
+	for (size_t i = 0; i < d->n; i++) {
+		struct dec_stream *s = &d->s[i];
+
+		if (!fillable(s))
+			continue;
+		if (s->wanted)
+			return s;
+		if (!best || s->ready < best->ready)
+			best = s;
+	}
+	return best;
+}
+
+static void *worker(void *arg)
+{
+	struct trace_decoder *d = arg;
+
+	pthread_mutex_lock(&d->lock);
+	while (!d->stop) {
+		struct dec_stream *s = pick(d);
+
+		if (!s) {
+			pthread_cond_wait(&d->work, &d->lock);
+			continue;
+		}
+		fill(d, s);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned threads)
+{
+	struct trace_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->work, NULL);
+	pthread_cond_init(&d->ready, NULL);
+	d->s = calloc(n ? n : 1, sizeof(*d->s));
+	if (!d->s)
+		goto err;
+	d->n = n;
+	for (size_t i = 0; i < n; i++) {
+		d->s[i].r = r[i];
+		for (int k = 0; k <= QUEUE; k++) {
+			struct dec_chunk *c = &d->s[i].chunk[k];
+
+			c->pcs = malloc(CHUNK_PCS * sizeof(*c->pcs));
+			c->items = malloc(CHUNK_ITEMS * sizeof(*c->items));
+			if (!c->pcs || !c->items)
+				goto err;
+		}
+	}
+	/* the merge's thread decodes too: threads - 1 workers, none for one stream */
+	if (threads > 1 && n > 0) {
+		d->threads = calloc(threads - 1, sizeof(*d->threads));
+		if (!d->threads)
+			goto err;
+		for (unsigned k = 0; k + 1 < threads; k++) {
+			if (pthread_create(&d->threads[k], NULL, worker, d)) {
+				pr_dbg("cannot start a decoding thread: decoding with %u", k + 1);
+				break;
+			}
+			d->nr_threads++;
+		}
+	}
+	return d;
+err:
+	pr_err("out of memory setting up the stream decoders");
+	decoder_free(d);
+	return NULL;
+}
+
+const struct dec_chunk *decoder_next(struct trace_decoder *d, size_t i)
+{
+	struct dec_stream *s = &d->s[i];
+	const struct dec_chunk *c;
+
+	pthread_mutex_lock(&d->lock);
+	if (s->held) {
+		s->held = false;
+		pthread_cond_signal(&d->work);	/* room for one more */
+	}
+	while (!s->ready) {
+		if (fillable(s)) {
+			fill(d, s);	/* nobody is on it: the merge's thread decodes */
+			continue;
+		}
+		s->wanted = true;
+		pthread_cond_wait(&d->ready, &d->lock);
+	}
+	s->wanted = false;
+	c = &s->chunk[s->head];
+	s->head = (s->head + 1) % (QUEUE + 1);
+	s->ready--;
+	s->held = true;
+	if (d->nr_threads)
+		pthread_cond_signal(&d->work);
+	pthread_mutex_unlock(&d->lock);
+	return c;
+}
+
+void decoder_free(struct trace_decoder *d)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	d->stop = true;
+	pthread_cond_broadcast(&d->work);
+	pthread_mutex_unlock(&d->lock);
+	for (unsigned k = 0; k < d->nr_threads; k++)
+		pthread_join(d->threads[k], NULL);
+	for (size_t i = 0; i < d->n && d->s; i++) {
+		stream_reader_close(d->s[i].r);
+		for (int k = 0; k <= QUEUE; k++) {
+			free(d->s[i].chunk[k].pcs);
+			free(d->s[i].chunk[k].items);
+			free(d->s[i].chunk[k].payload);
+		}
+	}
+	free(d->s);
+	free(d->threads);
+	pthread_cond_destroy(&d->work);
+	pthread_cond_destroy(&d->ready);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+}

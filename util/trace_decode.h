@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decoding a trace's step streams ahead of the merge, on worker threads
+ * (trace_decode.c).  Each stream is decoded in order, a chunk at a time,
+ * by one thread at a time, into a short queue of chunks; the merge
+ * (trace_iter.c) takes them in order.  The merge sees exactly the records
+ * it would read itself, so its output does not depend on the number of
+ * threads; memory is a few chunks per stream, whatever the trace's length.
+ */
+#ifndef PT_TRACE_DECODE_H
+#define PT_TRACE_DECODE_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace_reader.h"
+
+#define DEC_STEPS UINT32_MAX	  /* dec_item.ctl_type of a run of steps */
+
+struct dec_item {
+	uint32_t ctl_type;	  /* enum pt_ctl_type, or DEC_STEPS */
+	uint32_t n;		  /* DEC_STEPS: steps in pcs; else payload bytes */
+	uint32_t off;		  /* DEC_STEPS: first in pcs; else in payload */
+};
+
+struct dec_chunk {
+	uint64_t *pcs;
+	struct dec_item *items;
+	uint8_t *payload;
+	size_t nr_pcs, nr_items, payload_len, payload_cap;
+	int status;		  /* 1 more chunks follow, 0 the stream ended, -1 failed */
+	uint64_t offset;	  /* stream bytes decoded up to the chunk's end */
+};
+
+struct trace_decoder;
+/* Streams r[0..n) (the decoder owns them); threads 1: all on the caller's thread. */
+struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned threads);
+/* The stream's next chunk, waiting for it; the one before is given back. */
+const struct dec_chunk *decoder_next(struct trace_decoder *d, size_t stream);
+void decoder_free(struct trace_decoder *d);
+
+/* Threads for decoding by default: one per online CPU. */
+unsigned decoder_default_threads(void);
+#endif /* PT_TRACE_DECODE_H */

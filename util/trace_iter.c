@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Merging a trace's step streams into one ordered sequence (trace_reader.h:
+ * trace_iter): per-thread streams by sequence number, per-CPU streams by
+ * time, task records at their places.  The streams are decoded ahead by
+ * trace_decode.c, on every core; the merge takes their records in order,
+ * so the sequence is the same whatever the number of threads.
+ */
+#define PR_FMT "trace"
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "log.h"
+#include "stepcodec.h"
+#include "trace_decode.h"
+#include "trace_reader.h"
+
+struct iter_stream {
+	const struct trace_stream_info *info;
+	uint32_t pid, tid;
+	uint8_t ring;
+	uint64_t time_ns;
+	uint64_t key;		  /* seq (per-thread) or time (per-CPU) it resumes at */
+	bool done;
+	bool has_pending;	  /* the record it stopped at, applied when resumed */
+	unsigned pending_type;
+	uint8_t pending[64];
+	size_t pending_len;
+	const struct dec_chunk *c; /* its records, decoded: the current chunk */
+	size_t item, step;	  /* the next record in it, the next step of a run */
+};
+
+struct trace_iter {
+	struct trace *t;
+	struct trace_decoder *dec;
+	struct iter_stream *s;
+	size_t n;
+	struct iter_stream *cur;
+	bool by_time;		  /* per-CPU streams: merge by time */
+	size_t next_task;
+	uint64_t index;		  /* steps merged so far */
+	uint64_t total_bytes;
+	struct trace_event held;  /* the next stream event, once looked at */
+	const uint64_t *held_pcs; /* its steps (a run) */
+	size_t held_n;
+	int held_state;		  /* 0 none, 1 held, 2 streams exhausted */
+	bool failed;
+	struct trace_event run;	  /* trace_next: the run it gives a step at a time */
+	const uint64_t *run_pcs;
+	size_t run_n, run_k;
+};
+
+/* Merging keeps every stream open: a program with many threads needs many fds. */
+static void raise_fd_limit(size_t need)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need + 64)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need + 64 ? need + 64
+									       : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		pr_dbg("cannot raise the open file limit to %zu: %s", need + 64, strerror(errno));
+}
+
+struct trace_iter *trace_iter_new(struct trace *t)
+{
+	return trace_iter_new_threads(t, 0);
+}
+
+struct trace_iter *trace_iter_new_threads(struct trace *t, unsigned threads)
+{
+	struct trace_iter *it = calloc(1, sizeof(*it));
+	struct stream_reader **r = NULL;
+
+	if (!it)
+		return NULL;
+	raise_fd_limit(trace_nr_streams(t));
+	it->t = t;
+	it->n = trace_nr_streams(t);
+	it->s = calloc(it->n ? it->n : 1, sizeof(*it->s));
+	r = calloc(it->n ? it->n : 1, sizeof(*r));
+	if (!it->s || !r)
+		goto err;
+	for (size_t i = 0; i < it->n; i++) {
+		struct iter_stream *s = &it->s[i];
+
+		s->info = trace_stream(t, i);
+		it->total_bytes += s->info->file_size;
+		if (s->info->per_cpu)
+			it->by_time = true;
+		r[i] = stream_reader_open(s->info->path);
+		if (!r[i])
+			goto err;
+		stream_reader_set_force(r[i], trace_forced(t));
+		stream_reader_set_cut_short(r[i], trace_cut_short(t));
+		if (!s->info->per_cpu) {
+			s->tid = s->info->id;
+			s->pid = trace_pid_of(t, s->tid);
+			if (!s->pid)
+				s->pid = s->tid;
+		}
+	}
+	it->dec = decoder_new(r, it->n, threads ? threads : decoder_default_threads());
+	if (!it->dec)
+		goto err;
+	free(r);
+	return it;
+err:
+	for (size_t i = 0; r && !it->dec && i < it->n; i++)
+		stream_reader_close(r[i]);
+	free(r);
+	trace_iter_free(it);
+	return NULL;
+}
+
+void trace_iter_free(struct trace_iter *it)
+{
+	if (!it)
+		return;
+	decoder_free(it->dec);
+	free(it->s);
+	free(it);
+}
+
+uint64_t trace_iter_bytes(const struct trace_iter *it)
+{
+	uint64_t b = 0;
+
+	for (size_t i = 0; i < it->n; i++)
+		if (it->s[i].c)
+			b += it->s[i].c->offset;
+	return b < it->total_bytes ? b : it->total_bytes;
+}
+
+uint64_t trace_iter_total_bytes(const struct trace_iter *it)
+{
+	return it->total_bytes;
+}
+
+/* Does this record end a run of the stream (so another stream may go next)? */
+static bool is_boundary(const struct trace_iter *it, unsigned type)
+{
+	return type == PT_CTL_SWITCH || (it->by_time && type == PT_CTL_TIME);
+}
+
+static uint64_t boundary_key(const struct trace_iter *it, unsigned type, const uint8_t *payload,
+			     size_t len)
+{
+	struct ctl_cursor c = { payload, payload + len };
+	uint64_t v = 0, seq = 0, time = 0;
+
+	if (type == PT_CTL_SWITCH) {
+		ctl_get_uleb(&c, &v);
+		ctl_get_uleb(&c, &v);
+	}
+	ctl_get_u64(&c, &time);
+	ctl_get_uleb(&c, &seq);
+	return it->by_time ? time : seq;
+}
+
+static void fill_event(const struct iter_stream *s, struct trace_event *ev,
+		       enum trace_ev_kind kind, uint64_t index)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = kind;
+	ev->pid = s->pid;
+	ev->tid = s->tid;
+	ev->cpu = s->info->per_cpu ? s->info->id : UINT32_MAX;
+	ev->ring = s->ring;
+	ev->index = index;
+	ev->time_ns = s->time_ns;
+}
+
+/*
+ * Apply one control record to its stream; returns 1 if it becomes an event
+ * in *ev, 0 if it only changes state.
+ */
+static int apply_ctl(struct trace_iter *it, struct iter_stream *s, unsigned type,
+		     const uint8_t *payload, size_t len, struct trace_event *ev)
+{
+	struct ctl_cursor c = { payload, payload + len };
+	uint64_t a = 0, b = 0;
+	uint8_t ring;
+
+	switch (type) {
+	case PT_CTL_SWITCH:
+		ctl_get_uleb(&c, &a);
+		ctl_get_uleb(&c, &b);
+		s->pid = (uint32_t)a;
+		s->tid = (uint32_t)b;
+		if (ctl_get_u64(&c, &a) == 0)
+			s->time_ns = a;
+		fill_event(s, ev, TEV_SWITCH, it->index);
+		return 1;
+	case PT_CTL_TIME:
+		if (ctl_get_u64(&c, &a) == 0)
+			s->time_ns = a;
+		return 0;
+	case PT_CTL_RING:
+		if (ctl_get_u8(&c, &ring) == 0)
+			s->ring = ring;
+		return 0;
+	case PT_CTL_ON:
+	case PT_CTL_OFF:
+		if (ctl_get_u64(&c, &a) == 0)
+			s->time_ns = a;
+		fill_event(s, ev, type == PT_CTL_ON ? TEV_ON : TEV_OFF, it->index);
+		return 1;
+	case PT_CTL_ASYNC:
+		fill_event(s, ev, TEV_ASYNC, it->index);
+		trace_async_decode(payload, len, &ev->async);
+		ev->a = ev->async.kind;
+		ev->b = ev->async.number;
+		return 1;
+	case PT_CTL_GAP:
+	case PT_CTL_LOST:
+	case PT_CTL_COUNT:
+		ctl_get_uleb(&c, &a);
+		fill_event(s, ev, type == PT_CTL_GAP ? TEV_GAP : type == PT_CTL_LOST ? TEV_LOST
+										   : TEV_COUNT,
+			   it->index);
+		ev->a = a;
+		return 1;
+	default:
+		/*
+		 * CHECK, END, types newer than this reader, and the driver's FORK,
+		 * EXEC and EXIT (v2): those mark where the collector put a TIME;
+		 * the tasks file carries the same events with the mappings in
+		 * order, so passing them on would only repeat them (and an EXEC
+		 * after its own new mappings would make consumers drop those).
+		 */
+		return 0;
+	}
+}
+
+/* Pick the stream that goes next: the lowest key, first in stream order on ties. */
+static struct iter_stream *pick_stream(struct trace_iter *it)
+{
+	struct iter_stream *best = NULL;
+
+	for (size_t i = 0; i < it->n; i++) {
+		struct iter_stream *s = &it->s[i];
+
+		if (s->done)
+			continue;
+		if (!best || s->key < best->key)
+			best = s;
+	}
+	return best;
+}
+
+/* The stream's next record: 1 with *item, 0 the stream ended, -1 it failed. */
+static int stream_item(struct trace_iter *it, struct iter_stream *s, const struct dec_item **item)
+{
+	while (!s->c || s->item == s->c->nr_items) {
+		if (s->c && s->c->status <= 0)
+			return s->c->status;
+		s->c = decoder_next(it->dec, (size_t)(s - it->s));
+		s->item = s->step = 0;
+	}
+	*item = &s->c->items[s->item];
+	return 1;
+}
+
+/* The next event from the streams (a run of steps in *pcs, *n): 1, 0 at the end, -1 error. */
+static int next_stream_event(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,
+			     size_t *n)
+{
+	*n = 0;
+	for (;;) {
+		struct iter_stream *s = it->cur;
+		const struct dec_item *item;
+		const uint8_t *payload;
+		int r;
+
+		if (!s) {
+			s = it->cur = pick_stream(it);
+			if (!s)
+				return 0;
+			if (s->has_pending) {
+				s->has_pending = false;
+				if (!it->by_time && s->pending_type == PT_CTL_SWITCH &&
+				    s->key != it->index)
+					pr_dbg("%s: resumes at seq %llu, %llu steps merged so far",
+					       s->info->name, (unsigned long long)s->key,
+					       (unsigned long long)it->index);
+				if (apply_ctl(it, s, s->pending_type, s->pending, s->pending_len,
+					      ev))
+					return 1;
+			}
+		}
+		r = stream_item(it, s, &item);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			s->done = true;
+			it->cur = NULL;
+			continue;
+		}
+		if (item->ctl_type == DEC_STEPS) {
+			fill_event(s, ev, TEV_STEP, it->index);
+			*pcs = s->c->pcs + item->off + s->step;
+			*n = item->n - s->step;
+			ev->pc = **pcs;
+			it->index += *n;
+			s->item++;
+			s->step = 0;
+			return 1;
+		}
+		s->item++;
+		payload = s->c->payload + item->off;
+		if (is_boundary(it, item->ctl_type) && item->n <= sizeof(s->pending)) {
+			/* park: another stream may hold the steps that come first */
+			s->has_pending = true;
+			s->pending_type = item->ctl_type;
+			memcpy(s->pending, payload, item->n);
+			s->pending_len = item->n;
+			s->key = boundary_key(it, item->ctl_type, payload, item->n);
+			it->cur = NULL;
+			continue;
+		}
+		if (apply_ctl(it, s, item->ctl_type, payload, item->n, ev))
+			return 1;
+	}
+}
+
+static bool task_due(const struct trace_task_rec *task, const struct trace_event *next)
+{
+	/* Before the step it precedes; a control record at the same place (an
+	 * OFF after a thread's last step, before its EXIT) comes first. */
+	if (task->c.seq != PT_SEQ_NONE)
+		return task->c.seq < next->index ||
+		       (task->c.seq == next->index && next->kind == TEV_STEP);
+	return next->time_ns && task->c.time_ns <= next->time_ns;
+}
+
+int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,
+		   size_t *n)
+{
+	*n = 0;
+	if (it->failed)
+		return -1;
+	if (it->held_state == 0) {
+		int r = next_stream_event(it, &it->held, &it->held_pcs, &it->held_n);
+
+		if (r < 0) {
+			it->failed = true;
+			return -1;
+		}
+		it->held_state = r ? 1 : 2;
+	}
+	if (it->next_task < trace_nr_tasks(it->t)) {
+		const struct trace_task_rec *task = &trace_tasks(it->t)[it->next_task];
+
+		if (it->held_state == 2 || task_due(task, &it->held)) {
+			memset(ev, 0, sizeof(*ev));
+			ev->kind = TEV_TASK;
+			ev->pid = task->c.pid;
+			ev->tid = task->c.tid;
+			ev->cpu = UINT32_MAX;
+			ev->index = it->held_state == 1 ? it->held.index : it->index;
+			ev->time_ns = task->c.time_ns;
+			ev->task = task;
+			it->next_task++;
+			return 1;
+		}
+		if (it->held.kind == TEV_STEP && task->c.seq != PT_SEQ_NONE &&
+		    task->c.seq < it->held.index + it->held_n) {
+			/* the task comes before step seq: the run up to there first */
+			size_t k = (size_t)(task->c.seq - it->held.index);
+
+			*ev = it->held;
+			*pcs = it->held_pcs;
+			*n = k;
+			it->held.index += k;
+			it->held_pcs += k;
+			it->held_n -= k;
+			it->held.pc = it->held_pcs[0];
+			return 1;
+		}
+	}
+	if (it->held_state == 2)
+		return 0;
+	*ev = it->held;
+	*pcs = it->held_pcs;
+	*n = it->held_n;
+	it->held_state = 0;
+	return 1;
+}
+
+int trace_next(struct trace_iter *it, struct trace_event *ev)
+{
+	if (it->run_k < it->run_n) {
+		*ev = it->run;
+		ev->pc = it->run_pcs[it->run_k];
+		ev->index += it->run_k++;
+		return 1;
+	}
+	for (;;) {
+		int r = trace_next_run(it, ev, &it->run_pcs, &it->run_n);
+
+		if (r <= 0 || ev->kind != TEV_STEP) {
+			it->run_n = it->run_k = 0;
+			return r;
+		}
+		if (!it->run_n)
+			continue;
+		it->run = *ev;
+		it->run_k = 1;
+		return 1;
+	}
+}
