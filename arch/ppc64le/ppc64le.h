@@ -12,22 +12,8 @@ size_t ppc64le_disasm_fallback(const uint8_t *code, size_t avail, char *buf, siz
 /* The class of instruction word w at pc (out zeroed by the caller). */
 void ppc64le_classify_word(uint32_t w, uint64_t pc, struct arch_insn *out);
 
-/* lbarx, lharx, lwarx, ldarx, lqarx (Power ISA Book II, 4.4.2). */
-static inline bool ppc_is_larx(uint32_t w)
-{
-	uint32_t xo = (w >> 1) & 0x3ff;
-
-	return (w >> 26) == 31 && (xo == 52 || xo == 116 || xo == 20 || xo == 84 || xo == 276);
-}
-
-/* stbcx., sthcx., stwcx., stdcx., stqcx. (always with Rc = 1). */
-static inline bool ppc_is_stcx(uint32_t w)
-{
-	uint32_t xo = (w >> 1) & 0x3ff;
-
-	return (w >> 26) == 31 && (w & 1) &&
-	       (xo == 694 || xo == 726 || xo == 150 || xo == 214 || xo == 182);
-}
+/* ppc_is_larx(), ppc_is_stcx(): shared with the driver. */
+#include "driver/ppc_atomic.h"
 
 /* atomic.c (arch_ptrace.h: arch_may_start_atomic(), arch_atomic_sequence()) */
 struct arch_atomic_seq;

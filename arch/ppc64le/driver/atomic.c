@@ -48,6 +48,7 @@
 
 struct seq {
 	unsigned long start;		/* the load-reserve's address */
+	unsigned long stcx;		/* its store-conditional's */
 	unsigned long ea;		/* the reserved location */
 	unsigned int size;		/* 1, 2, 4 or 8 bytes */
 	struct page *page;
@@ -193,6 +194,27 @@ enum seq_end {
 	SEQ_NATIVE,		/* not emulated from here: run natively */
 };
 
+/*
+ * The sequence's store-conditional: the first within SEQ_MAX instructions
+ * of the load-reserve, none when another load-reserve comes first (as GDB's
+ * ppc_deal_with_atomic_sequence() finds it).
+ */
+static bool seq_find_stcx(struct seq *q)
+{
+	unsigned int i;
+	u32 insn;
+
+	for (i = 1; i <= SEQ_MAX; i++) {
+		if (fetch(q->start + 4 * i, &insn) || ppc_is_larx(insn))
+			return false;
+		if (ppc_is_stcx(insn)) {
+			q->stcx = q->start + 4 * i;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* One sequence from the load-reserve at regs' pc (its step already recorded). */
 static enum seq_end seq_run(struct pt_regs *regs, struct seq *q, unsigned int *kind)
 {
@@ -203,7 +225,8 @@ static enum seq_end seq_run(struct pt_regs *regs, struct seq *q, unsigned int *k
 	int rc;
 
 	if (fetch(regs->nip, &insn) || analyse_instr(&op, regs, ppc_inst(insn)) < 0 ||
-	    GETTYPE(op.type) != LARX || seq_reserve(q, op.ea, GETSIZE(op.type)))
+	    GETTYPE(op.type) != LARX || !seq_find_stcx(q) ||
+	    seq_reserve(q, op.ea, GETSIZE(op.type)))
 		return SEQ_NATIVE;
 	q->loaded = seq_load(q);
 	regs->gpr[op.reg] = q->loaded;
@@ -227,8 +250,13 @@ static enum seq_end seq_run(struct pt_regs *regs, struct seq *q, unsigned int *k
 			return SEQ_NATIVE;
 		if (!advance(regs, q, next))
 			return SEQ_UNTRACED;
-		/* A branch out of the sequence (a compare-and-swap that found another value). */
-		if (next < q->start || next > q->start + 4 * (SEQ_MAX + 1)) {
+		/*
+		 * A branch out of the sequence, past its store-conditional (a
+		 * compare-and-swap that found another value: glibc's "bne 1f;
+		 * stdcx.; bne- 0b; 1:" lands right after it) or back to the
+		 * load-reserve (which starts again as a sequence of its own).
+		 */
+		if (next <= q->start || next > q->stcx) {
 			*kind = PT_ATOMIC_LEFT;
 			return SEQ_DONE;
 		}
