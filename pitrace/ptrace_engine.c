@@ -414,6 +414,7 @@ static void do_resume(struct engine *e, struct thread *t)
 	    insn_kind(t->proc, t->prev_pc) == INSN_ATOMIC &&
 	    ptrace_atomic_begin(&t->atomic, t->proc->memfd, t->prev_pc) == 1) {
 		/* A larx/stcx. sequence: natively to its exits (ptrace_atomic.h). */
+		t->proc->atomic_runs = true;
 		r = ptrace(PTRACE_CONT, t->tid, NULL, NULL);
 		t->stepped = false;
 	} else if (t->stepping && !sig && arch_syscall_step_runs_next &&
@@ -620,14 +621,27 @@ static bool is_handler_entry(pid_t tid)
 	return si.si_code == SIGTRAP;
 }
 
-/* The SIGTRAP came from a breakpoint instruction, not from a step. */
-static bool is_breakpoint_trap(pid_t tid)
+/*
+ * t stopped with a SIGTRAP at addr: did it run the breakpoint at a sequence
+ * exit another thread planted there (still in, or taken out since its
+ * stop)?  Yes when the SIGTRAP is a breakpoint's, not a step's, and the
+ * code at addr is not a breakpoint of the program's own.  Only once some
+ * thread of the process has run a sequence natively.
+ */
+static bool ran_atomic_exit(struct engine *e, struct thread *t, uint64_t addr)
 {
+	uint8_t code[ARCH_BREAKPOINT_MAX];
 	siginfo_t si;
 
-	if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) < 0)
+	if (!t->proc->atomic_runs || ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si) < 0 ||
+	    si.si_code == TRAP_TRACE || si.si_code == TRAP_BRANCH)
 		return false;
-	return si.si_code != TRAP_TRACE && si.si_code != TRAP_BRANCH;
+	if (atomic_held(e, t, addr))
+		return true;
+	return !bp_find(t->proc, addr) &&
+	       pread(t->proc->memfd, code, arch_breakpoint_len, (off_t)addr) ==
+		       (ssize_t)arch_breakpoint_len &&
+	       memcmp(code, arch_breakpoint_insn, arch_breakpoint_len) != 0;
 }
 
 static void on_trap(struct engine *e, struct thread *t)
@@ -645,11 +659,14 @@ static void on_trap(struct engine *e, struct thread *t)
 		struct proc *p = t->proc;
 		uint64_t bp = r.pc - arch_breakpoint_pc_adjust;
 
-		if (atomic_held(e, t, bp)) {
+		if (ran_atomic_exit(e, t, bp)) {
 			/* Another thread's sequence breakpoint: run on once it is gone. */
 			arch_set_pc(t->tid, bp);
 			t->prev_pc = bp;
-			t->parked = true;
+			if (atomic_held(e, t, bp))
+				t->parked = true;
+			else
+				resume(e, t);
 			return;
 		}
 		if (!bp_find(p, bp)) {
@@ -693,13 +710,15 @@ static void on_trap(struct engine *e, struct thread *t)
 		resume(e, t);
 		return;
 	}
-	if (r.pc - arch_breakpoint_pc_adjust == t->prev_pc && atomic_held(e, t, t->prev_pc) &&
-	    is_breakpoint_trap(t->tid)) {
+	if (r.pc - arch_breakpoint_pc_adjust == t->prev_pc && ran_atomic_exit(e, t, t->prev_pc)) {
 		/* Its step was under way when another thread planted its sequence's
-		 * exit there: it ran our breakpoint, not its instruction.  It steps
-		 * that once the breakpoint is gone. */
+		 * exit there: it ran that breakpoint, not its instruction, which it
+		 * steps now or, while the breakpoint is still in, once it is gone. */
 		arch_set_pc(t->tid, t->prev_pc);
-		t->parked = true;
+		if (atomic_held(e, t, t->prev_pc))
+			t->parked = true;
+		else
+			resume(e, t);
 		return;
 	}
 	step_completed(e, t, &r);

@@ -43,6 +43,7 @@ struct proc {
 	int nr_threads;
 	cpu_set_t saved_mask;	  /* attach: the affinity to give back */
 	bool mask_saved;
+	bool atomic_runs;	  /* a thread has run a larx/stcx. sequence natively */
 	struct {
 		uint64_t pc;
 		uint8_t kind;	  /* INSN_*; INSN_UNKNOWN (0xff, as memset): slot empty */
