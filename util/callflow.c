@@ -867,6 +867,12 @@ static void transition(struct callflow *cf, struct cf_thread *t, const struct cf
 		unexplained(cf, t, prev, prev_pc, pc, site, ev);
 		return;
 	}
+	/* A conditional call, return or indirect jump (ppc64 beqlr) that was not taken. */
+	if ((in->flags & ARCH_INSN_CONDITIONAL) && pc == fall && !(direct && in->target == fall)) {
+		if (top(t)->fn != site->fn)
+			cross_into(cf, t, site, prev_pc, in, ev);
+		return;
+	}
 	switch (in->cls) {
 	case ARCH_INSN_CALL:
 		if (direct && pc != in->target) {

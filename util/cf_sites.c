@@ -129,7 +129,7 @@ static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32
 	if (loc.symbol) {
 		e->info.site.fn = cf_func_intern(cf, loc.module, loc.module_path, loc.symbol,
 						 loc.sym_addr);
-		e->info.site.entry = loc.sym_offset == 0;
+		e->info.site.entry = loc.entry;
 	} else {
 		/* No symbol: one pseudo function per module, never an "entry". */
 		size_t n = strlen(loc.module) + 3;
