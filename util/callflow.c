@@ -983,6 +983,16 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 			if (cf->cons[c].ops->step)
 				cf->cons[c].ops->step(cf->cons[c].ctx, t, &s);
 	}
+	/*
+	 * The last user step is read only while the thread is in the kernel:
+	 * while it stays in user space it is the last step, kept once when it
+	 * leaves (no second copy of the site every step).
+	 */
+	if (ev->ring != 0 && t->ring == 0) {
+		t->have_last_user = t->have_last;
+		t->last_user_pc = t->last_pc;
+		t->last_user_site = t->last_site;
+	}
 	t->last_pc = ev->pc;
 	t->last_site = site;
 	t->last_time = ev->time_ns;
@@ -990,11 +1000,6 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 	t->have_last = true;
 	cf->in_step = false;
 	t->ring = ev->ring;
-	if (ev->ring == 0) {
-		t->last_user_pc = ev->pc;
-		t->last_user_site = site;
-		t->have_last_user = true;
-	}
 }
 
 static void on_task(struct callflow *cf, const struct trace_event *ev)
