@@ -916,9 +916,9 @@ static void transition(struct callflow *cf, struct cf_thread *t, const struct cf
 		cross_into(cf, t, site, prev_pc, in, ev);
 }
 
-static void on_step(struct callflow *cf, const struct trace_event *ev)
+/* A step of thread t (the thread of ev). */
+static void thread_step(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev)
 {
-	struct cf_thread *t = thread_get(cf, ev->pid, ev->tid);
 	struct cf_site site;
 	struct cf_step s;
 
@@ -1000,6 +1000,11 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 	t->have_last = true;
 	cf->in_step = false;
 	t->ring = ev->ring;
+}
+
+static void on_step(struct callflow *cf, const struct trace_event *ev)
+{
+	thread_step(cf, thread_get(cf, ev->pid, ev->tid), ev);
 }
 
 static void on_task(struct callflow *cf, const struct trace_event *ev)
@@ -1221,6 +1226,29 @@ void cf_event(struct callflow *cf, const struct trace_event *ev)
 		break;
 	default:
 		break;
+	}
+}
+
+void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, size_t n)
+{
+	uint64_t first = ev->index;
+	struct cf_thread *t;
+
+	if (!n)
+		return;
+	if (cf->block_mode) {
+		for (size_t k = 0; k < n; k++) {
+			ev->pc = pcs[k];
+			ev->index = first + k;
+			on_block(cf, ev);
+		}
+		return;
+	}
+	t = thread_get(cf, ev->pid, ev->tid);
+	for (size_t k = 0; k < n; k++) {
+		ev->pc = pcs[k];
+		ev->index = first + k;
+		thread_step(cf, t, ev);
 	}
 }
 
