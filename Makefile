@@ -2,13 +2,14 @@
 # pitrace: build the commands, the driver, the tests; run demo, check, bench.
 #
 #   make            bin/pitrace, bin/post (and lib/libpitrace.so)
+#   make ARCH=ppc64le   the same for POWER, cross-compiled (objects in build/ppc64le)
 #   make deps       install what the build and tests need (apt-get, idempotent)
 #   make demo       deps + build + trace examples/demo and print reports
 #   make check      deps + build + every test (unit, fuzz, end-to-end, packages, VM)
 #   make fuzz       fuzz post for FUZZ_TIME seconds (tests/fuzz/README.md)
 #   make check-vm-loaded  the VM suite with two CPU hogs on the host
 #   make driver     driver/pitrace.ko for each installed header set (or KDIR=)
-#   make bench      benchmarks: figures, not pass/fail
+#   make bench      benchmarks: figures, not pass/fail (ARCH=ppc64le: POWER's driver)
 #   make man        man pages from docs/man/*.md (pandoc)
 #   make install    commands, libpitrace, man pages, completion, docs under
 #                   PREFIX (/usr/local), staged in DESTDIR; make uninstall
@@ -18,10 +19,25 @@
 #   make check-pkg  install the packages here, use them, purge them (root)
 
 .DEFAULT_GOAL := all
-ARCH ?= $(shell uname -m)
+HOST_ARCH := $(shell uname -m)
+ARCH ?= $(HOST_ARCH)
+# post reads traces of every architecture here (arch/<arch>/ decoders and
+# symbol rules); the ptrace backend and the driver are ARCH's only.
+ARCHES := x86_64 ppc64le
+CROSS_COMPILE_ppc64le := powerpc64le-linux-gnu-
+CROSS_COMPILE_x86_64 := x86_64-linux-gnu-
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS_COMPILE ?= $(CROSS_COMPILE_$(ARCH))
+CC := $(CROSS_COMPILE)gcc
+CXX := $(CROSS_COMPILE)g++
+AR := $(CROSS_COMPILE)ar
+O ?= build/$(ARCH)
+endif
 O ?= build
 BIN ?= bin
+LIB ?= lib
 CC ?= gcc
+CXX ?= g++
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iutil -Iarch -Iarch/$(ARCH) -MMD -MP
 LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread -lstdc++
@@ -39,20 +55,25 @@ CFLAGS += -DHAVE_LIBARCHIVE
 $(BIN)/pitrace $(O)/unit-tests: LDLIBS_CORE += -larchive
 endif
 
-CORE_SRC := $(wildcard util/*.c) $(wildcard arch/$(ARCH)/*.c)
+CORE_SRC := $(wildcard util/*.c) arch/arch.c arch/$(ARCH)/ptrace.c \
+	    $(foreach a,$(ARCHES),$(filter-out arch/$(a)/ptrace.c,$(wildcard arch/$(a)/*.c)))
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 PITRACE_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard pitrace/*.c))
 POST_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard post/*.c))
 UNIT_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard tests/unit/*.c))
 
-# Test programs: tests/progs/NAME.{S,c,cc} -> build/progs/NAME.  A line
-# "// build: FLAGS" (or "# build: FLAGS" in .S) in the source adds flags.
-PROG_S := $(wildcard tests/progs/*.S)
-PROG_C := $(wildcard tests/progs/*.c)
-PROG_CC := $(wildcard tests/progs/*.cc)
-PROGS := $(patsubst tests/progs/%.S,$(O)/progs/%,$(PROG_S)) \
-	 $(patsubst tests/progs/%.c,$(O)/progs/%,$(PROG_C)) \
-	 $(patsubst tests/progs/%.cc,$(O)/progs/%,$(PROG_CC)) \
+# Test programs: PROG_DIR/NAME.{S,c,cc} -> build/progs/NAME (x86_64's in
+# tests/progs, POWER's in tests/progs/ppc64le).  A line "// build: FLAGS"
+# (or "# build: FLAGS" in .S) in the source adds flags.
+PROG_DIR_x86_64 := tests/progs
+PROG_DIR_ppc64le := tests/progs/ppc64le
+PROG_DIR := $(PROG_DIR_$(ARCH))
+PROG_S := $(wildcard $(PROG_DIR)/*.S)
+PROG_C := $(wildcard $(PROG_DIR)/*.c)
+PROG_CC := $(wildcard $(PROG_DIR)/*.cc)
+PROGS := $(patsubst $(PROG_DIR)/%.S,$(O)/progs/%,$(PROG_S)) \
+	 $(patsubst $(PROG_DIR)/%.c,$(O)/progs/%,$(PROG_C)) \
+	 $(patsubst $(PROG_DIR)/%.cc,$(O)/progs/%,$(PROG_CC)) \
 	 $(O)/progs/demo
 buildflags = $(shell sed -n 's,^\(//\|#\) build: ,,p' $(1))
 
@@ -68,22 +89,28 @@ FORCE:
 
 .PHONY: all deps demo check check-unit check-e2e check-vm check-vm-loaded bench driver clean progs man \
 	install uninstall install-dkms dist deb check-pkg
-all: $(BIN)/pitrace $(BIN)/post lib/libpitrace.so
+all: $(BIN)/pitrace $(BIN)/post $(LIB)/libpitrace.so
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+$(O)/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH)"'
+
+# bin/ and lib/ hold one architecture's build at a time: DIR/.arch says
+# which, so that switching ARCH relinks instead of keeping the other's.
+%/.arch: FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" >$@
+
 $(O)/libcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^
 
-$(BIN)/pitrace: $(PITRACE_OBJ) $(O)/libcore.a
-	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
+$(BIN)/pitrace: $(PITRACE_OBJ) $(O)/libcore.a $(BIN)/.arch
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE)
 
-$(BIN)/post: $(POST_OBJ) $(O)/libcore.a
-	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE) -lncursesw -ltinfo -lm
+$(BIN)/post: $(POST_OBJ) $(O)/libcore.a $(BIN)/.arch
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE) -lncursesw -ltinfo -lm
 
 # pitrace's modules without main(), so unit tests can link the ones they test.
 $(O)/libpitrace-cmd.a: $(filter-out $(O)/pitrace/main.o,$(PITRACE_OBJ))
@@ -102,25 +129,25 @@ $(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libpost.a $(O)/libcore.a
 # libpitrace: pitrace_on()/pitrace_off() for traced programs (include/pitrace/pitrace.h).
 # The soname's number changes only when a program linked with it would break.
 LIBPITRACE_SONAME := libpitrace.so.0
-lib/$(LIBPITRACE_SONAME): libpitrace/pitrace.c include/pitrace/pitrace.h include/pitrace/abi.h
-	@mkdir -p lib
+$(LIB)/$(LIBPITRACE_SONAME): libpitrace/pitrace.c include/pitrace/pitrace.h include/pitrace/abi.h \
+			    $(LIB)/.arch
 	$(CC) $(CPPFLAGS) $(filter-out -MMD -MP,$(CFLAGS)) -fPIC -shared $(LDFLAGS) \
 		-Wl,-soname,$(LIBPITRACE_SONAME) -o $@ $<
 
-lib/libpitrace.so: lib/$(LIBPITRACE_SONAME)
+$(LIB)/libpitrace.so: $(LIB)/$(LIBPITRACE_SONAME)
 	ln -sf $(LIBPITRACE_SONAME) $@
 
-$(O)/progs/%: tests/progs/%.S
+$(O)/progs/%: $(PROG_DIR)/%.S
 	@mkdir -p $(dir $@)
 	$(CC) -nostdlib -static -g -o $@ $< $(call buildflags,$<)
 
-$(O)/progs/%: tests/progs/%.c
+$(O)/progs/%: $(PROG_DIR)/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -g -O0 -Wall -o $@ $< $(call buildflags,$<)
 
-$(O)/progs/%: tests/progs/%.cc
+$(O)/progs/%: $(PROG_DIR)/%.cc
 	@mkdir -p $(dir $@)
-	g++ -g -O0 -Wall -o $@ $< $(call buildflags,$<)
+	$(CXX) -g -O0 -Wall -o $@ $< $(call buildflags,$<)
 
 $(O)/progs/demo: examples/demo.c
 	@mkdir -p $(dir $@)
@@ -129,8 +156,8 @@ $(O)/progs/demo: examples/demo.c
 progs: $(PROGS)
 
 # Test programs that link libpitrace ("// build: ... -lpitrace") need it first.
-$(patsubst tests/progs/%.c,$(O)/progs/%,$(shell grep -l -- '-lpitrace' $(PROG_C) /dev/null)): \
-	lib/libpitrace.so
+$(patsubst $(PROG_DIR)/%.c,$(O)/progs/%,$(shell grep -l -- '-lpitrace' $(PROG_C) /dev/null)): \
+	$(LIB)/libpitrace.so
 
 deps:
 	@scripts/deps.sh
@@ -139,9 +166,14 @@ demo: deps
 	@$(MAKE) --no-print-directory all progs
 	@scripts/demo.sh
 
+# Both architectures: the host's natively, then (on x86_64) POWER's VM
+# suite, cross-built.
 check: deps
 	@$(MAKE) --no-print-directory all progs $(O)/unit-tests $(O)/fuzz/fuzz_post
 	@$(MAKE) --no-print-directory check-unit check-fuzz check-e2e check-pkg check-vm
+ifeq ($(HOST_ARCH),x86_64)
+	@$(MAKE) --no-print-directory ARCH=ppc64le check-vm
+endif
 
 check-unit: $(O)/unit-tests
 	$(O)/unit-tests
@@ -150,23 +182,48 @@ check-e2e: all progs man
 	tests/run-e2e.sh
 
 # Boots each installed kernel with headers in QEMU; VM_CASES=PATTERN picks cases.
+# ARCH=ppc64le: Debian's POWER kernels in qemu-system-ppc64 (tests/vm/ppc64le).
+ifeq ($(ARCH),$(HOST_ARCH))
 check-vm: all progs
-	PT_BIN=$(BIN) PT_PROGS=$(O)/progs tests/vm/run.sh '$(VM_CASES)'
+	PT_BIN=$(BIN) PT_PROGS=$(O)/progs PT_LIB=$(LIB) tests/vm/run.sh '$(VM_CASES)'
+else
+# A cross suite runs the guests' build from $(O) (bin/ stays the host's, whose
+# post the host-side checks run on the guests' traces).  Without POWER's
+# cross tools and kernels (make deps could not get them) it says SKIP and why.
+check-vm:
+	@if [ "$(ARCH)" = ppc64le ] && ! why=$$(scripts/deps-ppc64le.sh --check); then \
+		echo "vm[host]: SKIP ppc64le-suite: $$why (make deps)"; \
+		echo "check-vm: 0 passed, 0 failed, 1 skipped"; \
+	else \
+		$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) all && \
+		$(MAKE) --no-print-directory BIN=$(O)/bin LIB=$(O)/lib all progs && \
+		PT_BIN=$(O)/bin PT_PROGS=$(O)/progs PT_LIB=$(O)/lib PT_HOST_BIN=$(BIN) \
+			PT_VM_ARCH=$(ARCH) tests/vm/run.sh '$(VM_CASES)'; \
+	fi
+endif
 
 # The same with two CPU hogs on the host: the suite waits for progress, not time.
-check-vm-loaded: all progs
-	PT_VM_HOGS=2 PT_BIN=$(BIN) PT_PROGS=$(O)/progs tests/vm/run.sh '$(VM_CASES)'
+check-vm-loaded:
+	@PT_VM_HOGS=2 $(MAKE) --no-print-directory check-vm
 
+ifeq ($(ARCH),$(HOST_ARCH))
 bench: all progs
 	@scripts/bench.sh
 	@scripts/bench_post.sh
+else
+# POWER: the driver's recorded against count-only steps/s in QEMU.
+bench:
+	@$(MAKE) --no-print-directory BIN=$(O)/bin LIB=$(O)/lib all progs
+	@PT_BIN=$(O)/bin PT_PROGS=$(O)/progs PT_LIB=$(O)/lib PT_VM_ARCH=$(ARCH) tests/vm/bench.sh
+endif
 
 driver:
 	@# Kbuild reads O= (and CFLAGS) as its own: the sub-make gets only what it needs.
-	@MAKEFLAGS= $(MAKE) --no-print-directory -C driver OUT=$(abspath $(O))/driver $(if $(KDIR),KDIR=$(KDIR))
+	@MAKEFLAGS= $(MAKE) --no-print-directory -C driver OUT=$(abspath $(O))/driver \
+		PITRACE_ARCH=$(ARCH) $(if $(KDIR),KDIR=$(KDIR))
 
 clean:
-	rm -rf $(O) $(BIN) lib/libpitrace.so lib/$(LIBPITRACE_SONAME)
+	rm -rf $(O) $(BIN) $(LIB)/libpitrace.so $(LIB)/$(LIBPITRACE_SONAME) $(LIB)/.arch
 	@if [ -f driver/Makefile ]; then $(MAKE) -C driver clean; fi
 
 # ---- man pages, install, release tarball, Debian packages ----
@@ -258,6 +315,7 @@ FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-li
 	$(filter-out -O% -g,$(CFLAGS)) -Ipost
 FUZZ_OBJ := $(patsubst %.c,$(FUZZ_O)/%.o,$(CORE_SRC) $(filter-out post/main.c,$(wildcard post/*.c)))
 
+$(FUZZ_O)/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH)"'
 $(FUZZ_O)/util/version.o: $(O)/version-stamp
 $(FUZZ_O)/util/version.o: CFLAGS += -DPITRACE_VERSION='"$(VERSION)"'
 $(FUZZ_O)/%.o: %.c

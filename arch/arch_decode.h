@@ -2,8 +2,9 @@
 /*
  * Instruction decoding for call-flow reconstruction: what kind of control
  * transfer an instruction is, where it goes, how long it is, and its text.
- * One implementation per architecture in arch/<arch>/decode.c; common code
- * knows instructions only through this interface.
+ * One implementation per architecture in arch/<arch>/decode.c; a decoder
+ * decodes the architecture selected when it was made (arch/arch.h).  Common
+ * code knows instructions only through this interface.
  */
 #ifndef PT_ARCH_DECODE_H
 #define PT_ARCH_DECODE_H
@@ -31,6 +32,12 @@ enum arch_insn_class {
 #define ARCH_INSN_INDIRECT (1u << 0)  /* target comes from a register or memory */
 #define ARCH_INSN_HAS_TARGET (1u << 1) /* target is known from the bytes alone */
 #define ARCH_INSN_REP (1u << 2)	      /* repeated string insn: may step several times */
+/*
+ * A call, return or indirect jump that may also not be taken, going on at
+ * pc + len (ppc64: beqlr, bnectr, a conditional bcl).  Conditional direct
+ * jumps are ARCH_INSN_COND instead.
+ */
+#define ARCH_INSN_CONDITIONAL (1u << 3)
 
 struct arch_insn {
 	uint8_t cls;		  /* enum arch_insn_class */
@@ -41,13 +48,16 @@ struct arch_insn {
 
 struct arch_decoder;
 
-/* Required: a decoder for user and kernel code of this architecture (NULL on failure, printed). */
+/*
+ * A decoder for user and kernel code of the selected architecture
+ * (NULL on failure, printed).
+ */
 struct arch_decoder *arch_decoder_new(void);
-/* Required. */
+/* Frees d (NULL is fine). */
 void arch_decoder_free(struct arch_decoder *d);
 
 /*
- * Required: classify the instruction whose first byte is code[0], located at
+ * Classify the instruction whose first byte is code[0], located at
  * pc; avail bytes are readable.  Returns 0 with *out filled, -1 when the bytes
  * don't form an instruction (out->cls = ARCH_INSN_INVALID, out->len = 0).
  */
@@ -55,14 +65,14 @@ int arch_decode(struct arch_decoder *d, const uint8_t *code, size_t avail, uint6
 		struct arch_insn *out);
 
 /*
- * Required: the instruction's assembly text ("call 0x401020"), written to
+ * The instruction's assembly text ("call 0x401020"), written to
  * buf (always NUL terminated).  Returns the instruction length, 0 when the
  * bytes don't decode (buf then says "(bad)").
  */
 size_t arch_disasm(struct arch_decoder *d, const uint8_t *code, size_t avail, uint64_t pc,
 		   char *buf, size_t size);
 
-/* Required: a short name for a class ("call", "ret", ...), for reports and tests. */
+/* A short name for a class ("call", "ret", ...), for reports and tests. */
 const char *arch_insn_class_name(unsigned cls);
 
 #endif /* PT_ARCH_DECODE_H */

@@ -27,6 +27,11 @@ struct arch_stop_regs {
 	 * every other trap resets it to -1 on kernel entry.
 	 */
 	int64_t syscall_nr;
+	/*
+	 * Where a function returns, read at its first instruction, when a
+	 * register holds it (ppc64: LR); 0 where the stack does (x86_64).
+	 */
+	uint64_t ra;
 };
 
 /* Required: read the stop registers of stopped thread tid (one ptrace call). */
@@ -38,6 +43,14 @@ int arch_set_pc(pid_t tid, uint64_t pc);
 /* Required: length of the system call instruction (syscall_nr != -1 at a step
  * stop means the instruction at pc - this length was that call). */
 extern const unsigned arch_syscall_insn_len;
+
+/*
+ * Required: true when a single step over a system call instruction also
+ * runs the instruction after it before the trap (ppc64: no step report at
+ * syscall exit, MSR_SE traps after the next instruction).  The tracer then
+ * takes the step with PTRACE_SYSCALL, whose exit stop comes first.
+ */
+extern const bool arch_syscall_step_runs_next;
 
 /* Required: true when code (len bytes available) starts with a system call
  * instruction. */
@@ -57,12 +70,59 @@ extern const unsigned arch_breakpoint_pc_adjust;
  * Required: at the first instruction of a function (regs of that stop), the
  * stack pointer once the activation has returned: the function's activation
  * is over as soon as the thread's sp is at or above it (stacks grow down).
+ * With a return address in regs (ra), it is over when the thread is back at
+ * ra with sp at or above this, or above it (a longjmp out).
  */
 uint64_t arch_frame_end_sp(const struct arch_stop_regs *r);
 
 /* Required: the ptrace request that steps to the next taken branch, or -1
  * when the architecture has none. */
 int arch_block_step_request(void);
+
+/*
+ * A load-reserve/store-conditional sequence (ppc64 lwarx..stwcx.): stepped,
+ * each trap clears the reservation and the store never succeeds, so the
+ * tracer runs it natively to breakpoints at its exits (as GDB's
+ * ppc_deal_with_atomic_sequence() does) and records the instructions the
+ * exit it stops at implies.
+ */
+#define ARCH_ATOMIC_MAX_EXITS 8
+struct arch_atomic_seq {
+	uint64_t start;		  /* the load-reserve */
+	unsigned insn_len;	  /* bytes per instruction */
+	unsigned nr_exits;
+	struct {
+		uint64_t addr;	  /* a breakpoint where the native run stops */
+		unsigned path;	  /* instructions run from start when it stops there */
+		bool store;	  /* reached through the store-conditional (else a branch out) */
+		bool ambiguous;	  /* two paths reach it: path is the longer one's */
+	} exits[ARCH_ATOMIC_MAX_EXITS];
+};
+
+/*
+ * Required: whether the instruction at code (len bytes) may start one
+ * (ppc64: a load-reserve; x86_64: never): cheap, for every step.
+ */
+bool arch_may_start_atomic(const uint8_t *code, size_t len);
+
+/* Longest code arch_atomic_sequence() reads, in bytes. */
+#define ARCH_ATOMIC_MAX_CODE 72
+
+/*
+ * Required: 1 when code (avail bytes at pc) starts a sequence that must not
+ * be single-stepped, with *seq filled; 0 when it starts none (x86_64: never);
+ * -1 when it starts one that cannot be run this way (an indirect branch or
+ * a branch into itself, no store-conditional within reach): the caller
+ * steps it and may never see it end.
+ */
+int arch_atomic_sequence(const uint8_t *code, size_t avail, uint64_t pc,
+			 struct arch_atomic_seq *seq);
+
+/*
+ * Required: stopped right after a sequence's store-conditional, whether it
+ * stored: 1, 0, or -1 when unknown.
+ */
+int arch_atomic_stored(pid_t tid);
 
 /*
  * Optional (a weak default says no): when code (len bytes) is an

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the symbol resolver needs to know about an architecture: how its PLT
- * entries reach their GOT slots, and which addresses belong to the kernel.
- * Each arch/<arch>/sym.c implements every function here.
+ * entries reach their GOT slots, its linker's call stubs, a function's
+ * second entry point, and which addresses belong to the kernel.  Each
+ * arch/<arch>/sym.c implements them; these apply the selected
+ * architecture's (arch/arch.h).
  */
 #ifndef PT_ARCH_SYM_H
 #define PT_ARCH_SYM_H
@@ -19,7 +21,7 @@ struct arch_plt_entry {
 };
 
 /*
- * Required.  Decode a PLT section: code, size bytes at ELF virtual address
+ * Decode a PLT section: code, size bytes at ELF virtual address
  * vaddr.  entsize is the section's sh_entsize; 0 means unknown (static
  * executables' .plt) and the entries are found by decoding.  Fills at most
  * max entries and returns how many.
@@ -27,15 +29,30 @@ struct arch_plt_entry {
 size_t arch_sym_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, size_t entsize,
 			    struct arch_plt_entry *out, size_t max);
 
-/* Required.  True when addr lies in the kernel's part of the address space. */
+/* True when addr lies in the kernel's part of the address space. */
 bool arch_sym_is_kernel_addr(uint64_t addr);
 
 /*
- * Required.  Preference of a kernel symbol name among the aliases at one
+ * Preference of a kernel symbol name among the aliases at one
  * address (higher wins): the native system call entry (what the syscall
  * table calls) over its compat and inner names, which the kernel defines
  * at the same address for argument-less system calls.
  */
 int arch_sym_kernel_alias_rank(const char *name);
+
+/*
+ * The offset of a function's local entry point from its symbol, from the
+ * symbol's st_other (ppc64 ELFv2: a direct call lands past the global
+ * entry's TOC set-up, and is still a call to the function's entry); 0 where
+ * functions have one entry.
+ */
+unsigned arch_sym_local_entry(unsigned char st_other);
+
+/*
+ * The name reports show for a linker-generated call stub the symbol table
+ * names (ppc64: "0000001b.plt_call.puts" is "puts@plt"), into buf; false
+ * when name is no such stub.  Version suffixes are already dropped.
+ */
+bool arch_sym_stub_name(const char *name, char *buf, size_t size);
 
 #endif /* PT_ARCH_SYM_H */

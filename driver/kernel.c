@@ -30,14 +30,14 @@
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
 
 #include "arch.h"
-#include "arch_conflict.h"
-#include "arch_kernel.h"
 #include "conflict.h"
 #include "kernel.h"
+#include "ksyms.h"
 #include "pitrace.h"
 
 struct kstep_range {
@@ -54,7 +54,6 @@ static unsigned int nr_safe;
 /* Entry points of the scheduler's core: a step there means the task sleeps. */
 static unsigned long sleep_entry[2];
 
-static unsigned long (*lookup_name)(const char *name);
 /* Set once a kernel session started: kernel-mode step traps may be ours from then on. */
 static bool kstep_used;
 static bool permanent_attached;
@@ -65,43 +64,12 @@ static inline struct pt_session *session(void)
 	return rcu_dereference_sched(pt_cur);
 }
 
-/*
- * kallsyms_lookup_name() is not exported: a kprobe on it tells its address
- * (the usual way out-of-tree tracers find it).  The collector could pass
- * /proc/kallsyms ranges instead, but then every client (the test client
- * too) would have to, and the kprobes blacklist is not in kallsyms.
- */
-static int find_lookup_name(void)
-{
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	int err;
-
-	if (lookup_name)
-		return 0;
-	err = register_kprobe(&kp);
-	if (err) {
-		pr_err("kernel stepping: cannot find kallsyms_lookup_name: %d\n", err);
-		return err;
-	}
-	lookup_name = (void *)arch_kstep_func_start((unsigned long)kp.addr);
-	unregister_kprobe(&kp);
-	return 0;
-}
-
-unsigned long kernel_lookup_name(const char *name)
-{
-	return find_lookup_name() ? 0 : lookup_name(name);
-}
-
 /* The extent of the function starting at (or containing) addr. */
 static bool function_range(unsigned long addr, struct kstep_range *out)
 {
-	static int (*size_offset)(unsigned long addr, unsigned long *size, unsigned long *off);
 	unsigned long size, off;
 
-	if (!size_offset)
-		size_offset = (void *)lookup_name("kallsyms_lookup_size_offset");
-	if (!addr || !size_offset || !size_offset(addr, &size, &off) || !size)
+	if (!addr || !ksyms_size_offset(addr, &size, &off) || !size)
 		return false;
 	out->start = addr - off;
 	out->end = addr - off + size;
@@ -112,7 +80,7 @@ static void add_safe(const char *name)
 {
 	struct kstep_range r;
 
-	if (nr_safe < KSTEP_MAX_SAFE && function_range(lookup_name(name), &r))
+	if (nr_safe < KSTEP_MAX_SAFE && function_range(ksyms_lookup_name(name), &r))
 		safe[nr_safe++] = r;
 }
 
@@ -155,15 +123,15 @@ static int range_cmp(const void *a, const void *b)
 /* Count (out == NULL) or collect the unsafe ranges; returns how many. */
 static unsigned int collect_ranges(struct kstep_range *out, unsigned int max)
 {
-	struct list_head *blacklist = (void *)lookup_name("kprobe_blacklist");
-	struct mutex *kprobe_mutex = (void *)lookup_name("kprobe_mutex");
+	struct list_head *blacklist = ksyms_kprobe_blacklist();
+	struct mutex *kprobe_mutex = ksyms_kprobe_mutex();
 	struct kprobe_blacklist_entry *ent;
 	unsigned int n = 0, i;
 	unsigned long a, b;
 
 	for (i = 0; arch_kstep_unsafe_sections[i][0]; i++) {
-		a = lookup_name(arch_kstep_unsafe_sections[i][0]);
-		b = lookup_name(arch_kstep_unsafe_sections[i][1]);
+		a = ksyms_lookup_name(arch_kstep_unsafe_sections[i][0]);
+		b = ksyms_lookup_name(arch_kstep_unsafe_sections[i][1]);
 		if (!a || !b || b <= a)
 			continue;
 		if (out && n < max)
@@ -204,8 +172,8 @@ static int build_unsafe_table(void)
 	unsafe = t;
 	nr_unsafe = m;
 	build_safe_table();
-	sleep_entry[0] = lookup_name("__schedule");
-	sleep_entry[1] = lookup_name("schedule");
+	sleep_entry[0] = ksyms_lookup_name("__schedule");
+	sleep_entry[1] = ksyms_lookup_name("schedule");
 	pr_info("kernel stepping: %u unsafe text ranges, %u safe functions in them\n", m,
 		nr_safe);
 	return 0;
@@ -420,8 +388,7 @@ static void probe_kstep_switch(void *data, bool preempt, struct task_struct *pre
 }
 
 struct kstep_probe {
-	const char *name;
-	void *func;
+	struct pt_tp_probe probe;
 	bool permanent;		/* from the first kernel session to module unload */
 	struct tracepoint *tp;
 	bool attached;
@@ -431,9 +398,9 @@ struct kstep_probe {
 #define KSTEP_PROBE_PRIO 11
 
 static struct kstep_probe kstep_probes[] = {
-	{ "sys_exit", probe_kstep_sys_exit, true },
-	{ "sched_process_exit", probe_kstep_exit, true },
-	{ "sched_switch", probe_kstep_switch, false },
+	{ PT_TP_PROBE(sys_exit, probe_kstep_sys_exit), true },
+	{ PT_TP_PROBE(sched_process_exit, probe_kstep_exit), true },
+	{ PT_TP_PROBE(sched_switch, probe_kstep_switch), false },
 };
 
 static void kstep_find_tp(struct tracepoint *tp, void *priv)
@@ -441,7 +408,7 @@ static void kstep_find_tp(struct tracepoint *tp, void *priv)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(kstep_probes); i++)
-		if (!strcmp(tp->name, kstep_probes[i].name))
+		if (!strcmp(tp->name, kstep_probes[i].probe.name))
 			kstep_probes[i].tp = tp;
 }
 
@@ -457,12 +424,13 @@ static int kstep_attach(bool permanent)
 		if (pr->permanent != permanent || pr->attached)
 			continue;
 		if (!pr->tp) {
-			pr_err("tracepoint %s not found\n", pr->name);
+			pr_err("tracepoint %s not found\n", pr->probe.name);
 			return -ENOENT;
 		}
-		err = tracepoint_probe_register_prio(pr->tp, pr->func, NULL, KSTEP_PROBE_PRIO);
+		err = tracepoint_probe_register_prio(pr->tp, pr->probe.func, NULL,
+						     KSTEP_PROBE_PRIO);
 		if (err) {
-			pr_err("cannot attach to tracepoint %s: %d\n", pr->name, err);
+			pr_err("cannot attach to tracepoint %s: %d\n", pr->probe.name, err);
 			return err;
 		}
 		pr->attached = true;
@@ -477,7 +445,7 @@ static void kstep_detach(bool permanent)
 	for (i = 0; i < ARRAY_SIZE(kstep_probes); i++) {
 		if (kstep_probes[i].permanent != permanent || !kstep_probes[i].attached)
 			continue;
-		tracepoint_probe_unregister(kstep_probes[i].tp, kstep_probes[i].func, NULL);
+		tracepoint_probe_unregister(kstep_probes[i].tp, kstep_probes[i].probe.func, NULL);
 		kstep_probes[i].attached = false;
 	}
 	tracepoint_synchronize_unregister();
@@ -491,7 +459,10 @@ int kernel_session_start(struct pt_session *s)
 
 	if (!(s->config.flags & PITRACE_CFG_KERNEL))
 		return 0;
-	err = find_lookup_name();
+	err = arch_kstep_supported();
+	if (err)
+		return err;
+	err = ksyms_init();
 	if (err)
 		return err;
 	err = build_unsafe_table();

@@ -3,14 +3,14 @@
  * Kernel-mode stepping (PITRACE_CFG_KERNEL): a traced task's system calls
  * are single-stepped from the syscall function's entry to its return.
  * docs/kernel-mode.md has the design; driver/kernel.c the common logic;
- * driver/arch_kernel.h what it needs from the architecture.
+ * driver/arch.h what it needs from the architecture (arch_kstep_*) and the
+ * trap the architecture code calls (pitrace_kernel_step_trap()).
  */
 #ifndef PITRACE_DRIVER_KERNEL_H
 #define PITRACE_DRIVER_KERNEL_H
 
 #include <linux/types.h>
 
-struct pt_regs;
 struct pt_session;
 
 /* Per traced thread; touched only from the thread's own context. */
@@ -36,12 +36,5 @@ int kernel_session_start(struct pt_session *s);
 void kernel_session_stop(struct pt_session *s);
 /* Module unload: detach what stays attached after the first kernel session. */
 void kernel_module_exit(void);
-/* kallsyms_lookup_name() (not exported; process context): 0 when name or it is not found. */
-unsigned long kernel_lookup_name(const char *name);
-/*
- * A single-step trap taken in kernel mode (interrupts off, #DB context).
- * True when it is ours (stepped or leaked TF): consumed, no one else sees it.
- */
-bool pitrace_kernel_step_trap(struct pt_regs *regs);
 
 #endif /* PITRACE_DRIVER_KERNEL_H */

@@ -19,7 +19,6 @@
 #include <linux/vmalloc.h>
 
 #include "arch.h"
-#include "arch_conflict.h"
 #include "conflict.h"
 #include "pitrace.h"
 

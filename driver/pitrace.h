@@ -2,7 +2,8 @@
 /*
  * Internal interfaces between the parts of pitrace.ko: the session
  * (main.c), per-CPU rings (ring.c), traced tasks and selection (task.c),
- * tracepoint probes (probes.c) and the arch trap code (driver/arch.h).
+ * tracepoint probes (probes.c); what the arch trap code and the driver
+ * call of each other is in driver/arch.h.
  */
 #ifndef PITRACE_DRIVER_H
 #define PITRACE_DRIVER_H
@@ -16,6 +17,7 @@
 
 #include <pitrace/abi.h>
 #include <pitrace/format.h>
+#include <pitrace/stepenc.h>
 
 #include "kernel.h"
 
@@ -55,6 +57,7 @@ struct pt_task {
 	u64 sig_skip;			/* bit per depth: resume pc already recorded */
 	struct callback_head work;
 	struct callback_head kick;	/* teardown: wakes the task so a queued work runs */
+	struct callback_head defer;	/* a step deferred to the task's context (deferred.c) */
 	struct pt_kstate k;		/* kernel-mode stepping (kernel.c) */
 	u64 uprobe_pc;			/* TF lent to uprobes at its breakpoint here; 0: not lent */
 };
@@ -65,7 +68,13 @@ enum {
 	PT_TASK_WORK,			/* task work queued */
 	PT_TASK_DEAD,			/* exited; slot freed when the works have run */
 	PT_TASK_KICK,			/* kick queued */
+	PT_TASK_DEFER,			/* deferred step queued (deferred.c) */
+	PT_TASK_NATIVE,			/* running natively until the kernel next sees it */
+	PT_TASK_SIGENTRY,		/* a handler's first instruction is run by no trap */
 };
+
+/* Works that still point at the slot: the last one to run frees a dead task's slot. */
+#define PT_TASK_WORKS (BIT(PT_TASK_WORK) | BIT(PT_TASK_KICK) | BIT(PT_TASK_DEFER))
 
 struct pt_session {
 	struct file *owner;		/* the claiming file */
@@ -86,17 +95,6 @@ struct pt_session {
 extern struct pt_session __rcu *pt_cur;
 extern struct mutex pt_session_mutex;
 extern wait_queue_head_t pt_disarm_wait;
-
-/* arch code calls this for each user-mode single-step trap (driver/arch.h) */
-bool pitrace_step_trap(struct pt_regs *regs);
-/*
- * arch code calls this when the current task takes an interrupt or exception
- * (driver/arch.h): kind PT_ASYNC_*, number its vector, regs the frame it
- * interrupted (NULL: a hard interrupt's, found by arch_interrupt_regs() if
- * the task is recorded), address and error code of a fault (else 0).
- */
-void pitrace_async_entry(unsigned int kind, u64 number, struct pt_regs *regs, u64 address,
-			 u64 error);
 
 /* ring.c */
 struct pt_ring *ring_create(unsigned int cpu, u64 buffer_size, u32 subbuf_size,
@@ -146,8 +144,8 @@ static inline void ring_step_ring(struct pt_session *s, struct pt_ring *r, struc
 	s64 delta = (s64)(pc - r->last_pc);
 
 	if (likely(r->open && r->cur_tid == t->tid && r->ring == ring && r->pos < r->subbuf_size &&
-		   delta >= -64 && delta < 64)) {
-		r->cur[r->pos++] = (u8)delta & 0x7f;
+		   pt_step_is_short(delta))) {
+		r->cur[r->pos++] = pt_step_short(delta);
 		r->last_pc = pc;
 		r->steps++;
 		return;

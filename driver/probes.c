@@ -19,6 +19,10 @@
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
+#include <trace/events/irq.h>
+#include <trace/events/sched.h>
+#include <trace/events/signal.h>
+#include <trace/events/syscalls.h>
 
 #include "arch.h"
 #include "pitrace.h"
@@ -31,6 +35,15 @@ static inline struct pt_session *session(void)
 static inline bool recording(struct pt_session *s, struct pt_task *pt)
 {
 	return s && s->active && s->on && test_bit(PT_TASK_WANT, &pt->flags);
+}
+
+/* A task running natively (pitrace_step_native()) is armed again on its way back. */
+static void untraced_run_end(struct task_struct *t)
+{
+	struct pt_task *pt = t->pid ? task_lookup(t->pid) : NULL;
+
+	if (pt && test_bit(PT_TASK_NATIVE, &pt->flags))
+		task_queue_work(pt, t, false);
 }
 
 bool pitrace_step_trap(struct pt_regs *regs)
@@ -98,6 +111,7 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 
 	if (!s || !s->active)
 		return;
+	untraced_run_end(prev);
 	pp = task_lookup(prev->pid);
 	pn = task_lookup(next->pid);
 	if (pp && !test_bit(PT_TASK_ARMED, &pp->flags))
@@ -135,6 +149,7 @@ static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	}
 	/* sigreturn may restore flags saved before we armed the task. */
 	arch_regs_set_step(regs, true);
+	clear_bit(PT_TASK_NATIVE, &pt->flags);
 	if (arch_syscall_is_sigreturn(regs) && pt->sig_depth) {
 		bool recorded;
 
@@ -183,7 +198,8 @@ static void probe_signal_deliver(void *data, int sig, struct kernel_siginfo *inf
 	payload_uleb(&p, PT_ASYNC_SIGNAL);
 	payload_uleb(&p, sig);
 	emit(s, pt, PT_CTL_ASYNC, &p);
-	/* Frame setup clears TF after this probe: re-arm on the way out. */
+	/* Frame setup clears TF (x86) after this probe: re-arm on the way out. */
+	set_bit(PT_TASK_SIGENTRY, &pt->flags);
 	task_queue_work(pt, current, false);
 }
 
@@ -232,7 +248,10 @@ void pitrace_async_entry(unsigned int kind, u64 number, struct pt_regs *regs, u6
 			 u64 error)
 {
 	struct pt_session *s;
-	struct pt_task *pt = async_task(&s);
+	struct pt_task *pt;
+
+	untraced_run_end(current);
+	pt = async_task(&s);
 
 	if (pt)
 		async_emit(s, pt, kind, number, regs, address, error);
@@ -242,9 +261,11 @@ void pitrace_async_entry(unsigned int kind, u64 number, struct pt_regs *regs, u6
 static void probe_irq_handler_entry(void *data, int irq, struct irqaction *action)
 {
 	struct pt_session *s;
-	struct pt_task *pt = async_task(&s);
+	struct pt_task *pt;
 	struct irq_data *d;
 
+	untraced_run_end(current);
+	pt = async_task(&s);
 	if (!pt)
 		return;
 	/*
@@ -368,14 +389,13 @@ static void probe_sched_process_exit(void *data, struct task_struct *t)
 	clear_bit(PT_TASK_WANT, &pt->flags);
 	/* A queued work still points at the slot: it frees it when it runs. */
 	set_bit(PT_TASK_DEAD, &pt->flags);
-	if (!test_bit(PT_TASK_WORK, &pt->flags) && !test_bit(PT_TASK_KICK, &pt->flags))
+	if (!(READ_ONCE(pt->flags) & PT_TASK_WORKS))
 		task_free(pt);
 	wake_up_all(&pt_disarm_wait);
 }
 
 struct pt_probe {
-	const char *name;
-	void *func;
+	struct pt_tp_probe probe;
 	bool permanent;		/* attached while the module is loaded, not per session */
 	bool optional;		/* a kernel without it records less, nothing breaks */
 	bool said_missing;
@@ -389,13 +409,13 @@ struct pt_probe {
  * freed at exit whatever happens to sessions.
  */
 static struct pt_probe pt_probes[] = {
-	{ "sched_process_fork", probe_sched_process_fork, true },
-	{ "sched_process_exit", probe_sched_process_exit, true },
-	{ "sched_process_exec", probe_sched_process_exec, false },
-	{ "sched_switch", probe_sched_switch, false },
-	{ "sys_exit", probe_sys_exit, false },
-	{ "signal_deliver", probe_signal_deliver, false },
-	{ "irq_handler_entry", probe_irq_handler_entry, false, true },
+	{ PT_TP_PROBE(sched_process_fork, probe_sched_process_fork), true },
+	{ PT_TP_PROBE(sched_process_exit, probe_sched_process_exit), true },
+	{ PT_TP_PROBE(sched_process_exec, probe_sched_process_exec), false },
+	{ PT_TP_PROBE(sched_switch, probe_sched_switch), false },
+	{ PT_TP_PROBE(sys_exit, probe_sys_exit), false },
+	{ PT_TP_PROBE(signal_deliver, probe_signal_deliver), false },
+	{ PT_TP_PROBE(irq_handler_entry, probe_irq_handler_entry), false, true },
 };
 
 /* The architecture's interrupt and exception probes (driver/arch.h), per session. */
@@ -418,7 +438,7 @@ static void probes_find(struct tracepoint *tp, void *priv)
 	unsigned int i;
 
 	for (i = 0; (pr = probe_at(i)); i++)
-		if (!strcmp(tp->name, pr->name))
+		if (!strcmp(tp->name, pr->probe.name))
 			pr->tp = tp;
 }
 
@@ -431,8 +451,7 @@ static int probes_attach(bool permanent)
 	if (!nr_arch_probes) {
 		for (i = 0; arch_async_probes[i].name && i < PT_MAX_ARCH_PROBES; i++)
 			pt_arch_probes[i] = (struct pt_probe){
-				.name = arch_async_probes[i].name,
-				.func = arch_async_probes[i].func,
+				.probe = arch_async_probes[i],
 				.optional = true,
 			};
 		nr_arch_probes = i;
@@ -444,17 +463,17 @@ static int probes_attach(bool permanent)
 		if (!pr->tp && pr->optional) {
 			if (!pr->said_missing)
 				pr_info("tracepoint %s not in this kernel: not recorded\n",
-					pr->name);
+					pr->probe.name);
 			pr->said_missing = true;
 			continue;
 		}
 		if (!pr->tp) {
-			pr_err("tracepoint %s not found\n", pr->name);
+			pr_err("tracepoint %s not found\n", pr->probe.name);
 			return -ENOENT;
 		}
-		err = tracepoint_probe_register(pr->tp, pr->func, NULL);
+		err = tracepoint_probe_register(pr->tp, pr->probe.func, NULL);
 		if (err) {
-			pr_err("cannot attach to tracepoint %s: %d\n", pr->name, err);
+			pr_err("cannot attach to tracepoint %s: %d\n", pr->probe.name, err);
 			return err;
 		}
 		pr->attached = true;
@@ -470,7 +489,7 @@ static void probes_detach(bool permanent)
 	for (i = 0; (pr = probe_at(i)); i++) {
 		if (pr->permanent != permanent || !pr->attached)
 			continue;
-		tracepoint_probe_unregister(pr->tp, pr->func, NULL);
+		tracepoint_probe_unregister(pr->tp, pr->probe.func, NULL);
 		pr->attached = false;
 	}
 	tracepoint_synchronize_unregister();

@@ -17,24 +17,11 @@
 #include "pitrace.h"
 
 /* Longest record the writer emits in one piece (a control record of a full payload). */
-#define RING_MAX_RECORD (1 + 10 + sizeof(((struct pt_payload *)0)->buf))
-
-static size_t uleb_put(u8 *out, u64 v)
-{
-	size_t n = 0;
-
-	do {
-		u8 b = v & 0x7f;
-
-		v >>= 7;
-		out[n++] = b | (v ? 0x80 : 0);
-	} while (v);
-	return n;
-}
+#define RING_MAX_RECORD (PT_CTL_HEADER_MAX + sizeof(((struct pt_payload *)0)->buf))
 
 void payload_uleb(struct pt_payload *p, u64 v)
 {
-	p->len += uleb_put(p->buf + p->len, v);
+	p->len += pt_uleb_put(p->buf + p->len, v);
 }
 
 void payload_u64(struct pt_payload *p, u64 v)
@@ -148,21 +135,9 @@ static void ring_close(struct pt_ring *r)
 	irq_work_queue(&r->wake);
 }
 
-static void put_raw(struct pt_ring *r, const u8 *b, size_t len)
-{
-	memcpy(r->cur + r->pos, b, len);
-	r->pos += len;
-}
-
 static void put_ctl(struct pt_ring *r, unsigned int type, const u8 *payload, size_t len)
 {
-	u8 hdr[11];
-	size_t n;
-
-	hdr[0] = PT_CTL_TAG | (type & 0x3f);
-	n = 1 + uleb_put(hdr + 1, len);
-	put_raw(r, hdr, n);
-	put_raw(r, payload, len);
+	r->pos += pt_ctl_put(r->cur + r->pos, type, payload, len);
 }
 
 static void put_switch(struct pt_ring *r, pid_t pid, pid_t tid)
@@ -248,15 +223,11 @@ void ring_switch(struct pt_session *s, struct pt_ring *r, pid_t pid, pid_t tid)
 
 void __ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t, u64 pc, u8 ring)
 {
-	u8 *out;
-	s64 delta;
-	u64 z;
-
 	r->steps++;
 	if (r->cur_tid != t->tid || !r->open)
 		ring_switch(s, r, t->pid, t->tid);
-	/* room for the longest step (11 bytes), after a RING record (3) if the ring changes */
-	if (!ring_reserve(s, r, r->ring != ring ? 14 : 11)) {
+	/* room for the longest step, after a RING record (3 bytes) if the ring changes */
+	if (!ring_reserve(s, r, PT_STEP_MAX_BYTES + (r->ring != ring ? 3 : 0))) {
 		ring_lost_step(r);
 		return;
 	}
@@ -264,25 +235,16 @@ void __ring_step_ring(struct pt_session *s, struct pt_ring *r, struct pt_task *t
 		r->ring = ring;
 		put_ctl(r, PT_CTL_RING, &ring, 1);
 	}
-	out = r->cur + r->pos;
-	delta = (s64)(pc - r->last_pc);
-	if (delta >= -64 && delta < 64) {
-		out[0] = (u8)delta & 0x7f;
-		r->pos += 1;
-	} else {
-		z = ((u64)delta << 1) ^ (u64)(delta >> 63);
-		out[0] = PT_STEP_LONG_TAG | PT_STEP_LONG_CONT | (u8)(z & 0x1f);
-		r->pos += 1 + uleb_put(out + 1, z >> 5);
-	}
+	r->pos += pt_step_put(r->cur + r->pos, (s64)(pc - r->last_pc));
 	r->last_pc = pc;
 }
 
 void ring_ctl(struct pt_session *s, struct pt_ring *r, unsigned int type, const u8 *payload,
 	      size_t len)
 {
-	if (len + 11 > RING_MAX_RECORD)
+	if (len + PT_CTL_HEADER_MAX > RING_MAX_RECORD)
 		return;
-	if (ring_reserve(s, r, len + 11))
+	if (ring_reserve(s, r, len + PT_CTL_HEADER_MAX))
 		put_ctl(r, type, payload, len);
 }
 

@@ -17,7 +17,6 @@
 #include <linux/uprobes.h>
 
 #include "arch.h"
-#include "arch_conflict.h"
 #include "conflict.h"
 #include "pitrace.h"
 
@@ -176,13 +175,20 @@ void task_arm_current(struct pt_session *s, struct pt_task *pt)
 		pt->pending_pc = instruction_pointer(regs) == pt->uprobe_pc ?
 					 0 : instruction_pointer(regs);
 		pt->uprobe_pc = 0;
-	} else if (!test_bit(PT_TASK_ARMED, &pt->flags) || !arch_regs_step(regs)) {
-		/* With TF clear, the instruction at ip runs before any trap reports it. */
+	} else if (!test_bit(PT_TASK_ARMED, &pt->flags) || !arch_regs_step(regs) ||
+		   test_and_clear_bit(PT_TASK_SIGENTRY, &pt->flags)) {
+		/*
+		 * With TF clear, the instruction at ip runs before any trap
+		 * reports it; so does a signal handler's first, the frame
+		 * set-up having moved ip (where that leaves the step flag set:
+		 * ppc64).
+		 */
 		pt->pending_pc = instruction_pointer(regs);
 	}
 	arch_regs_set_step(regs, true);
 	if (s->config.mode == PITRACE_MODE_BLOCK && !arch_block_arm())
 		s->block_degraded = true;
+	clear_bit(PT_TASK_NATIVE, &pt->flags);
 	set_bit(PT_TASK_ARMED, &pt->flags);
 }
 
@@ -190,6 +196,8 @@ void task_disarm_current(struct pt_task *pt)
 {
 	if (!test_and_clear_bit(PT_TASK_ARMED, &pt->flags))
 		return;
+	clear_bit(PT_TASK_NATIVE, &pt->flags);
+	clear_bit(PT_TASK_SIGENTRY, &pt->flags);
 	pt->uprobe_pc = 0;
 	/* Mid-step, TF is uprobes' (lent clear: it clears TF after its step). */
 	if (!uprobe_stepping())
@@ -207,7 +215,7 @@ static void task_work_fn(struct callback_head *cb)
 
 	clear_bit(PT_TASK_WORK, &pt->flags);
 	if (test_bit(PT_TASK_DEAD, &pt->flags)) {
-		if (!test_bit(PT_TASK_KICK, &pt->flags))
+		if (!(READ_ONCE(pt->flags) & PT_TASK_WORKS))
 			task_free(pt);
 		goto out;
 	}
@@ -232,7 +240,7 @@ static void task_kick_fn(struct callback_head *cb)
 	struct pt_task *pt = container_of(cb, struct pt_task, kick);
 
 	clear_bit(PT_TASK_KICK, &pt->flags);
-	if (test_bit(PT_TASK_DEAD, &pt->flags) && !test_bit(PT_TASK_WORK, &pt->flags))
+	if (test_bit(PT_TASK_DEAD, &pt->flags) && !(READ_ONCE(pt->flags) & PT_TASK_WORKS))
 		task_free(pt);
 	wake_up_all(&pt_disarm_wait);
 	module_put(THIS_MODULE);
@@ -404,7 +412,7 @@ unsigned long task_count_busy(void)
 	for (i = 0; i < PT_TABLE_SIZE; i++)
 		if (READ_ONCE(pt_table[i].tid) > 0 &&
 		    (READ_ONCE(pt_table[i].flags) &
-		     (BIT(PT_TASK_ARMED) | BIT(PT_TASK_WORK) | BIT(PT_TASK_KICK))))
+		     (BIT(PT_TASK_ARMED) | PT_TASK_WORKS)))
 			n++;
 	return n;
 }

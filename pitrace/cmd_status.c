@@ -34,6 +34,8 @@ static void print_step_users(__u32 users)
 		       "paused)\n");
 	if (users & PITRACE_STEP_USER_KGDB)
 		printf("step trap also used by: kgdb (no new session)\n");
+	if (users & PITRACE_STEP_USER_DEBUGGER)
+		printf("step trap also used by: a kernel debugger, xmon or kgdb (no new session)\n");
 }
 
 int cmd_status(int argc, char **argv, struct pitrace_opts *opts)

@@ -149,6 +149,12 @@ int ds_claim(struct driver_session *ds, const struct pitrace_config *cfg)
 		       (unsigned long long)(cfg->buffer_size >> 20), cpus);
 		return -1;
 	}
+	if (errno == EOPNOTSUPP && (cfg->flags & PITRACE_CFG_KERNEL)) {
+		pr_err("the driver cannot step kernel code on this architecture (--kernel; "
+		       "docs/kernel-mode.md says why)");
+		errno = EOPNOTSUPP;
+		return -1;
+	}
 	if (errno != EBUSY) {
 		pr_err("cannot claim the driver: %s", strerror(errno));
 		return -1;
@@ -167,6 +173,9 @@ int ds_claim(struct driver_session *ds, const struct pitrace_config *cfg)
 	} else if (st.step_users & PITRACE_STEP_USER_KGDB) {
 		pr_err("cannot claim the step trap: a debugger is connected to kgdb "
 		       "(detach it first)");
+	} else if (st.step_users & PITRACE_STEP_USER_DEBUGGER) {
+		pr_err("cannot claim the step trap: a kernel debugger (xmon or kgdb) holds it "
+		       "(xmon: echo 0 > /sys/kernel/debug/powerpc/xmon)");
 	} else {
 		/* A driver older than ABI 1.3, or the other user went away meanwhile. */
 		pr_err("the driver is busy: another session or single-step user holds it");

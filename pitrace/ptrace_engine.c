@@ -54,6 +54,8 @@ volatile sig_atomic_t g_kick_tid;
 
 static void release_parked(struct engine *e);
 static void resume(struct engine *e, struct thread *t);
+static uint8_t insn_kind(struct proc *p, uint64_t pc);
+static bool next_is_syscall(struct proc *p, uint64_t pc);
 
 /* ---- tasks ---- */
 
@@ -136,7 +138,13 @@ static void set_kick(struct engine *e)
 void pte_remove_thread(struct engine *e, struct thread *t)
 {
 	struct proc *p = t->proc;
+	bool atomic = t->atomic.active;
+	unsigned steps;
+	int kind;
 
+	/* Its sequence's breakpoints must not stay for the other threads. */
+	if (atomic && p && p->memfd >= 0)
+		ptrace_atomic_end(&t->atomic, p->memfd, t->tid, 0, &steps, &kind);
 	for (struct thread **pp = &e->threads; *pp; pp = &(*pp)->next) {
 		if (*pp == t) {
 			*pp = t->next;
@@ -154,7 +162,7 @@ void pte_remove_thread(struct engine *e, struct thread *t)
 	free(t);
 	e->guard_dirty = true;
 	set_kick(e);
-	if (!e->owner)
+	if (!e->owner || atomic)
 		release_parked(e);
 }
 
@@ -369,17 +377,53 @@ static void detach_thread(struct engine *e, struct thread *t, int sig)
 	pte_remove_thread(e, t);
 }
 
+/*
+ * Another thread of t's process runs a sequence natively: with a
+ * breakpoint at pc, or (pc 0) at all.
+ */
+static bool atomic_held(struct engine *e, struct thread *t, uint64_t pc)
+{
+	for (struct thread *o = e->threads; o; o = o->next)
+		if (o != t && o->proc == t->proc && o->atomic.active &&
+		    (!pc || ptrace_atomic_holds(&o->atomic, pc)))
+			return true;
+	return false;
+}
+
 static void do_resume(struct engine *e, struct thread *t)
 {
 	int sig = t->pending_sig;
 	long r;
 
-	t->pending_sig = 0;
 	if (e->detaching) {
+		t->pending_sig = 0;
 		detach_thread(e, t, sig);
 		return;
 	}
-	if (t->stepping) {
+	/*
+	 * While a thread runs a sequence natively, its exits hold breakpoints:
+	 * the process's other stepped threads wait (its end lets them go), so
+	 * that none steps onto one or plants its own over them.
+	 */
+	if (t->stepping && atomic_held(e, t, 0)) {
+		t->parked = true;
+		return;
+	}
+	t->pending_sig = 0;
+	if (t->stepping && !sig && t->proc->recorded &&
+	    insn_kind(t->proc, t->prev_pc) == INSN_ATOMIC &&
+	    ptrace_atomic_begin(&t->atomic, t->proc->memfd, t->prev_pc) == 1) {
+		/* A larx/stcx. sequence: natively to its exits (ptrace_atomic.h). */
+		t->proc->atomic_runs = true;
+		r = ptrace(PTRACE_CONT, t->tid, NULL, NULL);
+		t->stepped = false;
+	} else if (t->stepping && !sig && arch_syscall_step_runs_next &&
+		   (t->sc_step || next_is_syscall(t->proc, t->prev_pc))) {
+		/* Its exit stop comes before the next instruction runs (arch_ptrace.h). */
+		r = ptrace(PTRACE_SYSCALL, t->tid, NULL, NULL);
+		t->sc_step = true;
+		t->stepped = true;
+	} else if (t->stepping) {
 		struct bp *b = t->proc->nr_bps ? bp_find(t->proc, t->prev_pc) : NULL;
 
 		/* Step the original instruction, put the breakpoint back after. */
@@ -418,6 +462,8 @@ static uint8_t insn_kind(struct proc *p, uint64_t pc)
 		p->sc_cache[slot].kind = INSN_SYSCALL;
 	else if (n > 0 && arch_insn_pushes_flags(code, (size_t)n))
 		p->sc_cache[slot].kind = INSN_PUSHES_FLAGS;
+	else if (n > 0 && arch_may_start_atomic(code, (size_t)n))
+		p->sc_cache[slot].kind = INSN_ATOMIC;
 	return p->sc_cache[slot].kind;
 }
 
@@ -559,7 +605,7 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 	t->prev_sp = r->sp;
 	if (r->syscall_nr >= 0)
 		after_syscall(e, t, r->syscall_nr);
-	if (t->region_end_sp && r->sp >= t->region_end_sp)
+	if (region_left(t, r))
 		region_end(e, t);
 	resume(e, t);
 }
@@ -573,6 +619,29 @@ static bool is_handler_entry(pid_t tid)
 	if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) < 0)
 		return false;
 	return si.si_code == SIGTRAP;
+}
+
+/*
+ * t stopped with a SIGTRAP at addr: did it run the breakpoint at a sequence
+ * exit another thread planted there (still in, or taken out since its
+ * stop)?  Yes when the SIGTRAP is a breakpoint's, not a step's, and the
+ * code at addr is not a breakpoint of the program's own.  Only once some
+ * thread of the process has run a sequence natively.
+ */
+static bool ran_atomic_exit(struct engine *e, struct thread *t, uint64_t addr)
+{
+	uint8_t code[ARCH_BREAKPOINT_MAX];
+	siginfo_t si;
+
+	if (!t->proc->atomic_runs || ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si) < 0 ||
+	    si.si_code == TRAP_TRACE || si.si_code == TRAP_BRANCH)
+		return false;
+	if (atomic_held(e, t, addr))
+		return true;
+	return !bp_find(t->proc, addr) &&
+	       pread(t->proc->memfd, code, arch_breakpoint_len, (off_t)addr) ==
+		       (ssize_t)arch_breakpoint_len &&
+	       memcmp(code, arch_breakpoint_insn, arch_breakpoint_len) != 0;
 }
 
 static void on_trap(struct engine *e, struct thread *t)
@@ -590,6 +659,16 @@ static void on_trap(struct engine *e, struct thread *t)
 		struct proc *p = t->proc;
 		uint64_t bp = r.pc - arch_breakpoint_pc_adjust;
 
+		if (ran_atomic_exit(e, t, bp)) {
+			/* Another thread's sequence breakpoint: run on once it is gone. */
+			arch_set_pc(t->tid, bp);
+			t->prev_pc = bp;
+			if (atomic_held(e, t, bp))
+				t->parked = true;
+			else
+				resume(e, t);
+			return;
+		}
 		if (!bp_find(p, bp)) {
 			/* Not ours: the program's own SIGTRAP. */
 			t->pending_sig = SIGTRAP;
@@ -631,13 +710,36 @@ static void on_trap(struct engine *e, struct thread *t)
 		resume(e, t);
 		return;
 	}
+	if (r.pc - arch_breakpoint_pc_adjust == t->prev_pc && ran_atomic_exit(e, t, t->prev_pc)) {
+		/* Its step was under way when another thread planted its sequence's
+		 * exit there: it ran that breakpoint, not its instruction, which it
+		 * steps now or, while the breakpoint is still in, once it is gone. */
+		arch_set_pc(t->tid, t->prev_pc);
+		if (atomic_held(e, t, t->prev_pc))
+			t->parked = true;
+		else
+			resume(e, t);
+		return;
+	}
 	step_completed(e, t, &r);
 }
 
 static void on_syscall_stop(struct engine *e, struct thread *t)
 {
 	struct __ptrace_syscall_info info;
+	struct arch_stop_regs r;
 
+	if (t->sc_step) {
+		/* A stepped syscall instruction: its exit stop completes the step. */
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info) > 0 &&
+		    info.op == PTRACE_SYSCALL_INFO_EXIT && arch_read_regs(t->tid, &r) == 0) {
+			t->sc_step = false;
+			step_completed(e, t, &r);
+			return;
+		}
+		resume(e, t);
+		return;
+	}
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info) > 0) {
 		if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
 			t->sys_nr = (int64_t)info.entry.nr;
@@ -701,6 +803,7 @@ static void on_exec(struct engine *e, struct thread *t)
 	}
 	if (t->stepping && t->stepped)
 		record_step(e, t, t->prev_pc);	/* the execve instruction */
+	t->sc_step = false;		/* its exit stop is the new image's (exec_trap) */
 	/* New address space: old breakpoints and mappings are gone. */
 	p->nr_bps = 0;
 	e->guard_dirty = true;
@@ -870,6 +973,39 @@ static bool is_stop_signal(int sig)
 	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/*
+ * A thread running a sequence natively stopped: record what it ran.  At
+ * one of its exits (our breakpoint's SIGTRAP) it goes on stepping from
+ * there: true.  Any other stop (a signal inside it) is handled as usual,
+ * from where it stands: false.
+ */
+static bool atomic_stopped(struct engine *e, struct thread *t, int sig, int event)
+{
+	struct arch_stop_regs r;
+	struct tw_stream *s;
+	unsigned steps;
+	uint64_t start = t->atomic.seq.start, len = t->atomic.seq.insn_len;
+	bool at_exit;
+	int kind;
+
+	if (arch_read_regs(t->tid, &r) < 0)
+		r.pc = r.sp = 0;
+	at_exit = ptrace_atomic_end(&t->atomic, t->proc->memfd, t->tid, r.pc, &steps, &kind);
+	for (unsigned i = 0; i < steps; i++)
+		record_step(e, t, start + i * len);
+	s = kind >= 0 ? pte_stream_of(e, t) : NULL;
+	if (s)
+		tw_atomic(s, (unsigned)kind, start, steps);
+	/* Threads that waited for the breakpoints to go. */
+	release_parked(e);
+	t->prev_pc = r.pc;
+	t->prev_sp = r.sp;
+	if (!at_exit || sig != SIGTRAP || event)
+		return false;
+	resume(e, t);
+	return true;
+}
+
 static void on_stop(struct engine *e, struct thread *t, int status)
 {
 	int sig = WSTOPSIG(status), event = status >> 16;
@@ -883,6 +1019,8 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 		start_thread(e, t);
 		return;
 	}
+	if (t->atomic.active && atomic_stopped(e, t, sig, event))
+		return;
 	if (t->lifted && sig != SIGTRAP)
 		bp_replant(t);
 	if (t->draining && !event && sig == SIGTRAP) {

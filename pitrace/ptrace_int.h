@@ -16,12 +16,14 @@
 
 #include "arch_decode.h"
 #include "arch_ptrace.h"
+#include "ptrace_atomic.h"
 #include "ptrace_engine.h"
 #include "ptrace_maps.h"
 
 /* What the instructions at some addresses are, per process (insn_kind). */
 #define SC_CACHE_SIZE 1024
-enum { INSN_OTHER, INSN_SYSCALL, INSN_PUSHES_FLAGS, INSN_UNKNOWN = 0xff };
+/* INSN_ATOMIC: may start a load-reserve/store-conditional sequence (arch_ptrace.h). */
+enum { INSN_OTHER, INSN_SYSCALL, INSN_PUSHES_FLAGS, INSN_ATOMIC, INSN_UNKNOWN = 0xff };
 
 /* A planted breakpoint (--on) in one process's memory. */
 struct bp {
@@ -41,6 +43,7 @@ struct proc {
 	int nr_threads;
 	cpu_set_t saved_mask;	  /* attach: the affinity to give back */
 	bool mask_saved;
+	bool atomic_runs;	  /* a thread has run a larx/stcx. sequence natively */
 	struct {
 		uint64_t pc;
 		uint8_t kind;	  /* INSN_*; INSN_UNKNOWN (0xff, as memset): slot empty */
@@ -68,8 +71,12 @@ struct thread {
 	int pending_sig;	  /* signal to deliver at the next resume */
 	int injected_sig;	  /* signal delivered at the last resume */
 	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */
+	bool sc_step;		  /* stepping a syscall insn by PTRACE_SYSCALL's stops
+				   * (arch_syscall_step_runs_next) */
 	unsigned sig_depth;	  /* signal handlers entered and not yet returned */
 	uint64_t region_end_sp;	  /* --on: in a region until sp reaches this; 0 none */
+	uint64_t region_ret;	  /* --on: ... or it returns here at that sp (arch_stop_regs.ra) */
+	struct ptrace_atomic atomic; /* a larx/stcx. sequence running natively */
 	int fault_sig;		  /* a fault (SIGSEGV...) stopped prev_pc; 0 none */
 	uint64_t fault_addr;	  /* its si_addr */
 	int last_sig;		  /* the last signal delivered to it */
@@ -92,6 +99,7 @@ struct sym_cache {
 	unsigned sym;		  /* index into o.on_syms */
 	int found;
 	uint64_t vaddr;
+	unsigned local;		  /* offset of its local entry (ppc64 ELFv2), 0 none */
 };
 
 struct engine {
@@ -200,5 +208,7 @@ void bp_replant(struct thread *t);
 void bp_report_missing(struct engine *e);
 void region_start(struct engine *e, struct thread *t, const struct arch_stop_regs *r);
 void region_end(struct engine *e, struct thread *t);
+/* Whether the stop at r leaves t's --on region (its activation returned). */
+bool region_left(const struct thread *t, const struct arch_stop_regs *r);
 
 #endif /* PITRACE_PTRACE_INT_H */

@@ -3,7 +3,9 @@
  * The ptrace backend's --on SYMBOL: breakpoints at the symbols' entries in
  * every traced process (planted again after every mapping change), and the
  * regions they open: a thread that reaches one is stepped until the
- * activation returns (its stack pointer rises above where it was at entry).
+ * activation returns (its stack pointer rises above where it was at entry;
+ * where the return address is in a register, ppc64's LR: back at that
+ * address with the entry's stack pointer).
  */
 #define PR_FMT "ptrace"
 #include <errno.h>
@@ -72,7 +74,8 @@ void bp_drop_unmapped(struct proc *p)
 	p->nr_bps = j;
 }
 
-static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t *vaddr)
+static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t *vaddr,
+		      unsigned *local)
 {
 	struct sym_cache *c;
 
@@ -80,6 +83,7 @@ static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t
 		c = &e->syms[i];
 		if (c->sym == sym && !strcmp(c->path, path)) {
 			*vaddr = c->vaddr;
+			*local = c->local;
 			return c->found;
 		}
 	}
@@ -93,11 +97,14 @@ static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t
 		return 0;
 	c->sym = sym;
 	c->vaddr = 0;
-	c->found = sym_lookup_in_file(path, e->o.on_syms[sym], &c->vaddr, NULL) == 1;
+	c->local = 0;
+	c->found = sym_lookup_entries_in_file(path, e->o.on_syms[sym], &c->vaddr, NULL,
+					      &c->local) == 1;
 	if (c->found)
 		e->on_found[sym] = true;
 	e->nr_syms++;
 	*vaddr = c->vaddr;
+	*local = c->local;
 	return c->found;
 }
 
@@ -113,12 +120,17 @@ void bp_plant_symbols(struct engine *e, struct proc *p)
 			seen = !strcmp(p->maps.v[j].path, path);
 		for (unsigned s = 0; s < e->o.nr_on_syms && !seen; s++) {
 			uint64_t vaddr, addr;
+			unsigned local;
 
-			if (!lookup_sym(e, path, s, &vaddr))
+			if (!lookup_sym(e, path, s, &vaddr, &local))
 				continue;
 			addr = ptm_runtime_addr(&p->maps, path, vaddr);
-			if (addr)
-				plant_bp(e, p, addr, e->o.on_syms[s]);
+			if (!addr)
+				continue;
+			plant_bp(e, p, addr, e->o.on_syms[s]);
+			/* Calls from its own module land past the global entry (ppc64 ELFv2). */
+			if (local)
+				plant_bp(e, p, addr + local, e->o.on_syms[s]);
 		}
 	}
 }
@@ -141,9 +153,21 @@ void region_start(struct engine *e, struct thread *t, const struct arch_stop_reg
 	if (s)
 		tw_onoff(s, true, tw_now_ns());
 	t->region_end_sp = arch_frame_end_sp(r);
+	t->region_ret = r->ra;
 	t->stepping = true;
 	t->prev_pc = r->pc;
 	t->prev_sp = r->sp;
+}
+
+bool region_left(const struct thread *t, const struct arch_stop_regs *r)
+{
+	if (!t->region_end_sp)
+		return false;
+	if (!t->region_ret)
+		return r->sp >= t->region_end_sp;
+	/* Back at the entry's return address with its stack pointer (a tail
+	 * call's callee returns there too), or above it (a longjmp out). */
+	return (r->pc == t->region_ret && r->sp >= t->region_end_sp) || r->sp > t->region_end_sp;
 }
 
 void region_end(struct engine *e, struct thread *t)

@@ -13,6 +13,7 @@
 #include "cmdline.h"
 #include "post.h"
 #include "stepcodec.h"
+#include "trace_arch.h"
 #include "trace_reader.h"
 
 static const struct popt_cmd cmd = {
@@ -296,6 +297,17 @@ static void print_ctl(const struct step_item *it)
 		if (ctl_get_uleb(&c, &a) == 0)
 			printf(" counted %" PRIu64, a);
 		break;
+	case PT_CTL_ATOMIC: {
+		static const char *const kinds[] = { "stored", "failed", "left", "native",
+						     "inexact" };
+
+		ctl_get_uleb(&c, &a);
+		ctl_get_u64(&c, &tm);
+		ctl_get_uleb(&c, &b);
+		printf("kind %" PRIu64 " (%s) pc %#" PRIx64 " steps %" PRIu64, a,
+		       a < 5 ? kinds[a] : "newer", tm, b);
+		break;
+	}
 	case PT_CTL_FORK:
 	case PT_CTL_EXEC:
 	case PT_CTL_EXIT: {
@@ -425,7 +437,7 @@ int cmd_dump(int argc, char **argv, struct post_opts *opts)
 	if (!header && !tasks && !steps)
 		header = tasks = steps = true;
 	/* opening validates the directory, the header and the tasks file */
-	t = trace_open_flags(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
+	t = trace_open_arch(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
 	if (!t)
 		return EXIT_RUNTIME;
 	if (header) {

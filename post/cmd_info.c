@@ -2,6 +2,7 @@
 /* post info: a trace's header attributes, totals and step streams. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +12,7 @@
 #include "cmdline.h"
 #include "post.h"
 #include "stepcodec.h"
+#include "trace_arch.h"
 #include "trace_reader.h"
 
 static const struct popt_cmd cmd = {
@@ -91,11 +93,45 @@ static void print_str(const char *what, const char *s)
 }
 
 /* ASYNC records of every stream, by kind (and interrupts by vector). */
+#define INFO_MAX_VECTORS 64
 struct async_counts {
 	uint64_t kind[PT_ASYNC_IRQ + 2];  /* the last: kinds newer than this post */
-	uint64_t vector[256];		  /* interrupts */
+	struct {
+		uint64_t vector, n;
+	} vectors[INFO_MAX_VECTORS];	  /* interrupts, in vector order */
+	size_t nr_vectors;
 	uint64_t faults[3];		  /* page faults by ring: user, kernel, unknown */
+	uint64_t atomic[PT_ATOMIC_INEXACT + 2]; /* ATOMIC records by kind (v4), last: newer */
+	uint64_t gaps[PT_GAP_ATOMIC_NATIVE + 2]; /* GAP records by reason, last: newer */
 };
+
+static void count_vector(struct async_counts *ac, uint64_t vector)
+{
+	size_t i = 0;
+
+	while (i < ac->nr_vectors && ac->vectors[i].vector < vector)
+		i++;
+	if (i < ac->nr_vectors && ac->vectors[i].vector == vector) {
+		ac->vectors[i].n++;
+		return;
+	}
+	if (ac->nr_vectors == INFO_MAX_VECTORS)
+		return;
+	memmove(&ac->vectors[i + 1], &ac->vectors[i], (ac->nr_vectors - i) * sizeof(ac->vectors[0]));
+	ac->vectors[i].vector = vector;
+	ac->vectors[i].n = 1;
+	ac->nr_vectors++;
+}
+
+/* ATOMIC (kind) and GAP (reason) records: both start with a uleb. */
+static void count_kind(uint64_t *counts, size_t newer, const struct step_item *it)
+{
+	struct ctl_cursor c = { it->payload, it->payload + it->payload_len };
+	uint64_t k;
+
+	if (ctl_get_uleb(&c, &k) == 0)
+		counts[k < newer ? k : newer]++;
+}
 
 static void count_async(struct async_counts *ac, const struct step_item *it)
 {
@@ -104,8 +140,8 @@ static void count_async(struct async_counts *ac, const struct step_item *it)
 	if (trace_async_decode(it->payload, it->payload_len, &as) < 0)
 		return;
 	ac->kind[as.kind <= PT_ASYNC_IRQ ? as.kind : PT_ASYNC_IRQ + 1]++;
-	if (as.kind == PT_ASYNC_INTERRUPT && as.number < 256)
-		ac->vector[as.number]++;
+	if (as.kind == PT_ASYNC_INTERRUPT)
+		count_vector(ac, as.number);
 	if (as.kind == PT_ASYNC_EXCEPTION && arch_exception_is_page_fault(as.number))
 		ac->faults[as.detail ? as.ring : PT_ASYNC_RING_UNKNOWN]++;
 }
@@ -124,13 +160,11 @@ static void print_async(const struct async_counts *ac)
 	putchar('\n');
 	if (ac->kind[PT_ASYNC_INTERRUPT]) {
 		printf("%-12s", "interrupts:");
-		for (unsigned v = 0; v < 256; v++) {
-			const char *name = arch_interrupt_name(v);
+		for (size_t i = 0; i < ac->nr_vectors; i++) {
+			const char *name = arch_interrupt_name(ac->vectors[i].vector);
 
-			if (!ac->vector[v])
-				continue;
-			printf("%svector %u%s%s%s %" PRIu64, sep, v, name ? " (" : "",
-			       name ? name : "", name ? ")" : "", ac->vector[v]);
+			printf("%svector %" PRIu64 "%s%s%s %" PRIu64, sep, ac->vectors[i].vector,
+			       name ? " (" : "", name ? name : "", name ? ")" : "", ac->vectors[i].n);
 			sep = ", ";
 		}
 		putchar('\n');
@@ -138,6 +172,49 @@ static void print_async(const struct async_counts *ac)
 	if (faults)
 		printf("%-12s %" PRIu64 " (user %" PRIu64 ", kernel %" PRIu64 ", unknown %" PRIu64
 		       ")\n", "page faults:", faults, ac->faults[0], ac->faults[1], ac->faults[2]);
+}
+
+/* Load-reserve/store-conditional sequences run as one unit (docs/trace-format.md). */
+static void print_atomic(const struct async_counts *ac)
+{
+	const uint64_t *a = ac->atomic;
+
+	uint64_t all = 0;
+
+	for (size_t k = 0; k <= PT_ATOMIC_INEXACT + 1; k++)
+		all += a[k];
+	if (!all)
+		return;
+	printf("%-12s %" PRIu64 " sequences: %" PRIu64 " stored, %" PRIu64
+	       " failed and retried, %" PRIu64 " left early; not exact: %" PRIu64
+	       " ran untraced, %" PRIu64 " path guessed", "atomic:", all, a[PT_ATOMIC_STORED],
+	       a[PT_ATOMIC_FAILED], a[PT_ATOMIC_LEFT], a[PT_ATOMIC_NATIVE], a[PT_ATOMIC_INEXACT]);
+	if (a[PT_ATOMIC_INEXACT + 1])
+		printf(", newer kinds %" PRIu64, a[PT_ATOMIC_INEXACT + 1]);
+	putchar('\n');
+}
+
+static void print_gaps(const struct async_counts *ac)
+{
+	static const char *const reasons[] = {
+		[PT_GAP_UNKNOWN] = "unknown",	  [PT_GAP_DETACH] = "detached",
+		[PT_GAP_KERNEL_LIMIT] = "kernel step limit",
+		[PT_GAP_KERNEL_SLEEP] = "slept in the kernel",
+		[PT_GAP_UNSAFE] = "unsteppable code", [PT_GAP_ATOMIC_NATIVE] = "atomic sequence untraced",
+		[PT_GAP_ATOMIC_NATIVE + 1] = "newer reasons",
+	};
+	bool any = false;
+
+	for (size_t r = 0; r <= PT_GAP_ATOMIC_NATIVE + 1; r++) {
+		if (!ac->gaps[r])
+			continue;
+		if (!any)
+			printf("%-12s", "gaps:");
+		printf("%s%s %" PRIu64, any ? ", " : " ", reasons[r], ac->gaps[r]);
+		any = true;
+	}
+	if (any)
+		putchar('\n');
 }
 
 /*
@@ -166,6 +243,10 @@ static bool stream_steps(const struct trace *t, size_t i, uint64_t *steps, bool 
 		*steps += it.kind == STEP_ITEM_STEP;
 		if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_ASYNC)
 			count_async(ac, &it);
+		else if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_ATOMIC)
+			count_kind(ac->atomic, PT_ATOMIC_INEXACT + 1, &it);
+		else if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_GAP)
+			count_kind(ac->gaps, PT_GAP_ATOMIC_NATIVE + 1, &it);
 	}
 	if (stream_reader_damage(r))
 		snprintf(damage, size, "%s", stream_reader_damage(r));
@@ -197,7 +278,7 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 
 	if (r)
 		return POST_EXIT(r);
-	t = trace_open_flags(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
+	t = trace_open_arch(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
 	if (!t)
 		return EXIT_RUNTIME;
 	in = trace_info(t);
@@ -267,6 +348,8 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 		putchar('\n');
 	}
 	print_async(&ac);
+	print_atomic(&ac);
+	print_gaps(&ac);
 	if (ok && !damaged && all_steps != in->totals.steps) {
 		printf("%-12s the streams hold %" PRIu64 " steps, the header says %" PRIu64 "\n",
 		       "warning:", all_steps, in->totals.steps);

@@ -14,6 +14,7 @@
 #include "log.h"
 #include "post.h"
 #include "symbols.h"
+#include "trace_arch.h"
 #include "trace_reader.h"
 
 struct names {
@@ -112,7 +113,7 @@ int post_list(const char *what, struct post_opts *opts)
 		pr_err("--list: '%s' is not one of symbols, modules, pids, tids", what);
 		return EXIT_USAGE;
 	}
-	t = trace_open_flags(opts->input, TRACE_OPEN_FORCE);
+	t = trace_open_arch(opts->input, TRACE_OPEN_FORCE);
 	if (!t)
 		return EXIT_RUNTIME;
 	if (!strcmp(what, "symbols") || !strcmp(what, "modules"))

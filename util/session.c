@@ -11,6 +11,7 @@
 #include "demangle.h"
 #include "log.h"
 #include "session.h"
+#include "trace_arch.h"
 
 #define SESSION_MAX_CONSUMERS 4
 
@@ -61,7 +62,7 @@ int session_open(struct session **out, const struct session_source *src,
 	filter_init(&s->fl, filter);
 	s->flags = flags;
 	s->what = what;
-	s->trace = trace_open_flags(src->input, src->force ? TRACE_OPEN_FORCE : 0);
+	s->trace = trace_open_arch(src->input, src->force ? TRACE_OPEN_FORCE : 0);
 	if (!s->trace)
 		goto err;
 	in = trace_info(s->trace);
@@ -286,11 +287,8 @@ int session_run(struct session *s)
 			s->fl.saw_ring[ev.ring ? 1 : 0] = true;
 			if (!s->windowed && s->cf && !(direct && s->nr_cons)) {
 				/* the engine alone: no window to ask about */
-				for (k = 0; k < n; k++) {
-					ev.pc = pcs[k];
-					ev.index = first + k;
-					cf_event(s->cf, &ev);
-				}
+				cf_steps(s->cf, &ev, pcs, n);
+				k = n;
 				s->seen += n;
 				s->in_window += n;
 			} else {

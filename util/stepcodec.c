@@ -1,21 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Step-stream record encoding and decoding (see stepcodec.h). */
+/* Step-stream record decoding and control payloads (see stepcodec.h). */
 #include <string.h>
 
 #include "stepcodec.h"
-
-size_t uleb_put(uint8_t *out, uint64_t v)
-{
-	size_t n = 0;
-
-	do {
-		uint8_t b = v & 0x7f;
-
-		v >>= 7;
-		out[n++] = b | (v ? 0x80 : 0);
-	} while (v);
-	return n;
-}
 
 int uleb_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 {
@@ -41,20 +28,9 @@ int uleb_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	return n;
 }
 
-size_t ctl_encode(uint8_t *out, unsigned type, const void *payload, size_t len)
-{
-	size_t n;
-
-	out[0] = PT_CTL_TAG | (type & 0x3f);
-	n = 1 + uleb_put(out + 1, len);
-	if (len)
-		memcpy(out + n, payload, len);
-	return n + len;
-}
-
 void ctl_put_uleb(struct ctl_payload *p, uint64_t v)
 {
-	p->len += uleb_put(p->buf + p->len, v);
+	p->len += pt_uleb_put(p->buf + p->len, v);
 }
 
 void ctl_put_u64(struct ctl_payload *p, uint64_t v)
@@ -154,7 +130,7 @@ enum step_decode_status step_decode(const uint8_t *buf, size_t len, uint64_t *la
 			z |= v << 5;
 			*used += n;
 		}
-		*last_pc += (uint64_t)unzigzag(z);
+		*last_pc += (uint64_t)pt_unzigzag(z);
 		it->kind = STEP_ITEM_STEP;
 		it->pc = *last_pc;
 		return STEP_DECODE_OK;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Encoding and decoding of step-stream records (include/pitrace/format.h):
- * variable-length pc deltas for steps, tagged control records.
+ * Decoding step-stream records (include/pitrace/format.h) and building
+ * control payloads; the encoder itself is include/pitrace/stepenc.h.
  */
 #ifndef PT_STEPCODEC_H
 #define PT_STEPCODEC_H
@@ -10,46 +10,10 @@
 #include <stdint.h>
 
 #include <pitrace/format.h>
+#include <pitrace/stepenc.h>
 
-/* Longest encoding of one step (tag + 10 bytes of uleb128). */
-#define STEP_MAX_BYTES 11
-/* Longest uleb128 of a 64-bit value. */
-#define ULEB_MAX_BYTES 10
-
-size_t uleb_put(uint8_t *out, uint64_t v);
 /* Returns bytes used, 0 if truncated (more input needed), -1 if malformed. */
 int uleb_get(const uint8_t *p, const uint8_t *end, uint64_t *v);
-
-static inline uint64_t zigzag(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static inline int64_t unzigzag(uint64_t z)
-{
-	return (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
-}
-
-/* Encode a step whose pc is last_pc + delta; returns bytes written. */
-static inline size_t step_encode_delta(uint8_t *out, int64_t delta)
-{
-	uint64_t z;
-
-	if (delta >= -64 && delta < 64) {
-		out[0] = (uint8_t)delta & 0x7f;
-		return 1;
-	}
-	z = zigzag(delta);
-	if (z < 32) {	/* cannot happen given the test above, kept for clarity */
-		out[0] = PT_STEP_LONG_TAG | (uint8_t)z;
-		return 1;
-	}
-	out[0] = PT_STEP_LONG_TAG | PT_STEP_LONG_CONT | (uint8_t)(z & 0x1f);
-	return 1 + uleb_put(out + 1, z >> 5);
-}
-
-/* Encode a control record; returns bytes written (at most 1 + 10 + len). */
-size_t ctl_encode(uint8_t *out, unsigned type, const void *payload, size_t len);
 
 /* Helpers to build control payloads. */
 struct ctl_payload {

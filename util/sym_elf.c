@@ -260,9 +260,18 @@ static void collect_symtab(struct sym_module *m, Elf *elf, Elf_Scn *scn, struct 
 			if (!name)
 				continue;
 		}
+		if (type == STT_NOTYPE) {
+			char stub[512];
+
+			/* A linker's call stub: "target@plt" (arch_sym.h). */
+			if (arch_sym_stub_name(name, stub, sizeof(stub)) &&
+			    !(name = strtab_intern(&m->strs, stub)))
+				continue;
+		}
 		c.e.addr = sym.st_value;
 		c.e.size = sym.st_size;
 		c.e.name = c.e.raw = name;
+		c.e.local_entry = (uint8_t)arch_sym_local_entry(sym.st_other);
 		c.sec_end = sec.sh_addr + sec.sh_size;
 		c.bind = GELF_ST_BIND(sym.st_info);
 		c.type = type;
@@ -538,9 +547,12 @@ static void load_symbols(struct sym_module *m)
 		struct sym_cand best = cv.v[i];
 
 		/* The winner keeps its name; an unsized winner takes a sized alias's size. */
-		for (; j < cv.n && cv.v[j].e.addr == best.e.addr; j++)
+		for (; j < cv.n && cv.v[j].e.addr == best.e.addr; j++) {
 			if (!best.e.size && cv.v[j].e.size)
 				best.e.size = cv.v[j].e.size;
+			if (!best.e.local_entry)
+				best.e.local_entry = cv.v[j].e.local_entry;
+		}
 		if (!best.e.size) {
 			uint64_t end = best.sec_end;
 

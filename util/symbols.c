@@ -500,6 +500,7 @@ static void resolve_kernel(struct sym_session *s, uint64_t addr, unsigned flags,
 	loc->symbol = loc->symbol_raw = e->name;
 	loc->sym_addr = e->addr;
 	loc->sym_offset = addr - e->addr;
+	loc->entry = loc->sym_offset == 0;
 	loc->sym_size = e->size;
 	vm = sym_kernel_vmlinux(s->kernel, &kaslr);
 	if (vm && !e->module_base) {
@@ -573,6 +574,8 @@ void sym_resolve(struct sym_session *s, uint32_t pid, uint64_t addr, unsigned fl
 		loc->symbol_raw = e->raw;
 		loc->sym_addr = e->addr + r->bias;
 		loc->sym_offset = vaddr - e->addr;
+		loc->entry = loc->sym_offset == 0 ||
+			     (e->local_entry && loc->sym_offset == e->local_entry);
 		loc->sym_size = e->size;
 	}
 	if (flags & SYM_LINES)
@@ -608,6 +611,12 @@ size_t sym_read_code(struct sym_session *s, uint32_t pid, uint64_t addr, uint8_t
 
 int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint64_t *size)
 {
+	return sym_lookup_entries_in_file(path, name, vaddr, size, NULL);
+}
+
+int sym_lookup_entries_in_file(const char *path, const char *name, uint64_t *vaddr,
+			       uint64_t *size, unsigned *local_entry)
+{
 	struct sym_module *m = sym_module_open(path, NULL, NULL, 0, NULL);
 	const struct sym_entry *e;
 	int ret;
@@ -626,6 +635,8 @@ int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint
 		*vaddr = e->addr;
 		if (size)
 			*size = e->size;
+		if (local_entry)
+			*local_entry = e->local_entry;
 	}
 	sym_module_free(m);
 	return ret;

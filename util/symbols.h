@@ -60,6 +60,8 @@ struct sym_loc {
 	const char *symbol_raw;	  /* as in the symbol table (mangled); NULL with symbol */
 	uint64_t sym_addr;	  /* the symbol's start, as a process address */
 	uint64_t sym_offset;	  /* addr - sym_addr */
+	bool entry;		  /* addr is an entry point of the symbol: its start, or
+				   * its local entry (ppc64 ELFv2, arch_sym_local_entry) */
 	uint64_t sym_size;	  /* the symbol's size in bytes (kallsyms: to the next one) */
 	const char *file;	  /* source file (SYM_LINES), NULL if unknown */
 	int line;		  /* source line, 0 if unknown */
@@ -88,6 +90,9 @@ size_t sym_read_code(struct sym_session *s, uint32_t pid, uint64_t addr, uint8_t
  * set).
  */
 int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint64_t *size);
+/* The same, with the offset of the function's second entry point, 0 if none (ppc64 ELFv2). */
+int sym_lookup_entries_in_file(const char *path, const char *name, uint64_t *vaddr,
+			       uint64_t *size, unsigned *local_entry);
 
 /*
  * Standalone use by shell completion (post --list symbols): fn gets the

@@ -933,7 +933,7 @@ const char *trace_ctl_type_name(unsigned type)
 		[PT_CTL_ON] = "ON", [PT_CTL_OFF] = "OFF", [PT_CTL_RING] = "RING",
 		[PT_CTL_ASYNC] = "ASYNC", [PT_CTL_GAP] = "GAP", [PT_CTL_CHECK] = "CHECK",
 		[PT_CTL_END] = "END", [PT_CTL_COUNT] = "COUNT", [PT_CTL_FORK] = "FORK",
-		[PT_CTL_EXEC] = "EXEC", [PT_CTL_EXIT] = "EXIT",
+		[PT_CTL_EXEC] = "EXEC", [PT_CTL_EXIT] = "EXIT", [PT_CTL_ATOMIC] = "ATOMIC",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

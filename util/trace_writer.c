@@ -720,7 +720,7 @@ int tw_stream_flush(struct tw_stream *s)
 		return s->error ? -1 : 0;
 	ctl_put_u32(&p, (uint32_t)crc32(0, s->buf, (uInt)s->len));
 	ctl_put_uleb(&p, s->blocks++);
-	s->len += ctl_encode(s->buf + s->len, PT_CTL_CHECK, p.buf, p.len);
+	s->len += pt_ctl_put(s->buf + s->len, PT_CTL_CHECK, p.buf, p.len);
 	if (!s->error) {
 		if (stream_out(s, s->buf, s->len, false, &written) < 0) {
 			stream_failed(s, errno);
@@ -794,7 +794,7 @@ void tw_ctl(struct tw_stream *s, unsigned type, const struct ctl_payload *p)
 	}
 	if (s->len > TW_BUF_LIMIT)
 		tw_stream_flush(s);
-	s->len += ctl_encode(s->buf + s->len, type, p->buf, p->len);
+	s->len += pt_ctl_put(s->buf + s->len, type, p->buf, p->len);
 }
 
 void tw_switch(struct tw_stream *s, uint32_t pid, uint32_t tid, uint64_t time_ns, uint64_t seq)
@@ -825,6 +825,16 @@ void tw_async(struct tw_stream *s, unsigned kind, uint64_t number)
 	ctl_put_uleb(&p, kind);
 	ctl_put_uleb(&p, number);
 	tw_ctl(s, PT_CTL_ASYNC, &p);
+}
+
+void tw_atomic(struct tw_stream *s, unsigned kind, uint64_t pc, uint64_t steps)
+{
+	struct ctl_payload p = { .len = 0 };
+
+	ctl_put_uleb(&p, kind);
+	ctl_put_u64(&p, pc);
+	ctl_put_uleb(&p, steps);
+	tw_ctl(s, PT_CTL_ATOMIC, &p);
 }
 
 void tw_gap(struct tw_stream *s, unsigned reason)

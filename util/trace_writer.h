@@ -122,7 +122,7 @@ static inline void tw_step(struct tw_stream *s, uint64_t pc)
 {
 	if (s->len > TW_BUF_LIMIT)
 		tw_stream_flush(s);
-	s->len += step_encode_delta(s->buf + s->len, (int64_t)(pc - s->last_pc));
+	s->len += pt_step_put(s->buf + s->len, (int64_t)(pc - s->last_pc));
 	s->last_pc = pc;
 	s->steps++;
 	(*s->total_steps)++;
@@ -146,6 +146,8 @@ void tw_ctl(struct tw_stream *s, unsigned type, const struct ctl_payload *p);
 void tw_switch(struct tw_stream *s, uint32_t pid, uint32_t tid, uint64_t time_ns, uint64_t seq);
 void tw_time(struct tw_stream *s, uint64_t time_ns, uint64_t seq);
 void tw_async(struct tw_stream *s, unsigned kind, uint64_t number);
+/* An ATOMIC record: a load-reserve sequence at pc ran as one unit (PT_ATOMIC_*). */
+void tw_atomic(struct tw_stream *s, unsigned kind, uint64_t pc, uint64_t steps);
 void tw_gap(struct tw_stream *s, unsigned reason);
 void tw_lost(struct tw_stream *s, uint64_t count);
 void tw_onoff(struct tw_stream *s, bool on, uint64_t time_ns);

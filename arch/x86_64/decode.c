@@ -1,64 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* x86-64 instruction classification and disassembly with capstone (arch_decode.h). */
+/* x86-64 instruction classification with capstone (arch_decode.h, arch_ops.h). */
 #include <capstone/capstone.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "arch_decode.h"
-#include "log.h"
-
-struct arch_decoder {
-	csh cs;
-	cs_insn *insn;		  /* one reusable instruction buffer (cs_disasm_iter) */
-};
-
-struct arch_decoder *arch_decoder_new(void)
-{
-	struct arch_decoder *d = calloc(1, sizeof(*d));
-
-	if (!d) {
-		pr_err("out of memory for the instruction decoder");
-		return NULL;
-	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
-		pr_err("cannot open the capstone x86-64 disassembler");
-		free(d);
-		return NULL;
-	}
-	/* Groups and operands are needed to tell calls, jumps and targets apart. */
-	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
-	d->insn = cs_malloc(d->cs);
-	if (!d->insn) {
-		pr_err("out of memory for the instruction decoder");
-		cs_close(&d->cs);
-		free(d);
-		return NULL;
-	}
-	return d;
-}
-
-void arch_decoder_free(struct arch_decoder *d)
-{
-	if (!d)
-		return;
-	cs_free(d->insn, 1);
-	cs_close(&d->cs);
-	free(d);
-}
-
-/* Decode one instruction into d->insn; false when the bytes are not one. */
-static bool decode_one(struct arch_decoder *d, const uint8_t *code, size_t avail, uint64_t pc)
-{
-	const uint8_t *p = code;
-	size_t n = avail;
-	uint64_t addr = pc;
-
-	if (n > ARCH_INSN_MAX_LEN)
-		n = ARCH_INSN_MAX_LEN;
-	return n && cs_disasm_iter(d->cs, &p, &n, &addr, d->insn);
-}
+#include "arch_ops.h"
+#include "x86_64.h"
 
 static bool in_group(const cs_insn *insn, uint8_t group)
 {
@@ -109,16 +55,13 @@ static unsigned classify(const cs_insn *insn)
 	return ARCH_INSN_OTHER;
 }
 
-int arch_decode(struct arch_decoder *d, const uint8_t *code, size_t avail, uint64_t pc,
-		struct arch_insn *out)
+int x86_64_decode(struct arch_decoder *d, const uint8_t *code, size_t avail, uint64_t pc,
+		  struct arch_insn *out)
 {
 	const cs_x86 *x86;
 
-	memset(out, 0, sizeof(*out));
-	if (!decode_one(d, code, avail, pc)) {
-		out->cls = ARCH_INSN_INVALID;
+	if (!arch_cs_decode_one(d, code, avail, pc))
 		return -1;
-	}
 	out->len = (uint8_t)d->insn->size;
 	out->cls = (uint8_t)classify(d->insn);
 	x86 = &d->insn->detail->x86;
@@ -142,33 +85,4 @@ int arch_decode(struct arch_decoder *d, const uint8_t *code, size_t avail, uint6
 		break;
 	}
 	return 0;
-}
-
-size_t arch_disasm(struct arch_decoder *d, const uint8_t *code, size_t avail, uint64_t pc,
-		   char *buf, size_t size)
-{
-	if (!size)
-		return 0;
-	if (!decode_one(d, code, avail, pc)) {
-		snprintf(buf, size, "(bad)");
-		return 0;
-	}
-	if (d->insn->op_str[0])
-		snprintf(buf, size, "%s %s", d->insn->mnemonic, d->insn->op_str);
-	else
-		snprintf(buf, size, "%s", d->insn->mnemonic);
-	return d->insn->size;
-}
-
-const char *arch_insn_class_name(unsigned cls)
-{
-	static const char *const names[ARCH_INSN_NR_CLASSES] = {
-		[ARCH_INSN_INVALID] = "invalid", [ARCH_INSN_OTHER] = "other",
-		[ARCH_INSN_CALL] = "call",	 [ARCH_INSN_RET] = "ret",
-		[ARCH_INSN_JUMP] = "jump",	 [ARCH_INSN_COND] = "cond",
-		[ARCH_INSN_SYSCALL] = "syscall", [ARCH_INSN_INT] = "int",
-		[ARCH_INSN_KRET] = "kret",
-	};
-
-	return cls < ARCH_INSN_NR_CLASSES ? names[cls] : "?";
 }

@@ -11,6 +11,9 @@ const char arch_ptrace_name[] = "x86_64";
 
 const unsigned arch_syscall_insn_len = 2;	/* syscall: 0f 05 */
 
+/* The kernel reports a stepped syscall at its exit (syscall_exit_work()). */
+const bool arch_syscall_step_runs_next = false;
+
 bool arch_is_syscall_insn(const uint8_t *code, size_t len)
 {
 	return len >= 2 && code[0] == 0x0f && code[1] == 0x05;
@@ -49,6 +52,7 @@ int arch_read_regs(pid_t tid, struct arch_stop_regs *r)
 	r->pc = regs.rip;
 	r->sp = regs.rsp;
 	r->syscall_nr = (int64_t)regs.orig_rax;
+	r->ra = 0;	/* on the stack */
 	return 0;
 }
 
@@ -92,4 +96,24 @@ enum arch_syscall_kind arch_syscall_kind(int64_t nr)
 	default:
 		return ARCH_SC_OTHER;
 	}
+}
+
+/* x86 atomics are single instructions (lock-prefixed, cmpxchg): they step. */
+bool arch_may_start_atomic(const uint8_t *code, size_t len)
+{
+	(void)code, (void)len;
+	return false;
+}
+
+int arch_atomic_sequence(const uint8_t *code, size_t avail, uint64_t pc,
+			 struct arch_atomic_seq *seq)
+{
+	(void)code, (void)avail, (void)pc, (void)seq;
+	return 0;
+}
+
+int arch_atomic_stored(pid_t tid)
+{
+	(void)tid;
+	return -1;
 }

@@ -4,7 +4,7 @@
 
 #include <capstone/capstone.h>
 
-#include "arch_sym.h"
+#include "x86_64.h"
 
 /*
  * Every x86_64 PLT flavour (.plt with lazy binding, .plt.sec with IBT,
@@ -25,8 +25,8 @@ static bool got_jump(const cs_insn *insn, uint64_t *slot)
 	return true;
 }
 
-size_t arch_sym_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, size_t entsize,
-			    struct arch_plt_entry *out, size_t max)
+size_t x86_64_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, size_t entsize,
+			  struct arch_plt_entry *out, size_t max)
 {
 	size_t n = 0;
 	cs_insn *insn;
@@ -77,7 +77,7 @@ size_t arch_sym_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, si
 	return n;
 }
 
-int arch_sym_kernel_alias_rank(const char *name)
+int x86_64_kernel_alias_rank(const char *name)
 {
 	/* SYSCALL_DEFINE0(getpid): __x64_sys_getpid = __ia32_sys_getpid = __do_sys_getpid */
 	if (!strncmp(name, "__x64_sys_", 10))
@@ -88,7 +88,7 @@ int arch_sym_kernel_alias_rank(const char *name)
 }
 
 /* Canonical high half: user space never reaches it. */
-bool arch_sym_is_kernel_addr(uint64_t addr)
+bool x86_64_is_kernel_addr(uint64_t addr)
 {
 	return addr >= 0xffff800000000000ull;
 }

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch_vectors.h"
+#include "x86_64.h"
 
 /* arch/x86/include/asm/irq_vectors.h: the system vectors (the same in 6.1 and 6.12). */
 static const struct {
@@ -49,7 +49,7 @@ static const char *const exceptions[32] = {
 
 #define X86_TRAP_PF 14
 
-const char *arch_interrupt_name(uint64_t vector)
+const char *x86_64_interrupt_name(uint64_t vector)
 {
 	for (size_t i = 0; i < sizeof(interrupts) / sizeof(interrupts[0]); i++)
 		if (interrupts[i].vector == vector)
@@ -57,18 +57,18 @@ const char *arch_interrupt_name(uint64_t vector)
 	return NULL;
 }
 
-const char *arch_exception_name(uint64_t vector)
+const char *x86_64_exception_name(uint64_t vector)
 {
 	return vector < 32 ? exceptions[vector] : NULL;
 }
 
-bool arch_exception_is_page_fault(uint64_t vector)
+bool x86_64_exception_is_page_fault(uint64_t vector)
 {
 	return vector == X86_TRAP_PF;
 }
 
 /* The #PF error code bits (X86_PF_* in arch/x86/include/asm/trap_pf.h). */
-const char *arch_page_fault_describe(uint64_t error, char *buf, size_t size)
+const char *x86_64_page_fault_describe(uint64_t error, char *buf, size_t size)
 {
 	static const struct {
 		uint64_t bit;

@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define PITRACE_ABI_MAJOR 1
-#define PITRACE_ABI_MINOR 4
+#define PITRACE_ABI_MINOR 5
 
 #define PITRACE_DEVICE "/dev/pitrace"
 #define PITRACE_IOC_MAGIC 0xB7
@@ -119,6 +119,8 @@ struct pitrace_status {
  */
 #define PITRACE_STEP_USER_MMIOTRACE (1u << 0) /* the mmiotrace tracer is on (x86 kmmio) */
 #define PITRACE_STEP_USER_KGDB (1u << 1)      /* a debugger is connected to kgdb */
+/* 1.5: a kernel debugger holds the step hook (ppc64 __debugger_sstep: xmon, kgdb) */
+#define PITRACE_STEP_USER_DEBUGGER (1u << 2)
 
 #define PITRACE_IOC_VERSION _IOR(PITRACE_IOC_MAGIC, 0x00, struct pitrace_version)
 /*

@@ -33,7 +33,9 @@
  *      "complete" may have step streams that end without END, after their
  *      last whole CHECK block (the recording was cut short).  Readers of
  *      version 3 skip the padding and refuse such streams without --force.
- *   5: ATOMIC control records (ppc64); readers without them skip them.
+ *   5: ATOMIC records (a larx/stcx. sequence and how it ended) and GAP
+ *      reason ATOMIC_NATIVE; both only inform, older readers skip ATOMIC,
+ *      so MIN_READER stays 3.
  *   6: checksums and cross-checks.  The header file ends in a CHECK
  *      attribute (before its padding) and the tasks file has a CHECK record
  *      after every record, each a CRC-32 of the file from its first byte;
@@ -311,6 +313,21 @@ enum pt_ctl_type {
 	/* v2.  pid, tid, status (wait status, as uleb of its u32), steps (this
 	 * thread's total), u64 time_ns: the thread exited */
 	PT_CTL_EXIT = 14,
+	/* v5.  kind (enum pt_atomic_kind), u64 pc (the sequence's load-reserve
+	 * instruction), steps (the sequence's steps in the stream, this
+	 * attempt): a load-reserve/store-conditional sequence (ppc64
+	 * lwarx..stwcx.) that cannot be single-stepped ran as one unit;
+	 * information only, the steps are in the stream as always */
+	PT_CTL_ATOMIC = 15,
+};
+
+enum pt_atomic_kind {
+	PT_ATOMIC_STORED = 0,	  /* the store-conditional stored */
+	PT_ATOMIC_FAILED = 1,	  /* it failed: the program's loop retries (counted, exact) */
+	PT_ATOMIC_LEFT = 2,	  /* the sequence branched out before its store-conditional */
+	PT_ATOMIC_NATIVE = 3,	  /* ran untraced: its steps are missing (a GAP follows) */
+	PT_ATOMIC_INEXACT = 4,	  /* ran as a unit, but two paths end where it stopped: the
+				   * steps are the longer path's (ptrace backend) */
 };
 
 enum pt_async_kind {
@@ -336,6 +353,8 @@ enum pt_gap_reason {
 	PT_GAP_KERNEL_LIMIT = 2,  /* per-syscall kernel step limit reached */
 	PT_GAP_KERNEL_SLEEP = 3,  /* task slept or was preempted in the kernel */
 	PT_GAP_UNSAFE = 4,	  /* step landed in code that must not be stepped */
+	PT_GAP_ATOMIC_NATIVE = 5, /* v5: an atomic sequence ran natively, untraced, until
+				   * the task next entered the kernel (ATOMIC kind NATIVE) */
 };
 
 /* How often writers emit CHECK and TIME records (bytes / steps). */

@@ -326,7 +326,7 @@ static size_t fix_stream(const uint8_t *in, size_t len, uint8_t *out, bool count
 		} else if (it.ctl_type == PT_CTL_END && counts) {
 			ctl_put_uleb(&p, nsteps);
 			ctl_put_uleb(&p, ncounted);
-			n += ctl_encode(out + n, PT_CTL_END, p.buf, p.len);
+			n += pt_ctl_put(out + n, PT_CTL_END, p.buf, p.len);
 			off += used;
 			continue;
 		} else if (it.ctl_type == PT_CTL_CHECK && it.payload_len >= 4) {
@@ -335,7 +335,7 @@ static size_t fix_stream(const uint8_t *in, size_t len, uint8_t *out, bool count
 			if (counts) {
 				ctl_put_u32(&p, crc);
 				ctl_put_uleb(&p, blocks++);
-				n += ctl_encode(out + n, PT_CTL_CHECK, p.buf, p.len);
+				n += pt_ctl_put(out + n, PT_CTL_CHECK, p.buf, p.len);
 			} else {
 				size_t head = used - it.payload_len;
 

@@ -8,7 +8,7 @@
  *   mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]
  *               [--pcs ADDR*N,...[@K]]... [--mmap PATH:START:LEN:PGOFF] [--pid P]
  *               [--lost N] [--min-reader V] [--mode step|block] [--private]
- *               [--lists FILE]
+ *               [--lists FILE] [--arch NAME]
  *
  * Threads P, P+1, ... take turns, R steps a run, until N steps in all; a
  * thread's k-th step is at 0x400000 + (k mod L) * 4 (the thread's first
@@ -120,7 +120,7 @@ static void usage(void)
 			"               [--zstd] [--pcs ADDR*N,...[@K]]... [--pid P]\n"
 			"               [--mmap PATH:START:LEN:PGOFF]\n"
 			"               [--lost N] [--min-reader V] [--mode step|block] [--private]\n"
-			"               [--lists FILE]\n");
+			"               [--lists FILE] [--arch NAME]\n");
 	exit(2);
 }
 
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 	struct lists L = { 0 };
 	char *mmap_args[MAX_MMAPS];
 	size_t nr_mmaps = 0;
-	const char *mode = "step";
+	const char *mode = "step", *arch = "x86_64";
 	const char *dir;
 	struct trace_writer *tw;
 	struct tw_stream *st[MAX_THREADS];
@@ -185,6 +185,8 @@ int main(int argc, char **argv)
 			min_reader = num(v);
 		else if (!strcmp(a, "--mode"))
 			mode = v;
+		else if (!strcmp(a, "--arch"))
+			arch = v;
 		else if (!strcmp(a, "--mmap") && nr_mmaps < MAX_MMAPS)
 			mmap_args[nr_mmaps++] = strdup(v);
 		else if (!strcmp(a, "--pcs")) {
@@ -224,7 +226,7 @@ int main(int argc, char **argv)
 		return 1;
 	t0.realtime_ns = tw_realtime_ns();
 	t0.monotonic_ns = tw_now_ns();
-	tw_set_attr_str(tw, PT_ATTR_ARCH, "x86_64");
+	tw_set_attr_str(tw, PT_ATTR_ARCH, arch);
 	tw_set_attr_str(tw, PT_ATTR_BACKEND, "ptrace");
 	tw_set_attr_str(tw, PT_ATTR_MODE, mode);
 	tw_set_attr_str(tw, PT_ATTR_KERNEL_RELEASE, "synthetic");

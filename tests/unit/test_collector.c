@@ -26,7 +26,7 @@ static void sb_switch(struct subbuf *s, uint32_t pid, uint32_t tid, uint64_t t)
 	ctl_put_uleb(&p, tid);
 	ctl_put_u64(&p, t);
 	ctl_put_uleb(&p, PT_SEQ_NONE);
-	s->len += ctl_encode(s->b + s->len, PT_CTL_SWITCH, p.buf, p.len);
+	s->len += pt_ctl_put(s->b + s->len, PT_CTL_SWITCH, p.buf, p.len);
 	s->last_pc = 0;
 }
 
@@ -35,12 +35,12 @@ static void sb_ctl_uleb(struct subbuf *s, unsigned type, uint64_t v)
 	struct ctl_payload p = { .len = 0 };
 
 	ctl_put_uleb(&p, v);
-	s->len += ctl_encode(s->b + s->len, type, p.buf, p.len);
+	s->len += pt_ctl_put(s->b + s->len, type, p.buf, p.len);
 }
 
 static void sb_step(struct subbuf *s, uint64_t pc)
 {
-	s->len += step_encode_delta(s->b + s->len, (int64_t)(pc - s->last_pc));
+	s->len += pt_step_put(s->b + s->len, (int64_t)(pc - s->last_pc));
 	s->last_pc = pc;
 }
 
@@ -133,7 +133,7 @@ static void test_raw_roundtrip(void)
 			if (rows[i].driver_check_end) {
 				uint8_t crc[4] = { 1, 2, 3, 4 };
 
-				sb.len += ctl_encode(sb.b + sb.len, PT_CTL_CHECK, crc, 4);
+				sb.len += pt_ctl_put(sb.b + sb.len, PT_CTL_CHECK, crc, 4);
 				sb_ctl_uleb(&sb, PT_CTL_END, 12345);
 			}
 			CU_ASSERT_EQUAL(tw_raw(s, sb.b, sb.len, &lost), 0);

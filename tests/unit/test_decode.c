@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The instruction decoder: classes, lengths, targets and text of known encodings. */
+/* The instruction decoders (x86_64, ppc64le): classes, lengths, targets and text of known encodings. */
 #include <stdint.h>
 #include <string.h>
 
+#include "arch.h"
 #include "arch_decode.h"
 #include "unit.h"
 
@@ -12,14 +13,16 @@
  * One row an encoding (bytes from the architecture manual), decoded at PC:
  * the class, length, flags and direct target it must give.
  */
-static const struct {
+struct decode_case {
 	const char *what;
 	uint8_t bytes[16];
 	size_t n;
 	unsigned cls, len, flags;
 	uint64_t target;
 	const char *text;
-} cases[] = {
+};
+
+static const struct decode_case x86_64_cases[] = {
 	{ "call rel32", { 0xe8, 0x10, 0, 0, 0 }, 5,
 	  ARCH_INSN_CALL, 5, ARCH_INSN_HAS_TARGET, PC + 5 + 0x10, "call 0x401015" },
 	{ "call backwards", { 0xe8, 0xfb, 0xff, 0xff, 0xff }, 5,
@@ -58,48 +61,135 @@ static const struct {
 	{ "no bytes at all", { 0 }, 0, ARCH_INSN_INVALID, 0, 0, 0, "(bad)" },
 };
 
+/* Little-endian words from the Power ISA (Book I, 2.4 branch facility), at PC. */
+#define W(w) { (w) & 0xff, ((w) >> 8) & 0xff, ((w) >> 16) & 0xff, (uint8_t)((w) >> 24) }
+#define HT ARCH_INSN_HAS_TARGET
+#define IND ARCH_INSN_INDIRECT
+#define CND ARCH_INSN_CONDITIONAL
+static const struct decode_case ppc64le_cases[] = {
+	{ "bl +0x10 (a call)", W(0x48000011), 4, ARCH_INSN_CALL, 4, HT, PC + 0x10, "bl 0x401010" },
+	{ "bl to the local entry of a function behind it", W(0x4bffffe9), 4,
+	  ARCH_INSN_CALL, 4, HT, PC - 0x18, NULL },
+	{ "bl $+4 reads the pc: no call", W(0x48000005), 4, ARCH_INSN_OTHER, 4, 0, 0, NULL },
+	{ "bcl 20,31,$+4 reads the pc: no call", W(0x429f0005), 4, ARCH_INSN_OTHER, 4, 0, 0, NULL },
+	{ "b -8", W(0x4bfffff8), 4, ARCH_INSN_JUMP, 4, HT, PC - 8, "b 0x400ff8" },
+	{ "ba (absolute)", W(0x4a000102), 4, ARCH_INSN_JUMP, 4, HT, 0xfffffffffe000100ull, NULL },
+	{ "bne cr7 (conditional)", W(0x409e0010), 4, ARCH_INSN_COND, 4, HT, PC + 0x10, NULL },
+	{ "bdnz (counter)", W(0x4200fff8), 4, ARCH_INSN_COND, 4, HT, PC - 8, NULL },
+	{ "bc 20,0 is branch always", W(0x42800010), 4, ARCH_INSN_JUMP, 4, HT, PC + 0x10, NULL },
+	{ "blr (return)", W(0x4e800020), 4, ARCH_INSN_RET, 4, IND, 0, "blr" },
+	{ "beqlr (conditional return)", W(0x4d820020), 4, ARCH_INSN_RET, 4, IND | CND, 0, NULL },
+	{ "bctrl (indirect call)", W(0x4e800421), 4, ARCH_INSN_CALL, 4, IND, 0, "bctrl" },
+	{ "blrl (call through LR)", W(0x4e800021), 4, ARCH_INSN_CALL, 4, IND, 0, NULL },
+	{ "bctr (PLT stubs, switch tables)", W(0x4e800420), 4, ARCH_INSN_JUMP, 4, IND, 0, "bctr" },
+	{ "bnectr (conditional jump)", W(0x4c820420), 4, ARCH_INSN_JUMP, 4, IND | CND, 0, NULL },
+	{ "sc", W(0x44000002), 4, ARCH_INSN_SYSCALL, 4, 0, 0, "sc" },
+	{ "scv 0", W(0x44000001), 4, ARCH_INSN_SYSCALL, 4, 0, 0, NULL },
+	{ "trap (tw 31,0,0)", W(0x7fe00008), 4, ARCH_INSN_INT, 4, 0, 0, "trap" },
+	{ "tdnei (a conditional trap)", W(0x0b240000), 4, ARCH_INSN_INT, 4, 0, 0, NULL },
+	{ "rfid", W(0x4c000024), 4, ARCH_INSN_KRET, 4, 0, 0, NULL },
+	{ "addi", W(0x38840001), 4, ARCH_INSN_OTHER, 4, 0, 0, "addi r4, r4, 1" },
+	{ "lwarx r5,0,r3", W(0x7ca01828), 4, ARCH_INSN_OTHER, 4, 0, 0, "lwarx r5, 0, r3" },
+	{ "lwarx with the EH hint (capstone 4 knows no text)", W(0x7fa0f829), 4,
+	  ARCH_INSN_OTHER, 4, 0, 0, "lwarx r29, 0, r31, 1" },
+	{ "stwcx.", W(0x7ca0192d), 4, ARCH_INSN_OTHER, 4, 0, 0, "stwcx. r5, 0, r3" },
+	{ "extra bytes after the word are ignored", { 0x20, 0x00, 0x80, 0x4e, 0x11 }, 5,
+	  ARCH_INSN_RET, 4, IND, 0, NULL },
+	{ "three bytes are no instruction", { 0x20, 0x00, 0x80 }, 3, ARCH_INSN_INVALID, 0, 0, 0,
+	  "(bad)" },
+	{ "no bytes at all", { 0 }, 0, ARCH_INSN_INVALID, 0, 0, 0, "(bad)" },
+};
+
+static const struct {
+	const char *arch;
+	const struct decode_case *cases;
+	size_t nr;
+} tables[] = {
+	{ "x86_64", x86_64_cases, sizeof(x86_64_cases) / sizeof(x86_64_cases[0]) },
+	{ "ppc64le", ppc64le_cases, sizeof(ppc64le_cases) / sizeof(ppc64le_cases[0]) },
+};
+
+/* Each architecture's decoder, whatever the host: post reads every architecture's traces. */
 static void test_decode_table(void)
 {
-	struct arch_decoder *d = arch_decoder_new();
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		struct arch_decoder *d;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct arch_insn insn;
-		int rc = arch_decode(d, cases[i].bytes, cases[i].n, PC, &insn);
+		CU_ASSERT_EQUAL_FATAL(arch_select(tables[t].arch), 0);
+		d = arch_decoder_new();
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		for (size_t i = 0; i < tables[t].nr; i++) {
+			const struct decode_case *c = &tables[t].cases[i];
+			struct arch_insn insn;
+			int rc = arch_decode(d, c->bytes, c->n, PC, &insn);
 
-		CU_ASSERT_EQUAL(rc, cases[i].cls == ARCH_INSN_INVALID ? -1 : 0);
-		CU_ASSERT_EQUAL(insn.cls, cases[i].cls);
-		CU_ASSERT_EQUAL(insn.len, cases[i].len);
-		CU_ASSERT_EQUAL(insn.flags, cases[i].flags);
-		if (cases[i].flags & ARCH_INSN_HAS_TARGET)
-			CU_ASSERT_EQUAL(insn.target, cases[i].target);
-		if (insn.cls != cases[i].cls || insn.len != cases[i].len ||
-		    insn.flags != cases[i].flags)
-			fprintf(stderr, "\n  decode case '%s': class %s len %u flags %#x\n",
-				cases[i].what, arch_insn_class_name(insn.cls), insn.len,
-				insn.flags);
+			CU_ASSERT_EQUAL(rc, c->cls == ARCH_INSN_INVALID ? -1 : 0);
+			CU_ASSERT_EQUAL(insn.cls, c->cls);
+			CU_ASSERT_EQUAL(insn.len, c->len);
+			CU_ASSERT_EQUAL(insn.flags, c->flags);
+			if (c->flags & ARCH_INSN_HAS_TARGET)
+				CU_ASSERT_EQUAL(insn.target, c->target);
+			if (insn.cls != c->cls || insn.len != c->len || insn.flags != c->flags)
+				fprintf(stderr, "\n  %s decode case '%s': class %s len %u flags %#x\n",
+					tables[t].arch, c->what, arch_insn_class_name(insn.cls),
+					insn.len, insn.flags);
+		}
+		arch_decoder_free(d);
 	}
-	arch_decoder_free(d);
+	arch_select(arch_native_name());
 }
 
 static void test_disasm_text(void)
 {
-	struct arch_decoder *d = arch_decoder_new();
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		struct arch_decoder *d;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char text[64];
-		size_t len = arch_disasm(d, cases[i].bytes, cases[i].n, PC, text, sizeof(text));
+		CU_ASSERT_EQUAL_FATAL(arch_select(tables[t].arch), 0);
+		d = arch_decoder_new();
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		for (size_t i = 0; i < tables[t].nr; i++) {
+			const struct decode_case *c = &tables[t].cases[i];
+			char text[64];
+			size_t len = arch_disasm(d, c->bytes, c->n, PC, text, sizeof(text));
 
-		CU_ASSERT_EQUAL(len, cases[i].len);
-		if (cases[i].text) {
-			CU_ASSERT_STRING_EQUAL(text, cases[i].text);
-			if (strcmp(text, cases[i].text))
-				fprintf(stderr, "\n  disasm case '%s': '%s'\n", cases[i].what,
-					text);
+			CU_ASSERT_EQUAL(len, c->len);
+			if (c->text) {
+				CU_ASSERT_STRING_EQUAL(text, c->text);
+				if (strcmp(text, c->text))
+					fprintf(stderr, "\n  %s disasm case '%s': '%s'\n",
+						tables[t].arch, c->what, text);
+			}
 		}
+		arch_decoder_free(d);
 	}
-	arch_decoder_free(d);
+	arch_select(arch_native_name());
+}
+
+/* A decoder keeps the architecture it was made for; unknown names are refused. */
+static void test_selection(void)
+{
+	static const uint8_t blr[] = W(0x4e800020);
+	struct arch_decoder *ppc, *x86;
+	struct arch_insn insn;
+
+	CU_ASSERT_EQUAL(arch_select("mips64"), -1);
+	CU_ASSERT(!arch_known("mips64"));
+	CU_ASSERT(arch_known("x86_64") && arch_known("ppc64le"));
+	CU_ASSERT_STRING_EQUAL(arch_known_names(), "x86_64, ppc64le");
+	CU_ASSERT_EQUAL_FATAL(arch_select("ppc64le"), 0);
+	ppc = arch_decoder_new();
+	CU_ASSERT_EQUAL_FATAL(arch_select("x86_64"), 0);
+	x86 = arch_decoder_new();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ppc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x86);
+	CU_ASSERT_EQUAL(arch_decode(ppc, blr, sizeof(blr), PC, &insn), 0);
+	CU_ASSERT_EQUAL(insn.cls, ARCH_INSN_RET);
+	/* 20 00 80 4e is "and al, 0; ..." to x86_64: no return there. */
+	CU_ASSERT_EQUAL(arch_decode(x86, blr, sizeof(blr), PC, &insn), 0);
+	CU_ASSERT_NOT_EQUAL(insn.cls, ARCH_INSN_RET);
+	arch_decoder_free(ppc);
+	arch_decoder_free(x86);
+	arch_select(arch_native_name());
 }
 
 static void test_class_names(void)
@@ -115,6 +205,7 @@ static CU_TestInfo tests[] = {
 	{ "encodings decode to their class, length and target", test_decode_table },
 	{ "disassembly text and length", test_disasm_text },
 	{ "class names are distinct", test_class_names },
+	{ "a decoder decodes the architecture selected when it was made", test_selection },
 	CU_TEST_INFO_NULL,
 };
 

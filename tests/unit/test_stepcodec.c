@@ -29,7 +29,7 @@ static void test_step_roundtrip(void)
 		uint64_t last = 0;
 
 		for (size_t i = 0; i < roundtrips[r].n; i++) {
-			len += step_encode_delta(buf + len, (int64_t)(roundtrips[r].pcs[i] - last));
+			len += pt_step_put(buf + len, (int64_t)(roundtrips[r].pcs[i] - last));
 			last = roundtrips[r].pcs[i];
 		}
 		CU_ASSERT(len <= roundtrips[r].max_bytes);
@@ -55,12 +55,12 @@ static void test_every_delta_width(void)
 		int64_t deltas[2] = { (int64_t)(1ull << bit), -(int64_t)(1ull << bit) };
 
 		for (int k = 0; k < 2; k++) {
-			uint8_t buf[STEP_MAX_BYTES];
+			uint8_t buf[PT_STEP_MAX_BYTES];
 			struct step_item it;
 			uint64_t last = 0x1000;
-			size_t used, len = step_encode_delta(buf, deltas[k]);
+			size_t used, len = pt_step_put(buf, deltas[k]);
 
-			CU_ASSERT(len <= STEP_MAX_BYTES);
+			CU_ASSERT(len <= PT_STEP_MAX_BYTES);
 			CU_ASSERT_EQUAL(step_decode(buf, len, &last, &it, &used), STEP_DECODE_OK);
 			CU_ASSERT_EQUAL(used, len);
 			CU_ASSERT_EQUAL(it.pc, 0x1000 + (uint64_t)deltas[k]);
@@ -81,7 +81,7 @@ static void test_control_record(void)
 	ctl_put_uleb(&p, 1234);
 	ctl_put_u64(&p, 0x1122334455667788ull);
 	ctl_put_u32(&p, 0xdeadbeef);
-	len = ctl_encode(buf, PT_CTL_SWITCH, p.buf, p.len);
+	len = pt_ctl_put(buf, PT_CTL_SWITCH, p.buf, p.len);
 	CU_ASSERT_EQUAL_FATAL(step_decode(buf, len, &last, &it, &used), STEP_DECODE_OK);
 	CU_ASSERT_EQUAL(it.kind, STEP_ITEM_CTL);
 	CU_ASSERT_EQUAL(it.ctl_type, PT_CTL_SWITCH);
@@ -96,19 +96,18 @@ static void test_control_record(void)
 
 static void test_truncation_detected(void)
 {
+	static const uint8_t time_payload[8] = { 42 };	/* u64 time_ns 42 */
 	uint8_t buf[64];
-	struct ctl_payload p = { .len = 0 };
 	struct step_item it;
 	uint64_t last = 0;
 	size_t len, used;
 
 	/* A long step cut anywhere before its last byte needs more input. */
-	len = step_encode_delta(buf, 0x7fffffffe000);
+	len = pt_step_put(buf, 0x7fffffffe000);
 	for (size_t cut = 0; cut < len; cut++)
 		CU_ASSERT_EQUAL(step_decode(buf, cut, &last, &it, &used), STEP_DECODE_SHORT);
 	/* So does a control record cut inside its payload. */
-	ctl_put_u64(&p, 42);
-	len = ctl_encode(buf, PT_CTL_TIME, p.buf, p.len);
+	len = pt_ctl_put(buf, PT_CTL_TIME, time_payload, sizeof(time_payload));
 	for (size_t cut = 0; cut < len; cut++)
 		CU_ASSERT_EQUAL(step_decode(buf, cut, &last, &it, &used), STEP_DECODE_SHORT);
 }

@@ -14,6 +14,12 @@
 #   PT_VM_KO_DIR (a modules tree such as /lib/modules: boot each release
 #   with the pitrace.ko its RELEASE/modules.dep names, e.g. the one dkms
 #   built and installed, instead of building the module from source),
+#   PT_VM_ARCH (the guests' architecture, default the host's: x86_64 boots
+#   /boot's kernels with /lib/modules' headers in qemu-system-x86_64;
+#   ppc64le boots the POWER kernels scripts/deps-ppc64le.sh put in
+#   PT_PPC64LE_DIR in qemu-system-ppc64 -M pseries -cpu power9, with
+#   pitrace.ko, bin/, lib/ and the programs cross-built for it, cases from
+#   tests/vm/ppc64le).
 #   PT_VM_HOGS=N (run N CPU hogs on the host for the whole run, to show the
 #   suite holds on a loaded host: make check-vm-loaded starts two).
 #
@@ -50,7 +56,9 @@
 #     booted kernel), PT_BIN, PT_PROGS, PT_ROOT (the source tree), in an
 #     empty directory, with PT_CASE_TIMEOUT seconds; same result-line
 #     contract as a case.  For what the guest cannot hold or do (a 500 MB
-#     vmlinux with debug info, binutils).
+#     vmlinux with debug info, binutils).  PT_HOST_BIN is where the host's
+#     own pitrace and post are (PT_BIN's are the guest's: another
+#     architecture's in a cross suite).
 # Output: "vm[RELEASE]: PASS name" etc., then
 #   "check-vm: N passed, N failed, N skipped"; exit status 1 on any failure.
 set -u
@@ -58,6 +66,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BIN=$(realpath -m "${PT_BIN:-$ROOT/bin}")
 PROGS=$(realpath -m "${PT_PROGS:-$ROOT/build/progs}")
 LIBDIR=$(realpath -m "${PT_LIB:-$ROOT/lib}")
+HOST_BIN=$(realpath -m "${PT_HOST_BIN:-$BIN}")
 PATTERN=${1:-}
 TIMEOUT=${PT_VM_TIMEOUT:-1800}
 # One host thread runs both vCPUs by default.  With QEMU's multi-threaded
@@ -71,7 +80,32 @@ TIMEOUT=${PT_VM_TIMEOUT:-1800}
 # 2m59s for the k* cases).  tests/vm/bench.sh asks for thread=multi.
 # shellcheck disable=SC2206 # split on purpose: QEMU words
 ACCEL=(${PT_VM_ACCEL:--accel tcg,thread=single})
-CASES=${PT_VM_CASES_DIR:-$ROOT/tests/vm/cases}
+VM_ARCH=${PT_VM_ARCH:-$(uname -m)}
+PPC64LE_DIR=${PT_PPC64LE_DIR:-/var/cache/pitrace/ppc64le}
+# Per architecture: QEMU, its console, the guest's busybox, the test tools'
+# compiler, where its kernels and their header sets are, the case files.
+case $VM_ARCH in
+x86_64)
+	QEMU=(qemu-system-x86_64 -m 1G)
+	CONSOLE=ttyS0 BUSYBOX=$(command -v busybox) TOOLS_CC=gcc
+	DEFAULT_CASES=$ROOT/tests/vm/cases
+	kernel_image() { echo "/boot/vmlinuz-$1"; }
+	kernel_build() { echo "/lib/modules/$1/build"; }
+	;;
+ppc64le)
+	# pseries: POWER9 with a hypervisor console; -nodefaults would drop it.
+	QEMU=(qemu-system-ppc64 -M pseries -cpu power9 -m 1G)
+	CONSOLE=hvc0 BUSYBOX=$PPC64LE_DIR/busybox TOOLS_CC=powerpc64le-linux-gnu-gcc
+	DEFAULT_CASES=$ROOT/tests/vm/ppc64le
+	kernel_image() { echo "$PPC64LE_DIR/$1/vmlinux"; }
+	kernel_build() { echo "$PPC64LE_DIR/$1/build"; }
+	;;
+*)
+	echo "check-vm: no VM suite for architecture $VM_ARCH (x86_64, ppc64le)" >&2
+	exit 2
+	;;
+esac
+CASES=${PT_VM_CASES_DIR:-$DEFAULT_CASES}
 WORK=${PT_VM_WORK:-$(mktemp -d /tmp/pitrace-vm.XXXXXX)}
 mkdir -p "$WORK"
 hogs=()
@@ -102,40 +136,80 @@ finish() {
 	exit
 }
 
-for tool in qemu-system-x86_64 busybox cpio gzip depmod xz; do
-	command -v $tool >/dev/null || { result host "FAIL setup: $tool missing (make deps)"; finish; }
+for tool in "${QEMU[0]}" "$TOOLS_CC" cpio gzip depmod xz; do
+	command -v "$tool" >/dev/null || { result host "FAIL setup: $tool missing (make deps)"; finish; }
 done
-BUSYBOX=$(command -v busybox)
-ldd "$BUSYBOX" >/dev/null 2>&1 &&
+[ -x "$BUSYBOX" ] || { result host "FAIL setup: no busybox for $VM_ARCH (make deps)"; finish; }
+readelf -l "$BUSYBOX" 2>/dev/null | grep -q INTERP &&
 	{ result host "FAIL setup: $BUSYBOX is not static (make deps installs busybox-static)"; finish; }
 
-# Kernels to boot: installed images that have a matching header set.
+# Kernels to boot: images that have a matching header set.
 releases=${PT_VM_KERNELS:-}
 if [ -z "$releases" ]; then
-	for k in /boot/vmlinuz-*; do
-		rel=${k#/boot/vmlinuz-}
-		[ -e "/lib/modules/$rel/build/include/generated/utsrelease.h" ] && releases="$releases $rel"
+	if [ "$VM_ARCH" = ppc64le ]; then
+		candidates=$(cat "$PPC64LE_DIR/releases" 2>/dev/null)
+	else
+		candidates=$(for k in /boot/vmlinuz-*; do echo "${k#/boot/vmlinuz-}"; done)
+	fi
+	for rel in $candidates; do
+		[ -e "$(kernel_image "$rel")" ] &&
+			[ -e "$(kernel_build "$rel")/include/generated/utsrelease.h" ] &&
+			releases="$releases $rel"
 	done
 fi
-[ -n "$releases" ] || { result host "FAIL setup: no kernel with headers (make deps)"; finish; }
+[ -n "$releases" ] || { result host "FAIL setup: no $VM_ARCH kernel with headers (make deps)"; finish; }
 
 # Test tools: tests/vm/*.c, static so the guest needs no libraries for them.
 mkdir -p "$WORK/tools"
 for src in "$ROOT"/tests/vm/*.c; do
 	[ -e "$src" ] || continue
 	name=$(basename "$src" .c)
-	gcc -O2 -Wall -Wextra -static -I"$ROOT/include" -I"$ROOT/util" -o "$WORK/tools/$name" \
+	"$TOOLS_CC" -O2 -Wall -Wextra -static -I"$ROOT/include" -I"$ROOT/util" -o "$WORK/tools/$name" \
 		"$src" "$ROOT/util/stepcodec.c" ||
 		{ result host "FAIL setup: cannot build $src"; finish; }
 done
 
+# The shared libraries an ELF file needs, with their dynamic loader, as
+# host paths (the loader is a path the guest must have too).  Native files
+# ask ldd; foreign ones are walked by their DT_NEEDED entries through the
+# multiarch and cross library directories.
+FOREIGN_LIBDIRS="/lib/powerpc64le-linux-gnu /usr/lib/powerpc64le-linux-gnu /usr/powerpc64le-linux-gnu/lib"
+elf_libs() {	# elf_libs FILE
+	if [ "$VM_ARCH" = "$(uname -m)" ]; then
+		ldd "$1" 2>/dev/null | grep -o '/[^ ]*'
+		return
+	fi
+	local todo=$1 seen=" " f lib d
+	readelf -l "$1" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p'
+	while [ -n "$todo" ]; do
+		set -- $todo
+		f=$1
+		shift
+		todo="$*"
+		for lib in $(readelf -d "$f" 2>/dev/null | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+			case $seen in *" $lib "*) continue ;; esac
+			seen="$seen$lib "
+			for d in $FOREIGN_LIBDIRS; do
+				[ -e "$d/$lib" ] || continue
+				echo "$d/$lib"
+				todo="$todo $d/$lib"
+				break
+			done
+		done
+	done
+}
+
 # Copy an ELF file and the shared libraries it needs into the guest tree.
 copy_elf() {	# copy_elf FILE DESTDIR ROOTFS
+	local lib dest
 	cp -L "$1" "$2/" || return 1
-	ldd "$1" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
-		[ -e "$3$lib" ] && continue
-		mkdir -p "$3$(dirname "$lib")"
-		cp -L "$lib" "$3$lib"
+	elf_libs "$1" | while read -r lib; do
+		dest=$lib
+		# The cross toolchain's libraries (libstdc++) live in the multiarch place in a guest.
+		case $lib in /usr/powerpc64le-linux-gnu/lib/*) dest=/lib/powerpc64le-linux-gnu/${lib##*/} ;; esac
+		[ -e "$3$dest" ] && continue
+		mkdir -p "$3$(dirname "$dest")"
+		cp -L "$lib" "$3$dest"
 	done
 }
 
@@ -187,8 +261,10 @@ build_initramfs() {	# build_initramfs RELEASE KO OUT
 		esac
 	done
 	# The dynamic loader the copied programs name.
-	[ -e /lib64/ld-linux-x86-64.so.2 ] && mkdir -p "$rfs/lib64" &&
+	[ "$VM_ARCH" = x86_64 ] && [ -e /lib64/ld-linux-x86-64.so.2 ] && mkdir -p "$rfs/lib64" &&
 		cp -L /lib64/ld-linux-x86-64.so.2 "$rfs/lib64/"
+	[ "$VM_ARCH" = ppc64le ] && mkdir -p "$rfs/lib64" &&
+		ln -sf /lib/powerpc64le-linux-gnu/ld64.so.2 "$rfs/lib64/ld64.so.2"
 	(cd "$rfs" && find . | cpio -o -H newc --quiet | gzip -1) >"$3"
 }
 
@@ -221,7 +297,8 @@ run_host_checks() {	# run_host_checks RELEASE
 		rm -rf "$dir"
 		mkdir -p "$dir"
 		(cd "$dir" && PT_EXPORT=$WORK/export-$1 PT_RELEASE=$1 PT_BIN=$BIN PT_PROGS=$PROGS \
-			PT_ROOT=$ROOT PT_CASE=$name timeout "${PT_CASE_TIMEOUT:-240}" bash "$h") \
+			PT_HOST_BIN=$HOST_BIN PT_ROOT=$ROOT PT_CASE=$name \
+			timeout "${PT_CASE_TIMEOUT:-240}" bash "$h") \
 			>"$out" 2>&1
 		rc=$?
 		[ -n "${PT_VM_VERBOSE:-}" ] && cat "$out"
@@ -252,8 +329,8 @@ for rel in $releases; do
 		fi
 		echo "vm[$rel]: module $ko ($(modinfo -F version "$ko"))"
 	# MAKEFLAGS from a calling make (O=, BIN=) would reach Kbuild, which reads O= itself.
-	elif ! MAKEFLAGS= make -s -C "$ROOT/driver" KDIR="/lib/modules/$rel/build" OUT="$WORK/driver" \
-		>"$WORK/driver-$rel.log" 2>&1; then
+	elif ! MAKEFLAGS= make -s -C "$ROOT/driver" KDIR="$(kernel_build "$rel")" OUT="$WORK/driver" \
+		PITRACE_ARCH="$VM_ARCH" >"$WORK/driver-$rel.log" 2>&1; then
 		cat "$WORK/driver-$rel.log"
 		result "$rel" "FAIL build: pitrace.ko does not build"
 		continue
@@ -266,9 +343,9 @@ for rel in $releases; do
 	# IO-APIC timer check, which then panics at boot.  A boot that dies
 	# before /init starts is retried once (and the retry is reported).
 	for attempt in 1 2; do
-		timeout "$TIMEOUT" qemu-system-x86_64 "${ACCEL[@]}" -m 1G -smp 2 -nographic -no-reboot \
-			-kernel "/boot/vmlinuz-$rel" -initrd "$initrd" \
-			-append "console=ttyS0 panic=-1 loglevel=4 no_timer_check rdinit=/init" \
+		timeout "$TIMEOUT" "${QEMU[@]}" "${ACCEL[@]}" -smp 2 -nographic -no-reboot \
+			-kernel "$(kernel_image "$rel")" -initrd "$initrd" \
+			-append "console=$CONSOLE panic=-1 loglevel=4 no_timer_check rdinit=/init" \
 			</dev/null >"$log" 2>&1
 		rc=$?
 		tr -d '\r' <"$log" >"$log.txt"

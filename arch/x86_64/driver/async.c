@@ -11,6 +11,8 @@
 #include <asm/irq_regs.h>
 #include <asm/trapnr.h>
 #include <asm/unwind.h>
+#include <asm/trace/exceptions.h>
+#include <asm/trace/irq_vectors.h>
 
 #include "arch.h"
 #include "pitrace.h"
@@ -60,24 +62,34 @@ static void probe_page_fault(void *data, unsigned long address, struct pt_regs *
 }
 
 /*
- * The irq_vectors entry tracepoints (arch/x86/include/asm/trace/irq_vectors.h);
- * those of optional hardware (thermal, MCE threshold, deferred error) are
- * missing on some kernels.  Not the NMI handler's.  Device interrupts go
+ * The irq_vectors entry tracepoints (arch/x86/include/asm/trace/irq_vectors.h,
+ * the same #ifdefs as there); those of optional hardware (thermal, MCE
+ * threshold, deferred error) are missing on some kernels.  Not the NMI handler's.  Device interrupts go
  * through irq_handler_entry (common code, driver/probes.c).
  */
-const struct arch_async_probe arch_async_probes[] = {
-	{ "local_timer_entry", probe_vector_entry },
-	{ "reschedule_entry", probe_vector_entry },
-	{ "call_function_entry", probe_vector_entry },
-	{ "call_function_single_entry", probe_vector_entry },
-	{ "irq_work_entry", probe_vector_entry },
-	{ "x86_platform_ipi_entry", probe_vector_entry },
-	{ "spurious_apic_entry", probe_vector_entry },
-	{ "error_apic_entry", probe_vector_entry },
-	{ "thermal_apic_entry", probe_vector_entry },
-	{ "threshold_apic_entry", probe_vector_entry },
-	{ "deferred_error_apic_entry", probe_vector_entry },
-	{ "page_fault_user", probe_page_fault },
-	{ "page_fault_kernel", probe_page_fault },
+const struct pt_tp_probe arch_async_probes[] = {
+	PT_TP_PROBE(local_timer_entry, probe_vector_entry),
+	PT_TP_PROBE(spurious_apic_entry, probe_vector_entry),
+	PT_TP_PROBE(error_apic_entry, probe_vector_entry),
+	PT_TP_PROBE(x86_platform_ipi_entry, probe_vector_entry),
+#ifdef CONFIG_IRQ_WORK
+	PT_TP_PROBE(irq_work_entry, probe_vector_entry),
+#endif
+#ifdef CONFIG_SMP
+	PT_TP_PROBE(reschedule_entry, probe_vector_entry),
+	PT_TP_PROBE(call_function_entry, probe_vector_entry),
+	PT_TP_PROBE(call_function_single_entry, probe_vector_entry),
+#endif
+#ifdef CONFIG_X86_THERMAL_VECTOR
+	PT_TP_PROBE(thermal_apic_entry, probe_vector_entry),
+#endif
+#ifdef CONFIG_X86_MCE_THRESHOLD
+	PT_TP_PROBE(threshold_apic_entry, probe_vector_entry),
+#endif
+#ifdef CONFIG_X86_MCE_AMD
+	PT_TP_PROBE(deferred_error_apic_entry, probe_vector_entry),
+#endif
+	PT_TP_PROBE(page_fault_user, probe_page_fault),
+	PT_TP_PROBE(page_fault_kernel, probe_page_fault),
 	{ NULL, NULL },
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86_64 side of kernel-mode stepping (driver/arch_kernel.h): which
+ * x86_64 side of kernel-mode stepping (driver/arch.h): which
  * functions are system calls, which text sections must not be stepped, and
  * TF in the live RFLAGS.
  */
@@ -9,7 +9,12 @@
 #include <linux/uaccess.h>
 #include <asm/processor-flags.h>
 
-#include "arch_kernel.h"
+#include "arch.h"
+
+int arch_kstep_supported(void)
+{
+	return 0;
+}
 
 /*
  * The syscall table's targets: __x64_sys_read(const struct pt_regs *) etc.
@@ -79,7 +84,7 @@ unsigned long arch_kstep_sp(const struct pt_regs *regs)
 	return regs->sp;
 }
 
-unsigned long arch_kstep_func_start(unsigned long probe_addr)
+unsigned long arch_func_start(unsigned long probe_addr)
 {
 	/* endbr64 is f3 0f 1e fa; calling past it faults with IBT on. */
 	static const u8 endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };

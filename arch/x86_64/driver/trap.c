@@ -18,10 +18,10 @@
 #include <asm/msr.h>
 #include <asm/unistd.h>
 
+#include <pitrace/abi.h>
+
 #include "arch.h"
-#include "arch_conflict.h"
-#include "conflict.h"
-#include "pitrace.h"
+#include "ksyms.h"
 
 /*
  * exc_debug_user() calls the die chain with args->err pointing at the
@@ -150,6 +150,11 @@ void arch_block_disarm(void)
 		wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, debugctl & ~DEBUGCTLMSR_BTF);
 }
 
+/* Every x86 instruction single-steps: nothing is ever deferred. */
+void arch_step_deferred(struct pt_regs *regs)
+{
+}
+
 bool arch_task_stepped_by_other(struct task_struct *t)
 {
 	return test_tsk_thread_flag(t, TIF_SINGLESTEP);
@@ -157,8 +162,9 @@ bool arch_task_stepped_by_other(struct task_struct *t)
 
 #ifdef CONFIG_MMIOTRACE
 /*
- * mmiotrace's state is not exported.  mmiotrace_enabled is set while the
- * tracer is on (after it took all CPUs but one offline); kmmio_count is
+ * mmiotrace's state is not exported (driver/ksyms.h finds it).
+ * mmiotrace_enabled is set while the tracer is on (after it took all CPUs
+ * but one offline); kmmio_count is
  * the number of kmmio probes registered (ioremaps traced since): while it
  * is not zero, a kernel access to a traced page faults, kmmio single-steps
  * the access with TF and takes the trap in its die notifier (priority 0,
@@ -171,8 +177,8 @@ static unsigned int *kmmio_count;
 void arch_step_users_init(void)
 {
 #ifdef CONFIG_MMIOTRACE
-	mmiotrace_enabled = (atomic_t *)kernel_lookup_name("mmiotrace_enabled");
-	kmmio_count = (unsigned int *)kernel_lookup_name("kmmio_count");
+	mmiotrace_enabled = ksyms_mmiotrace_enabled();
+	kmmio_count = ksyms_kmmio_count();
 	if (!mmiotrace_enabled || !kmmio_count)
 		pr_warn("mmiotrace's state not found: sessions will not see mmiotrace\n");
 #endif /* CONFIG_MMIOTRACE */

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ppc64le register access, breakpoint and system calls for the ptrace backend. */
+#include <errno.h>
+#include <stddef.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+
+#include "arch_ptrace.h"
+#include "ppc64le.h"
+
+const char arch_ptrace_name[] = "ppc64le";
+
+const unsigned arch_syscall_insn_len = 4;
+
+/*
+ * syscall_exit_prepare() reports TIF_SINGLESTEP only with syscall tracing
+ * on: the rfid back sets MSR_SE, and the trap comes after the instruction
+ * following sc.
+ */
+const bool arch_syscall_step_runs_next = true;
+
+/* Little-endian words: sc is 0x44000002, scv 0 is 0x44000001. */
+bool arch_is_syscall_insn(const uint8_t *code, size_t len)
+{
+	return len >= 4 && (code[0] == 0x02 || code[0] == 0x01) && code[1] == 0 && code[2] == 0 &&
+	       code[3] == 0x44;
+}
+
+/* trap (tw 31,0,0): the program check leaves pc at the trap. */
+const uint8_t arch_breakpoint_insn[] = { 0x08, 0x00, 0xe0, 0x7f };
+const unsigned arch_breakpoint_len = 4;
+const unsigned arch_breakpoint_pc_adjust = 0;
+
+/* regs->trap of a system call (sc; scv is 0x3000): r0 holds its number. */
+#define PPC_TRAP_SYSCALL 0xc00
+#define PPC_TRAP_SYSCALL_VECTORED 0x3000
+
+int arch_read_regs(pid_t tid, struct arch_stop_regs *r)
+{
+	struct pt_regs regs;
+	unsigned long trap;
+
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &regs) < 0)
+		return -1;
+	r->pc = regs.nip;
+	r->sp = regs.gpr[1];
+	r->ra = regs.link;
+	/*
+	 * Bit 0 is "no restart": set by rt_sigreturn (whose r0 is the
+	 * interrupted context's by now), reported like x86's orig_rax of -1.
+	 */
+	trap = regs.trap & ~0xful;
+	r->syscall_nr = (trap == PPC_TRAP_SYSCALL || trap == PPC_TRAP_SYSCALL_VECTORED) &&
+				!(regs.trap & 1) ? (int64_t)regs.gpr[0] : -1;
+	return 0;
+}
+
+int arch_set_pc(pid_t tid, uint64_t pc)
+{
+	return (int)ptrace(PTRACE_POKEUSER, tid, (void *)(PT_NIP * sizeof(unsigned long)),
+			   (void *)pc);
+}
+
+/*
+ * The callee returns with the stack pointer it was entered with (the
+ * return address is in LR, not on the stack): over when back at ra with
+ * that sp (arch_stop_regs.ra).
+ */
+uint64_t arch_frame_end_sp(const struct arch_stop_regs *r)
+{
+	return r->sp;
+}
+
+/* MSR_BE: a trap after each branch. */
+int arch_block_step_request(void)
+{
+	return PTRACE_SINGLEBLOCK;
+}
+
+enum arch_syscall_kind arch_syscall_kind(int64_t nr)
+{
+	switch (nr) {
+	case SYS_mmap:
+	case SYS_munmap:
+	case SYS_mprotect:
+	case SYS_mremap:
+	case SYS_pkey_mprotect:
+	case SYS_shmat:
+	case SYS_shmdt:
+	case SYS_remap_file_pages:
+	case SYS_ipc:		/* shmat and shmdt through the old multiplexer */
+		return ARCH_SC_MAPS;
+	case SYS_execve:
+	case SYS_execveat:
+		return ARCH_SC_EXEC;
+	case SYS_exit:
+	case SYS_exit_group:
+		return ARCH_SC_EXIT;
+	case SYS_prctl:
+		return ARCH_SC_COMM;
+	default:
+		return ARCH_SC_OTHER;
+	}
+}
+
+bool arch_may_start_atomic(const uint8_t *code, size_t len)
+{
+	return ppc64le_may_start_atomic(code, len);
+}
+
+int arch_atomic_sequence(const uint8_t *code, size_t avail, uint64_t pc,
+			 struct arch_atomic_seq *seq)
+{
+	return ppc64le_atomic_sequence(code, avail, pc, seq);
+}
+
+/* CR0's EQ bit: the store-conditional stored. */
+int arch_atomic_stored(pid_t tid)
+{
+	long cr;
+
+	errno = 0;
+	cr = ptrace(PTRACE_PEEKUSER, tid, (void *)(PT_CCR * sizeof(unsigned long)), NULL);
+	if (cr == -1 && errno)
+		return -1;
+	return (cr >> 29) & 1;
+}

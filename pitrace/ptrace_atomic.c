@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Load-reserve/store-conditional sequences run natively to their exits (ptrace_atomic.h). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pitrace/format.h>
+
+#include "log.h"
+#include "ptrace_atomic.h"
+
+static int poke(int memfd, uint64_t addr, const uint8_t *bytes, size_t len)
+{
+	return pwrite(memfd, bytes, len, (off_t)addr) == (ssize_t)len ? 0 : -1;
+}
+
+static void unplant(struct ptrace_atomic *a, int memfd)
+{
+	while (a->nr_planted) {
+		a->nr_planted--;
+		poke(memfd, a->seq.exits[a->nr_planted].addr, a->saved[a->nr_planted],
+		     arch_breakpoint_len);
+	}
+	a->active = false;
+}
+
+int ptrace_atomic_begin(struct ptrace_atomic *a, int memfd, uint64_t pc)
+{
+	static bool said;
+	uint8_t code[ARCH_ATOMIC_MAX_CODE];
+	ssize_t n = pread(memfd, code, sizeof(code), (off_t)pc);
+	int r;
+
+	if (n <= 0)
+		return 0;
+	r = arch_atomic_sequence(code, (size_t)n, pc, &a->seq);
+	if (r < 0 && !said) {
+		said = true;
+		fprintf(stderr, "pitrace: an atomic sequence at %#llx cannot run as a unit: "
+				"it is single-stepped and may never complete\n",
+			(unsigned long long)pc);
+	}
+	if (r <= 0)
+		return r;
+	for (a->nr_planted = 0; a->nr_planted < a->seq.nr_exits; a->nr_planted++) {
+		uint64_t at = a->seq.exits[a->nr_planted].addr;
+
+		if (pread(memfd, a->saved[a->nr_planted], arch_breakpoint_len, (off_t)at) !=
+			    (ssize_t)arch_breakpoint_len ||
+		    poke(memfd, at, arch_breakpoint_insn, arch_breakpoint_len) < 0) {
+			unplant(a, memfd);
+			return -1;
+		}
+	}
+	a->active = true;
+	return 1;
+}
+
+bool ptrace_atomic_holds(const struct ptrace_atomic *a, uint64_t pc)
+{
+	for (unsigned i = 0; a->active && i < a->nr_planted; i++)
+		if (a->seq.exits[i].addr == pc)
+			return true;
+	return false;
+}
+
+bool ptrace_atomic_end(struct ptrace_atomic *a, int memfd, pid_t tid, uint64_t pc,
+		       unsigned *steps, int *kind)
+{
+	const struct arch_atomic_seq *q = &a->seq;
+	uint64_t last = q->start + (uint64_t)q->exits[0].path * q->insn_len;
+
+	unplant(a, memfd);
+	*kind = -1;
+	for (unsigned i = 0; i < q->nr_exits; i++) {
+		if (q->exits[i].addr != pc)
+			continue;
+		*steps = q->exits[i].path;
+		if (q->exits[i].ambiguous)
+			*kind = PT_ATOMIC_INEXACT;
+		else if (!q->exits[i].store)
+			*kind = PT_ATOMIC_LEFT;
+		else
+			*kind = arch_atomic_stored(tid) == 1 ? PT_ATOMIC_STORED : PT_ATOMIC_FAILED;
+		return true;
+	}
+	/* A signal stopped it inside: what ran is the straight line up to pc. */
+	*steps = pc >= q->start && pc < last ? (unsigned)((pc - q->start) / q->insn_len) : 0;
+	if (!*steps)
+		pr_dbg("atomic sequence at %#llx stopped outside it, at %#llx",
+		       (unsigned long long)q->start, (unsigned long long)pc);
+	return false;
+}

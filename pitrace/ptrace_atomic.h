@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ptrace backend's load-reserve/store-conditional sequences (ppc64
+ * lwarx..stwcx.): they cannot be single-stepped (each trap clears the
+ * reservation, the store never succeeds), so a thread about to start one
+ * runs it natively to breakpoints planted at its exits (arch_ptrace.h,
+ * arch_atomic_sequence()), and the exit it stops at says which
+ * instructions ran.  One pass at a time: a failed store-conditional goes
+ * back to the load-reserve stepped, and the next pass runs natively again,
+ * so every retry is counted.
+ */
+#ifndef PITRACE_PTRACE_ATOMIC_H
+#define PITRACE_PTRACE_ATOMIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "arch_ptrace.h"
+
+/* One thread's sequence in progress. */
+struct ptrace_atomic {
+	bool active;		  /* running natively, its exits planted */
+	struct arch_atomic_seq seq;
+	uint8_t saved[ARCH_ATOMIC_MAX_EXITS][ARCH_BREAKPOINT_MAX];
+	unsigned nr_planted;
+};
+
+/*
+ * A thread of the process behind memfd is about to run the instruction at
+ * pc.  1: pc starts a sequence and its exits hold breakpoints now (resume
+ * the thread natively); 0: none starts there; -1: one does that cannot
+ * run as a unit (step it; said once on stderr).
+ */
+int ptrace_atomic_begin(struct ptrace_atomic *a, int memfd, uint64_t pc);
+
+/*
+ * The thread (tid) stopped at pc while a was active: the breakpoints are
+ * taken out.  *steps: instructions the sequence ran (from seq.start, in
+ * order); *kind: the ATOMIC record to write (PT_ATOMIC_*), or -1 for none
+ * (stopped inside the sequence, by a signal: it will run again).  Returns
+ * true when pc is one of its exits.
+ */
+bool ptrace_atomic_end(struct ptrace_atomic *a, int memfd, pid_t tid, uint64_t pc,
+		       unsigned *steps, int *kind);
+
+/* Whether a holds a breakpoint at pc (another thread must not run it). */
+bool ptrace_atomic_holds(const struct ptrace_atomic *a, uint64_t pc);
+
+#endif /* PITRACE_PTRACE_ATOMIC_H */

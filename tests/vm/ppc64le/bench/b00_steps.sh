@@ -1,0 +1,1 @@
+../../bench/b00_steps.sh
