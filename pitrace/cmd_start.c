@@ -269,7 +269,9 @@ static int collector_main(struct start_opts *o, int ready_fd)
 	session_result_write(ret < 0 ? EXIT_RUNTIME : 0, line);
 	ioctl(ds.fd, PITRACE_IOC_RELEASE);
 	ds_close(&ds);
-	session_state_remove();
+	/* Ended by itself (the trace could not be written): 'pitrace stop' reports it. */
+	if (!sum.write_error)
+		session_state_remove();
 	return ret < 0 ? EXIT_RUNTIME : 0;
 }
 

@@ -66,9 +66,18 @@ int cmd_status(int argc, char **argv, struct pitrace_opts *opts)
 	print_step_users(st.step_users);
 	if (!st.claimed) {
 		printf("no session\n");
-		/* A collector killed without cleaning up leaves its state behind. */
-		if (ours && !ds_pid_alive(s.collector_pid))
-			session_state_remove();
+		if (ours && !ds_pid_alive(s.collector_pid)) {
+			char line[4600];
+			int status;
+
+			/* One that ended by itself left its result for 'pitrace stop'; a
+			 * collector killed without cleaning up, only its state. */
+			if (session_result_read(&status, line, sizeof(line)) == 0)
+				printf("the last session ended by itself: %s ('pitrace stop' to clear)\n",
+				       line);
+			else
+				session_state_remove();
+		}
 		ds_close(&ds);
 		return 0;
 	}

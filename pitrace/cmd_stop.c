@@ -81,6 +81,14 @@ int cmd_stop(int argc, char **argv, struct pitrace_opts *opts)
 		ds_close(&ds);
 		return EXIT_RUNTIME;
 	}
+	if (!ds_pid_alive(s.collector_pid) &&
+	    session_result_read(&status, line, sizeof(line)) == 0) {
+		/* It ended by itself (the trace could not be written) and said how. */
+		unlink(DS_RESULT_FILE);
+		session_state_remove();
+		printf("pitrace: session ended by itself: %s\n", line);
+		return status;
+	}
 	unlink(DS_RESULT_FILE);
 	if (!ds_pid_alive(s.collector_pid) || kill((pid_t)s.collector_pid, SIGTERM) < 0) {
 		session_state_remove();

@@ -460,6 +460,15 @@ int collector_run(struct collector *c, int stop_fd)
 			sync_trace(c);
 			last_sync = tw_now_ns();
 		}
+		/*
+		 * The trace cannot grow (a full filesystem): the writer keeps what
+		 * was written, whole blocks only; stop here, so that the session
+		 * ends as cut short and the steps from now on are not taken.
+		 */
+		if (tw_error(c->tw)) {
+			c->error = -1;
+			break;
+		}
 		if (stop_fd < 0 || (n > 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))))
 			break;
 	}
@@ -515,6 +524,14 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 	/* The driver's counters are the truth; markers cover a driver that lacks them. */
 	sum->lost = driver_lost > marker_lost ? driver_lost : marker_lost;
 	tw_add_lost(c->tw, sum->lost);
+	{
+		/* with the steps that never reached the disk (a write error) */
+		struct pt_attr_totals totals;
+
+		tw_get_totals(c->tw, &totals);
+		sum->lost = totals.lost;
+	}
+	sum->write_error = tw_error(c->tw);
 	pm_drain(c->pm);
 	sum->perf_lost = pm_records_lost(c->pm);
 	sum->task_records = pm_records_written(c->pm);
@@ -547,8 +564,10 @@ void collector_summary_line(const struct collector_summary *sum, const char *dir
 		snprintf(buf, size, "%llu steps counted on %u CPUs: trace in %s",
 			 (unsigned long long)sum->counted, sum->cpus, dir);
 	else
-		snprintf(buf, size, "%llu steps, %llu lost, %u process%s, %u thread%s: trace in %s",
+		snprintf(buf, size, "%llu steps, %llu lost, %u process%s, %u thread%s: trace in %s%s%s",
 			 (unsigned long long)sum->steps, (unsigned long long)sum->lost,
 			 sum->processes, sum->processes == 1 ? "" : "es", sum->threads,
-			 sum->threads == 1 ? "" : "s", dir);
+			 sum->threads == 1 ? "" : "s", dir,
+			 sum->write_error ? ", cut short: " : "",
+			 sum->write_error ? strerror(sum->write_error) : "");
 }

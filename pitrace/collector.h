@@ -32,6 +32,8 @@ struct collector_summary {
 	uint64_t perf_lost;		/* perf records the kernel dropped */
 	bool wrapped;			/* wrap mode dropped old sub-buffers */
 	bool count_only;		/* count mode: counted, no step records */
+	int write_error;		/* the trace could not be written (errno): the
+					 * recording stopped there */
 };
 
 /*

@@ -103,13 +103,27 @@ int record_driver(const struct record_driver_opts *o, char **argv)
 		collector_run(c, pidfd);
 		close(pidfd);
 	}
-	waitpid(pid, &status, 0);
-	ret = collector_finish(c, &sum);
-	ioctl(ds.fd, PITRACE_IOC_RELEASE);
-	ds_close(&ds);
+	/*
+	 * The collector returns when CMD ends, or earlier when the trace could
+	 * not be written: then tracing ends first and CMD runs on untraced, as
+	 * with the ptrace backend (docs/record.md, "A full filesystem").
+	 */
+	if (pidfd >= 0 && waitpid(pid, &status, WNOHANG) == 0) {
+		ret = collector_finish(c, &sum);
+		ioctl(ds.fd, PITRACE_IOC_RELEASE);
+		ds_close(&ds);
+		waitpid(pid, &status, 0);
+	} else {
+		if (pidfd < 0)
+			waitpid(pid, &status, 0);
+		ret = collector_finish(c, &sum);
+		ioctl(ds.fd, PITRACE_IOC_RELEASE);
+		ds_close(&ds);
+	}
 	collector_summary_line(&sum, co.out_dir, line, sizeof(line));
 	pr_info("%s", line);
-	if (ret < 0)
+	/* A trace cut short by a write error still gives CMD's status. */
+	if (ret < 0 && !sum.write_error)
 		return EXIT_RUNTIME;
 	/* Like the ptrace backend: the command's status, 128+N for signal N. */
 	if (WIFSIGNALED(status))

@@ -11,6 +11,12 @@
 #include "log.h"
 
 /* Per thread: the tree node of every frame on its stack, and its last step. */
+/* What a site's id finds without a hash. */
+struct arc_by_site {
+	uint32_t pc;		  /* index + 1 in pcs */
+	uint32_t jump;		  /* index + 1 in jumps of the last jump taken from it */
+};
+
 struct tree_thread {
 	uint32_t root;
 	uint32_t *stack;
@@ -21,6 +27,7 @@ struct tree_thread {
 	uint64_t replaced_site;	  /* site of the frame a tail call or jump just replaced */
 	uint64_t last_pc;	  /* the last step, while have_last */
 	uint32_t last_fn;
+	uint32_t last_id;	  /* the last step's site id */
 	struct arch_insn last_insn;
 	bool have_last;
 };
@@ -47,8 +54,8 @@ struct arcs {
 	size_t nr_pcs, pcs_size;
 	uint32_t *pc_hash;	  /* index + 1 */
 	size_t pc_hash_size;
-	uint32_t *pc_of_site;	  /* by cf_site.id: index + 1 in pcs, once looked up */
-	size_t pc_of_site_size;
+	struct arc_by_site *by_site;  /* by cf_site.id, once looked up */
+	size_t by_site_size;
 	struct arc_jump *jumps;
 	size_t nr_jumps, jumps_size;
 	uint32_t *jump_hash;	  /* index + 1 */
@@ -158,8 +165,8 @@ static void pc_rehash(struct arcs *a)
 /* The site's pc entry, found by its id: one load where a hash would probe. */
 static bool count_site(struct arcs *a, uint32_t id)
 {
-	if (id < a->pc_of_site_size && a->pc_of_site[id]) {
-		a->pcs[a->pc_of_site[id] - 1].count++;
+	if (id < a->by_site_size && a->by_site[id].pc) {
+		a->pcs[a->by_site[id].pc - 1].count++;
 		return true;
 	}
 	return false;
@@ -169,17 +176,17 @@ static void remember_site(struct arcs *a, uint32_t id, size_t pc_index)
 {
 	if (!id)
 		return;
-	if (id >= a->pc_of_site_size) {
-		size_t n = a->pc_of_site_size ? a->pc_of_site_size : 1024;
+	if (id >= a->by_site_size) {
+		size_t n = a->by_site_size ? a->by_site_size : 1024;
 
 		while (n <= id)
 			n *= 2;
-		a->pc_of_site = xrealloc(a->pc_of_site, n * sizeof(*a->pc_of_site));
-		memset(a->pc_of_site + a->pc_of_site_size, 0,
-		       (n - a->pc_of_site_size) * sizeof(*a->pc_of_site));
-		a->pc_of_site_size = n;
+		a->by_site = xrealloc(a->by_site, n * sizeof(*a->by_site));
+		memset(a->by_site + a->by_site_size, 0,
+		       (n - a->by_site_size) * sizeof(*a->by_site));
+		a->by_site_size = n;
 	}
-	a->pc_of_site[id] = (uint32_t)pc_index + 1;
+	a->by_site[id].pc = (uint32_t)pc_index + 1;
 }
 
 static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn, uint32_t id)
@@ -239,12 +246,21 @@ static void jump_rehash(struct arcs *a)
 	}
 }
 
-static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint64_t from, uint64_t to,
-		       uint8_t cls)
+/* A jump taken from the site numbered from_id (0 none) at from to to. */
+static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint32_t from_id, uint64_t from,
+		       uint64_t to, uint8_t cls)
 {
+	struct arc_by_site *bs = from_id < a->by_site_size ? &a->by_site[from_id] : NULL;
 	size_t i, mask;
 	struct arc_jump *j;
 
+	if (bs && bs->jump) {	/* most jumps go where the site's last one went */
+		j = &a->jumps[bs->jump - 1];
+		if (j->to == to && j->from == from && j->pid == pid) {
+			j->count++;
+			return;
+		}
+	}
 	if (2 * (a->nr_jumps + 1) > a->jump_hash_size)
 		jump_rehash(a);
 	mask = a->jump_hash_size - 1;
@@ -252,6 +268,8 @@ static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint64_t from,
 		j = &a->jumps[a->jump_hash[i] - 1];
 		if (j->from == from && j->to == to && j->pid == pid) {
 			j->count++;
+			if (bs && from_id)
+				bs->jump = a->jump_hash[i];
 			return;
 		}
 	}
@@ -263,6 +281,8 @@ static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint64_t from,
 	*j = (struct arc_jump){ .pid = pid, .fn = fn, .from = from, .to = to, .count = 1,
 				.cls = cls };
 	a->jump_hash[i] = (uint32_t)++a->nr_jumps;
+	if (bs && from_id)
+		bs->jump = a->jump_hash[i];
 	if (a->sight.jump)
 		a->sight.jump(a->sight.ctx, a, a->nr_jumps - 1);
 }
@@ -555,9 +575,10 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
 	if (tt->have_last && tt->last_fn == s->site->fn &&
 	    (in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
 	    s->pc != tt->last_pc + in->len)
-		count_jump(a, t->pid, s->site->fn, tt->last_pc, s->pc, in->cls);
+		count_jump(a, t->pid, s->site->fn, tt->last_id, tt->last_pc, s->pc, in->cls);
 	tt->last_pc = s->pc;
 	tt->last_fn = s->site->fn;
+	tt->last_id = s->site->id;
 	tt->last_insn = s->site->insn;
 	tt->have_last = true;
 }
@@ -615,7 +636,7 @@ void arcs_free(struct arcs *a)
 	free(a->nodes);
 	free(a->child_hash);
 	free(a->pcs);
-	free(a->pc_of_site);
+	free(a->by_site);
 	free(a->pc_hash);
 	free(a);
 }

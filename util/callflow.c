@@ -922,9 +922,9 @@ static void transition(struct callflow *cf, struct cf_thread *t, const struct cf
 		cross_into(cf, t, site, prev_pc, in, ev);
 }
 
-static void on_step(struct callflow *cf, const struct trace_event *ev)
+/* A step of thread t (the thread of ev). */
+static void thread_step(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev)
 {
-	struct cf_thread *t = thread_get(cf, ev->pid, ev->tid);
 	struct cf_site site;
 	struct cf_step s;
 
@@ -989,6 +989,16 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 			if (cf->cons[c].ops->step)
 				cf->cons[c].ops->step(cf->cons[c].ctx, t, &s);
 	}
+	/*
+	 * The last user step is read only while the thread is in the kernel:
+	 * while it stays in user space it is the last step, kept once when it
+	 * leaves (no second copy of the site every step).
+	 */
+	if (ev->ring != 0 && t->ring == 0) {
+		t->have_last_user = t->have_last;
+		t->last_user_pc = t->last_pc;
+		t->last_user_site = t->last_site;
+	}
 	t->last_pc = ev->pc;
 	t->last_site = site;
 	t->last_time = ev->time_ns;
@@ -996,11 +1006,11 @@ static void on_step(struct callflow *cf, const struct trace_event *ev)
 	t->have_last = true;
 	cf->in_step = false;
 	t->ring = ev->ring;
-	if (ev->ring == 0) {
-		t->last_user_pc = ev->pc;
-		t->last_user_site = site;
-		t->have_last_user = true;
-	}
+}
+
+static void on_step(struct callflow *cf, const struct trace_event *ev)
+{
+	thread_step(cf, thread_get(cf, ev->pid, ev->tid), ev);
 }
 
 static void on_task(struct callflow *cf, const struct trace_event *ev)
@@ -1222,6 +1232,29 @@ void cf_event(struct callflow *cf, const struct trace_event *ev)
 		break;
 	default:
 		break;
+	}
+}
+
+void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, size_t n)
+{
+	uint64_t first = ev->index;
+	struct cf_thread *t;
+
+	if (!n)
+		return;
+	if (cf->block_mode) {
+		for (size_t k = 0; k < n; k++) {
+			ev->pc = pcs[k];
+			ev->index = first + k;
+			on_block(cf, ev);
+		}
+		return;
+	}
+	t = thread_get(cf, ev->pid, ev->tid);
+	for (size_t k = 0; k < n; k++) {
+		ev->pc = pcs[k];
+		ev->index = first + k;
+		thread_step(cf, t, ev);
 	}
 }
 

@@ -220,6 +220,12 @@ int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void
 
 /* Feed one trace event (any kind), in trace order. */
 void cf_event(struct callflow *cf, const struct trace_event *ev);
+/*
+ * A run of n steps of one thread: ev a TEV_STEP with the first step's
+ * index, pcs[k] the pc of step index + k; the same as cf_event on each in
+ * order, without finding the thread each time.  ev is left the last step.
+ */
+void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, size_t n);
 
 /*
  * Block mode (traces of mode "block"): each step record is the start of a

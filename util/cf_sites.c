@@ -93,24 +93,39 @@ static void grow(struct cf_sites *s)
 	free(old);
 }
 
-/* Find or make the entry; returns it with site filled. */
-static struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32_t pid,
-				 uint64_t pc, uint8_t ring)
+static struct site_entry *make_entry(struct cf_sites *s, struct callflow *cf, uint32_t pid,
+				     uint64_t pc, uint8_t ring, size_t k);
+
+/*
+ * Find or make the entry; returns it with site filled.  The hit, every step
+ * but a site's first, is kept small (the miss is a call apart).
+ */
+static inline struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32_t pid,
+					uint64_t pc, uint8_t ring)
 {
-	struct site_entry *e;
-	struct sym_loc loc;
 	size_t k;
 
 	if (2 * (s->used + 1) > s->size)
 		grow(s);
 	for (k = slot_of(s, pid, pc); s->tab[k].used; k = (k + 1) & (s->size - 1)) {
-		e = &s->tab[k];
+		struct site_entry *e = &s->tab[k];
+
 		if (e->epoch != s->epoch)
 			break;	/* stale: reuse the slot */
 		if (e->pid == pid && e->pc == pc && e->ring == ring)
 			return e;
 	}
-	e = &s->tab[k];
+	return make_entry(s, cf, pid, pc, ring, k);
+}
+
+/* A new entry in slot k for pc of pid in ring: resolved and decoded. */
+static __attribute__((noinline)) struct site_entry *make_entry(struct cf_sites *s,
+								struct callflow *cf, uint32_t pid,
+								uint64_t pc, uint8_t ring, size_t k)
+{
+	struct site_entry *e = &s->tab[k];
+	struct sym_loc loc;
+
 	if (!e->used)
 		s->used++;
 	memset(e, 0, sizeof(*e));

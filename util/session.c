@@ -287,11 +287,8 @@ int session_run(struct session *s)
 			s->fl.saw_ring[ev.ring ? 1 : 0] = true;
 			if (!s->windowed && s->cf && !(direct && s->nr_cons)) {
 				/* the engine alone: no window to ask about */
-				for (k = 0; k < n; k++) {
-					ev.pc = pcs[k];
-					ev.index = first + k;
-					cf_event(s->cf, &ev);
-				}
+				cf_steps(s->cf, &ev, pcs, n);
+				k = n;
 				s->seen += n;
 				s->in_window += n;
 			} else {

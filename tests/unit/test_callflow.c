@@ -372,12 +372,19 @@ static void build_pingpong(void)
 	pingpong_evs[n].pc = 0;
 }
 
-/* Feed a scenario (as block starts if block); the arcs (with its callflow) after cf_finish. */
-static struct arcs *run_mode(const struct scenario *sc, bool block)
+/*
+ * Feed a scenario (as block starts if block; a thread's consecutive steps
+ * in one ring as runs through cf_steps if runs); the arcs (with its
+ * callflow) after cf_finish.
+ */
+static struct arcs *run_how(const struct scenario *sc, bool block, bool runs)
 {
 	struct cf_source src = { .site = fake_site };
 	struct callflow *cf = cf_new(&src);
 	struct arcs *a = arcs_new(cf);
+	struct trace_event first = { .kind = TEV_STEP };
+	uint64_t pcs[512];
+	size_t n = 0;
 	uint64_t index = 0;
 
 	cf_set_block_mode(cf, block);
@@ -389,12 +396,34 @@ static struct arcs *run_mode(const struct scenario *sc, bool block)
 			.ring = e->ring, .pc = e->pc, .index = index, .a = e->async_kind,
 		};
 
-		cf_event(cf, &ev);
 		if (!e->async_kind)
 			index++;
+		if (!runs) {
+			cf_event(cf, &ev);
+			continue;
+		}
+		if (n && (ev.kind != TEV_STEP || ev.tid != first.tid || ev.ring != first.ring ||
+			  n == sizeof(pcs) / sizeof(pcs[0]))) {
+			cf_steps(cf, &first, pcs, n);
+			n = 0;
+		}
+		if (ev.kind != TEV_STEP) {
+			cf_event(cf, &ev);
+			continue;
+		}
+		if (!n)
+			first = ev;
+		pcs[n++] = ev.pc;
 	}
+	if (n)
+		cf_steps(cf, &first, pcs, n);
 	cf_finish(cf);
 	return a;
+}
+
+static struct arcs *run_mode(const struct scenario *sc, bool block)
+{
+	return run_how(sc, block, false);
 }
 
 static struct arcs *run(const struct scenario *sc)
@@ -408,6 +437,39 @@ static uint32_t fn_id(struct callflow *cf, const char *name)
 		if (!strcmp(cf_func(cf, f)->name, name))
 			return f;
 	return CF_NO_FN;
+}
+
+/* cf_steps over runs of a thread's steps gives what cf_event step by step gives. */
+static void test_runs(void)
+{
+	build_pingpong();
+	for (size_t s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
+		const struct scenario *sc = &scenarios[s];
+		struct arcs *one = run_how(sc, false, false), *runs = run_how(sc, false, true);
+		struct callflow *cf1 = arcs_callflow(one), *cfr = arcs_callflow(runs);
+		struct cf_stats s1, sr;
+		int bad = 0;
+
+		cf_get_stats(cf1, &s1);
+		cf_get_stats(cfr, &sr);
+		if (memcmp(&s1, &sr, sizeof(s1)) || cf_nr_funcs(cf1) != cf_nr_funcs(cfr) ||
+		    arcs_total(one) != arcs_total(runs))
+			bad++;
+		for (uint32_t f = 0; !bad && f < cf_nr_funcs(cf1); f++) {
+			const struct arc_fn_stats *a = arcs_fn(one, f), *b = arcs_fn(runs, f);
+
+			if (strcmp(cf_func(cf1, f)->name, cf_func(cfr, f)->name) ||
+			    a->calls != b->calls || a->base != b->base || a->cum != b->cum)
+				bad++;
+		}
+		if (bad)
+			fprintf(stderr, "\n  %s: runs differ from single steps", sc->what);
+		CU_ASSERT_EQUAL(bad, 0);
+		arcs_free(runs);
+		cf_free(cfr);
+		arcs_free(one);
+		cf_free(cf1);
+	}
 }
 
 static void test_scenarios(void)
@@ -770,6 +832,7 @@ static void test_recording_on_off(void)
 
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
+	{ "runs of a thread's steps count as its steps one by one", test_runs },
 	{ "arcs of tail calls and unmatched returns", test_arcs_of_tail_and_unmatched },
 	{ "a cold part keeps its call path", test_cold_part_call_paths },
 	{ "block-mode traces give the same numbers", test_block_mode },

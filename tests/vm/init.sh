@@ -43,6 +43,20 @@ for c in /pt/cases/*.sh; do
 			"(refcnt $(cat /sys/module/pitrace/refcnt))"
 		ls -l /proc/[0-9]*/fd 2>/dev/null | grep -B20 /dev/pitrace | grep -E '^/proc|pitrace'
 		ps -o pid,stat,comm,args
+		# What the case left holding the driver (a collector of a timed-out
+		# case) goes, so that the next cases start from a clean driver.
+		for fd in /proc/[0-9]*/fd/*; do
+			[ "$(readlink "$fd" 2>/dev/null)" = /dev/pitrace ] || continue
+			pid=${fd#/proc/}
+			kill -9 "${pid%%/*}" 2>/dev/null
+		done
+		rm -f /run/pitrace/session /run/pitrace/result
+		tries=0
+		while loaded && ! rmmod pitrace 2>/dev/null && [ $tries -lt 50 ]; do
+			tries=$((tries + 1))
+			sleep 0.1
+		done
+		loaded && echo "INFO $name: pitrace.ko still loaded after its holders were killed"
 	fi
 	rm -rf "$dir"
 done
