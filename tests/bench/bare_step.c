@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,7 +55,7 @@ int main(int argc, char **argv)
 	}
 	t0 = now();
 	for (;;) {
-		struct user_regs_struct regs;
+		unsigned long regs[64];	/* x86's user_regs_struct, ppc64's pt_regs: both fit */
 
 		ptrace(PTRACE_SINGLESTEP, pid, NULL, (void *)(long)sig);
 		if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))

@@ -4,16 +4,18 @@
 # kernel with headers; PT_VM_KERNELS picks), recorded steps/s next to
 # count-only steps/s (bench/b00_steps.sh), and user-mode recording next to
 # kernel-mode (--kernel) recording (bench/b10_kernel_steps.sh); with
-# PT_VM_ARCH=ppc64le the POWER kernels, b00 only.  Figures,
+# PT_VM_ARCH=ppc64le the POWER kernels: b00, and the ptrace backend next to
+# a bare PTRACE_SINGLESTEP loop (ppc64le/bench/b10_ptrace_steps.sh; POWER
+# has no kernel mode).  Figures,
 # not pass/fail; TCG timings are noisy.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Multi-threaded TCG: the collector runs on its own host thread, as it would
 # on its own core of a real machine.
-# POWER (PT_VM_ARCH=ppc64le): its own cases, b00 only (no kernel mode there).
+# POWER (PT_VM_ARCH=ppc64le): its own cases.
 case ${PT_VM_ARCH:-$(uname -m)} in
 ppc64le) cases=$ROOT/tests/vm/ppc64le/bench ;;
 *) cases=$ROOT/tests/vm/bench ;;
 esac
 PT_VM_ACCEL=${PT_VM_ACCEL:--accel tcg,thread=multi} PT_VM_CASES_DIR=$cases \
 	"$ROOT/tests/vm/run.sh" "$@" |
-	sed -n 's/^\(vm\[[^]]*\]\): INFO bench: /driver \1: /p; /FAIL/p'
+	sed -n 's/^\(vm\[[^]]*\]\): INFO bench: /\1: /p; /FAIL/p'

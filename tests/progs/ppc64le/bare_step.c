@@ -1,0 +1,1 @@
+../../bench/bare_step.c
