@@ -9,7 +9,7 @@ ko=/pt/cases/tpflip-$(uname -r).ko
 h1=$!
 (while :; do :; done) &
 h2=$!
-if insmod "$ko" flips="${PT_TCG_FLIPS:-2000}"; then
+if insmod "$ko" flips=2000 seconds=150; then
 	dmesg | grep 'tpflip:' | tail -1 | sed 's/^.*tpflip:/INFO tpflip:/'
 	rmmod tpflip && echo "PASS tcg-tpflip" || echo "FAIL tcg-tpflip: rmmod"
 else

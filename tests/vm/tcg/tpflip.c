@@ -10,9 +10,11 @@
  * patched.  An "Oops: int3" with this module alone is the emulator's race,
  * not the driver's.
  *
- *   insmod tpflip.ko flips=N   (returns when done; dmesg says how many)
+ *   insmod tpflip.ko flips=N seconds=S   (returns after N rounds or S
+ *   seconds, whichever comes first; dmesg says how many rounds ran)
  */
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -20,6 +22,9 @@
 static unsigned int flips = 1000;
 module_param(flips, uint, 0444);
 MODULE_PARM_DESC(flips, "attach/detach rounds");
+static unsigned int seconds;
+module_param(seconds, uint, 0444);
+MODULE_PARM_DESC(seconds, "stop after this many seconds (0: no limit)");
 
 static const char *const names[] = {
 	"sched_process_exec", "sched_switch", "sys_exit", "irq_handler_entry", "irq_handler_exit",
@@ -43,12 +48,13 @@ static void find_tp(struct tracepoint *tp, void *priv)
 
 static int __init tpflip_init(void)
 {
+	unsigned long end = jiffies + (unsigned long)seconds * HZ;
 	unsigned int done = 0, found = 0;
 
 	for_each_kernel_tracepoint(find_tp, NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		found += !!tps[i];
-	for (; done < flips; done++) {
+	for (; done < flips && (!seconds || time_before(jiffies, end)); done++) {
 		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 			if (tps[i] && tracepoint_probe_register(tps[i], (void *)tpflip_probe, NULL))
 				tps[i] = NULL;
