@@ -39,7 +39,8 @@
 #     "SKIP name: why" (name without spaces); "INFO text" lines are shown
 #     as they are (figures); anything else is log.  A case
 #     that prints no result line, or exits non-zero without a FAIL line,
-#     fails.  Each case file gets PT_CASE_TIMEOUT seconds (default 240).
+#     fails.  Each case file gets PT_CASE_TIMEOUT seconds (default 240),
+#     or the N of its own "# case-timeout: N" line: a hang guard only.
 #   - The harness, not the case, checks the kernel log: after each boot any
 #     WARNING, BUG, Oops, soft lockup, RCU stall or general protection fault
 #     fails the run ("FAIL dmesg: ...").

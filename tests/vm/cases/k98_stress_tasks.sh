@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# case-timeout: 600
 # The driver under stress, through pitrace's own sessions (each bounded in
 # count; the harness then checks the module unloads and the kernel log is
 # clean), part 1, traced programs: 200 threads in one process; a fork/exec
