@@ -15,7 +15,6 @@
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "collector.h"
@@ -23,6 +22,7 @@
 #include "log.h"
 #include "perf_maps.h"
 #include "symbols.h"
+#include "trace_attrs.h"
 #include "trace_writer.h"
 
 #define COLLECTOR_POLL_MS 100	/* drain at least this often even without a wake-up */
@@ -132,37 +132,15 @@ static void write_kernel_build_id(struct collector *c)
 
 static void write_header_attrs(struct collector *c)
 {
-	struct pt_attr_time t = { .realtime_ns = tw_realtime_ns(), .monotonic_ns = tw_now_ns() };
-	struct utsname u;
-	uint32_t ncpus = c->st.nr_cpus;
+	struct trace_attrs a = {
+		.backend = "driver",
+		.mode = mode_name(c->st.config.mode),
+		.nr_cpus = c->st.nr_cpus,
+		.argv = c->opts.argv,
+	};
 
-	if (uname(&u) == 0) {
-		tw_set_attr_str(c->tw, PT_ATTR_ARCH, u.machine);
-		tw_set_attr_str(c->tw, PT_ATTR_KERNEL_RELEASE, u.release);
-		tw_set_attr_str(c->tw, PT_ATTR_HOSTNAME, u.nodename);
-	}
+	trace_attrs_start(c->tw, &a);
 	write_kernel_build_id(c);
-	tw_set_attr_str(c->tw, PT_ATTR_BACKEND, "driver");
-	tw_set_attr_str(c->tw, PT_ATTR_MODE, mode_name(c->st.config.mode));
-	tw_set_attr(c->tw, PT_ATTR_START_TIME, &t, sizeof(t));
-	tw_set_attr(c->tw, PT_ATTR_NR_CPUS, &ncpus, sizeof(ncpus));
-	if (c->opts.argv) {
-		size_t len = 0;
-		char *buf;
-
-		for (char *const *a = c->opts.argv; *a; a++)
-			len += strlen(*a) + 1;
-		buf = malloc(len ? len : 1);
-		if (buf) {
-			len = 0;
-			for (char *const *a = c->opts.argv; *a; a++) {
-				strcpy(buf + len, *a);
-				len += strlen(*a) + 1;
-			}
-			tw_set_attr(c->tw, PT_ATTR_CMDLINE, buf, len);
-			free(buf);
-		}
-	}
 	if (c->st.config.policy == PITRACE_POLICY_WRAP)
 		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
 				"wrap mode: the buffers kept the newest steps; older ones were overwritten");
@@ -478,7 +456,6 @@ int collector_run(struct collector *c, int stop_fd)
 
 int collector_finish(struct collector *c, struct collector_summary *sum)
 {
-	struct pt_attr_time t;
 	uint64_t driver_lost = 0, marker_lost = 0;
 	struct pitrace_status st;
 	int ret;
@@ -546,9 +523,7 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 	if (c->wrapped)
 		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
 				"wrap mode: older sub-buffers were overwritten before they were read");
-	t.realtime_ns = tw_realtime_ns();
-	t.monotonic_ns = tw_now_ns();
-	tw_set_attr(c->tw, PT_ATTR_STOP_TIME, &t, sizeof(t));
+	trace_attrs_stop(c->tw);
 	sum->steps = tw_total_steps(c->tw);
 	sum->wrapped = c->wrapped;
 	ret = tw_close(c->tw, c->error ? "interrupted" : "complete");

@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include "log.h"
+#include "trace_attrs.h"
 #include "trace_reader.h"
 #include "trace_writer.h"
 
@@ -922,7 +923,6 @@ int tw_close(struct trace_writer *tw, const char *state)
 int tw_mark_cut_short(const char *dir, const char *state, const char *note,
 		      const struct pt_attr_totals *totals)
 {
-	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
 	struct trace_writer *tw = calloc(1, sizeof(*tw));
 	const struct pt_rec_header *rh;
 	struct pt_file_header h;
@@ -956,7 +956,7 @@ int tw_mark_cut_short(const char *dir, const char *state, const char *note,
 	tw->lost = t.lost;
 	tw->threads = t.threads;
 	tw->processes = t.processes;
-	tw_set_attr(tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
+	trace_attrs_stop(tw);
 	if (note)
 		tw_set_attr_str(tw, PT_ATTR_NOTE, note);
 	ret = tw->dir && tw->name ? tw_write_header(tw, state) : -1;
