@@ -15,7 +15,6 @@
 #include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "collector.h"
@@ -23,6 +22,7 @@
 #include "log.h"
 #include "perf_maps.h"
 #include "symbols.h"
+#include "trace_attrs.h"
 #include "trace_writer.h"
 
 #define COLLECTOR_POLL_MS 100	/* drain at least this often even without a wake-up */
@@ -132,99 +132,39 @@ static void write_kernel_build_id(struct collector *c)
 
 static void write_header_attrs(struct collector *c)
 {
-	struct pt_attr_time t = { .realtime_ns = tw_realtime_ns(), .monotonic_ns = tw_now_ns() };
-	struct utsname u;
-	uint32_t ncpus = c->st.nr_cpus;
+	struct trace_attrs a = {
+		.backend = "driver",
+		.mode = mode_name(c->st.config.mode),
+		.nr_cpus = c->st.nr_cpus,
+		.argv = c->opts.argv,
+	};
 
-	if (uname(&u) == 0) {
-		tw_set_attr_str(c->tw, PT_ATTR_ARCH, u.machine);
-		tw_set_attr_str(c->tw, PT_ATTR_KERNEL_RELEASE, u.release);
-		tw_set_attr_str(c->tw, PT_ATTR_HOSTNAME, u.nodename);
-	}
+	trace_attrs_start(c->tw, &a);
 	write_kernel_build_id(c);
-	tw_set_attr_str(c->tw, PT_ATTR_BACKEND, "driver");
-	tw_set_attr_str(c->tw, PT_ATTR_MODE, mode_name(c->st.config.mode));
-	tw_set_attr(c->tw, PT_ATTR_START_TIME, &t, sizeof(t));
-	tw_set_attr(c->tw, PT_ATTR_NR_CPUS, &ncpus, sizeof(ncpus));
-	if (c->opts.argv) {
-		size_t len = 0;
-		char *buf;
-
-		for (char *const *a = c->opts.argv; *a; a++)
-			len += strlen(*a) + 1;
-		buf = malloc(len ? len : 1);
-		if (buf) {
-			len = 0;
-			for (char *const *a = c->opts.argv; *a; a++) {
-				strcpy(buf + len, *a);
-				len += strlen(*a) + 1;
-			}
-			tw_set_attr(c->tw, PT_ATTR_CMDLINE, buf, len);
-			free(buf);
-		}
-	}
 	if (c->st.config.policy == PITRACE_POLICY_WRAP)
 		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
 				"wrap mode: the buffers kept the newest steps; older ones were overwritten");
-}
-
-/* Copy a /proc text file into the trace directory (kernel symbols for post). */
-static int copy_proc_file(const char *src, const char *dir, const char *name)
-{
-	char path[4096], buf[65536];
-	int in, out, ret = 0;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0) {
-		pr_warn("cannot read %s: %s; no kernel symbols in the trace", src, strerror(errno));
-		return -1;
-	}
-	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (out < 0) {
-		pr_warn("cannot create %s: %s", path, strerror(errno));
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			ret = -1;
-	if (n < 0 || close(out) < 0)
-		ret = -1;
-	close(in);
-	if (ret)
-		pr_warn("cannot copy %s to %s", src, path);
-	return ret;
 }
 
 /*
  * The vDSO is the same image in every process of this kernel: save ours so
  * post can resolve the traced processes' [vdso] addresses.
  */
-static void save_vdso(const char *dir)
+static void save_vdso(struct trace_writer *tw)
 {
-	unsigned long base = getauxval(AT_SYSINFO_EHDR);
-	char line[512], path[4096];
 	unsigned long long start, end;
+	char line[512];
 	FILE *f;
-	int fd;
 
-	if (!base)
+	if (!getauxval(AT_SYSINFO_EHDR))
 		return;
-	f = fopen("/proc/self/maps", "r");
+	f = fopen("/proc/self/maps", "re");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		if (!strstr(line, "[vdso]") || sscanf(line, "%llx-%llx", &start, &end) != 2)
 			continue;
-		snprintf(path, sizeof(path), "%s/vdso", dir);
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			if (write(fd, (void *)(uintptr_t)start, end - start) != (ssize_t)(end - start))
-				pr_warn("cannot write %s", path);
-			close(fd);
-		}
+		tw_write_file(tw, PT_FILE_VDSO, (const void *)(uintptr_t)start, end - start);
 		break;
 	}
 	fclose(f);
@@ -258,10 +198,10 @@ struct collector *collector_start(struct driver_session *ds, const struct collec
 		if (!c->rings[i].stream)
 			goto err_writer;
 	}
-	if (copy_proc_file("/proc/kallsyms", tw_dir(c->tw), PT_FILE_KALLSYMS) == 0 &&
-	    copy_proc_file("/proc/modules", tw_dir(c->tw), PT_FILE_MODULES) == 0)
+	if (tw_copy_file(c->tw, PT_FILE_KALLSYMS, "/proc/kallsyms") == 0 &&
+	    tw_copy_file(c->tw, PT_FILE_MODULES, "/proc/modules") == 0)
 		tw_add_features(c->tw, PT_FEAT_KALLSYMS);
-	save_vdso(tw_dir(c->tw));
+	save_vdso(c->tw);
 	/* Module tables before the selection: every stepped mapping is known. */
 	c->pm = pm_open(&opts->sel, c->tw, (uint32_t)getpid());
 	if (!c->pm)
@@ -478,7 +418,6 @@ int collector_run(struct collector *c, int stop_fd)
 
 int collector_finish(struct collector *c, struct collector_summary *sum)
 {
-	struct pt_attr_time t;
 	uint64_t driver_lost = 0, marker_lost = 0;
 	struct pitrace_status st;
 	int ret;
@@ -546,9 +485,7 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 	if (c->wrapped)
 		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
 				"wrap mode: older sub-buffers were overwritten before they were read");
-	t.realtime_ns = tw_realtime_ns();
-	t.monotonic_ns = tw_now_ns();
-	tw_set_attr(c->tw, PT_ATTR_STOP_TIME, &t, sizeof(t));
+	trace_attrs_stop(c->tw);
 	sum->steps = tw_total_steps(c->tw);
 	sum->wrapped = c->wrapped;
 	ret = tw_close(c->tw, c->error ? "interrupted" : "complete");

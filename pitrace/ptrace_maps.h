@@ -37,7 +37,7 @@ int ptm_copy(struct ptm_maps *dst, const struct ptm_maps *src);
  * Re-read pid's mappings and write a MUNMAP record for every mapping of
  * *cur that is gone or changed and an MMAP record for every new or changed
  * one (with file offset and build-id); *cur becomes the fresh set.  The
- * first [vdso] seen is saved into the trace (file "vdso").  Returns the
+ * first [vdso] seen is saved into the trace (PT_FILE_VDSO).  Returns the
  * number of new mappings (so callers know to look for symbols), -1 when
  * the process's maps can no longer be read (it is gone).
  */

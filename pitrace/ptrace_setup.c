@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +24,7 @@
 #include "log.h"
 #include "pitrace.h"
 #include "ptrace_int.h"
+#include "trace_attrs.h"
 #include "trace_writer.h"
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
@@ -67,37 +67,18 @@ static void install_signals(bool attach)
 
 /* ---- setup and teardown ---- */
 
-static void set_header(struct engine *e, char *const *argv, size_t argc)
+/* The header's attributes at the start; argv: the command, NULL-terminated. */
+static void set_header(struct engine *e, char *const *argv)
 {
-	struct pt_attr_time start = { tw_realtime_ns(), tw_now_ns() };
-	struct utsname u;
-	size_t len = 0;
-	char *buf, host[256];
-	uint32_t cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	struct trace_attrs a = {
+		.arch = arch_ptrace_name,
+		.backend = "ptrace",
+		.mode = e->block ? "block" : "step",
+		.nr_cpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN),
+		.argv = argv,
+	};
 
-	tw_set_attr_str(e->tw, PT_ATTR_ARCH, arch_ptrace_name);
-	tw_set_attr_str(e->tw, PT_ATTR_BACKEND, "ptrace");
-	tw_set_attr_str(e->tw, PT_ATTR_MODE, e->block ? "block" : "step");
-	if (uname(&u) == 0)
-		tw_set_attr_str(e->tw, PT_ATTR_KERNEL_RELEASE, u.release);
-	if (gethostname(host, sizeof(host)) == 0) {
-		host[sizeof(host) - 1] = '\0';
-		tw_set_attr_str(e->tw, PT_ATTR_HOSTNAME, host);
-	}
-	for (size_t i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	buf = malloc(len ? len : 1);
-	if (buf) {
-		len = 0;
-		for (size_t i = 0; i < argc; i++) {
-			strcpy(buf + len, argv[i]);
-			len += strlen(argv[i]) + 1;
-		}
-		tw_set_attr(e->tw, PT_ATTR_CMDLINE, buf, len);
-		free(buf);
-	}
-	tw_set_attr(e->tw, PT_ATTR_START_TIME, &start, sizeof(start));
-	tw_set_attr(e->tw, PT_ATTR_NR_CPUS, &cpus, sizeof(cpus));
+	trace_attrs_start(e->tw, &a);
 	for (size_t i = 0; i < e->o.nr_on_syms; i++)
 		tw_set_attr_str(e->tw, PT_ATTR_ON_SYMBOL, e->o.on_syms[i]);
 	if (e->on_mode)
@@ -166,14 +147,13 @@ static void engine_release(struct engine *e)
 /* Close what is left, write the header with state; returns 0 or -1 (printed). */
 static int engine_finish(struct engine *e, const char *state)
 {
-	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
 	int ret;
 
 	engine_release(e);
 	if (e->on_mode)
 		bp_report_missing(e);
 	free(e->on_found);
-	tw_set_attr(e->tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
+	trace_attrs_stop(e->tw);
 	tw_commit(e->tw);
 	e->trace_dir = strdup(tw_dir(e->tw));
 	report_summary(e, e->trace_dir ? e->trace_dir : "?");
@@ -250,7 +230,6 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 	char prog[PATH_MAX];
 	int go[2], err[2], child_errno = 0, ret, status;
 	struct thread *t;
-	size_t argc = 0;
 	pid_t pid;
 
 	ret = find_program(argv[0], prog, sizeof(prog));
@@ -260,11 +239,9 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 	}
 	if (engine_init(&e, o, false) < 0)
 		return EXIT_RUNTIME;
-	while (argv[argc])
-		argc++;
 	if (o->pin)
 		e.cpu = pin_self();
-	set_header(&e, argv, argc);
+	set_header(&e, argv);
 	if (tw_write_header(e.tw, PT_STATE_RECORDING) < 0) {
 		engine_discard(&e);
 		return EXIT_RUNTIME;
@@ -580,7 +557,7 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 		if (e.cpu < 0 || sched_setaffinity(0, sizeof(set), &set) < 0)
 			e.cpu = -1;
 	}
-	set_header(&e, argv, argc);
+	set_header(&e, argv);
 	if (tw_write_header(e.tw, PT_STATE_RECORDING) < 0) {
 		engine_discard(&e);
 		return EXIT_RUNTIME;

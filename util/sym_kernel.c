@@ -442,17 +442,17 @@ struct sym_kernel *sym_kernel_load(const char *dir, const char *vmlinux, const c
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, PT_FILE_KALLSYMS);
 	k->text = read_file(path);
 	if (!k->text) {
 		free(k);
 		return NULL;
 	}
-	snprintf(path, sizeof(path), "%s/modules", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, PT_FILE_MODULES);
 	k->modtext = read_file(path);
 	parse_modules(k);
 	if (!parse_kallsyms(k)) {
-		pr_warn("%s/kallsyms has no usable text symbols (addresses hidden?)", dir);
+		pr_warn("%s/%s has no usable text symbols (addresses hidden?)", dir, PT_FILE_KALLSYMS);
 		sym_kernel_free(k);
 		return NULL;
 	}

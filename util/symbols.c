@@ -459,7 +459,7 @@ static void range_resolve(struct sym_session *s, struct sym_range *r)
 	if (r->kind == SYM_KIND_VDSO) {
 		if (!s->trace_dir)
 			return;
-		snprintf(vdso, sizeof(vdso), "%s/vdso", s->trace_dir);
+		snprintf(vdso, sizeof(vdso), "%s/%s", s->trace_dir, PT_FILE_VDSO);
 		/* No sysroot for the saved image: module_get applies it only to
 		 * absolute paths, so pass the name and open the full path. */
 		for (r->mod = s->modules; r->mod; r->mod = r->mod->next)

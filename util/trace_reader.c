@@ -667,20 +667,24 @@ out:
 
 static bool parse_stream_name(const char *name, bool *per_cpu, uint32_t *id)
 {
+	static const size_t prefix = sizeof(PT_FILE_STEPS_CPU) - 1;
+	bool cpu = !strncmp(name, PT_FILE_STEPS_CPU, prefix);
 	const char *d;
 	char *end;
 	unsigned long v;
 
-	if (strncmp(name, "steps.", 6) || (name[6] != 't' && name[6] != 'c'))
+	_Static_assert(sizeof(PT_FILE_STEPS_CPU) == sizeof(PT_FILE_STEPS_THREAD),
+		       "one prefix length for both kinds of stream");
+	if (!cpu && strncmp(name, PT_FILE_STEPS_THREAD, prefix))
 		return false;
-	d = name + 7;
+	d = name + prefix;
 	if (*d < '0' || *d > '9' || (*d == '0' && d[1]))
 		return false;	/* writers write ids in decimal, without leading zeros */
 	errno = 0;
 	v = strtoul(d, &end, 10);
 	if (*end || errno || v > UINT32_MAX)
 		return false;
-	*per_cpu = name[6] == 'c';
+	*per_cpu = cpu;
 	*id = (uint32_t)v;
 	return true;
 }

@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include "log.h"
+#include "trace_attrs.h"
 #include "trace_reader.h"
 #include "trace_writer.h"
 
@@ -345,27 +346,101 @@ struct trace_writer *tw_open(const char *dir, const struct tw_options *opts)
 	return tw;
 }
 
-int tw_write_file(struct trace_writer *tw, const char *name, const void *data, size_t len)
+/* Create the trace's file name (mode per file_mode); fd, or -1 with it said (write_failed). */
+static int create_file(struct trace_writer *tw, const char *name, char **path)
 {
-	char *path = path_join(tw->dir, name);
-	int fd, ret = -1;
+	int fd;
 
-	if (tw->error || !path) {
-		free(path);
+	*path = path_join(tw->dir, name);
+	if (!*path) {
+		write_failed(tw, name, ENOMEM);
 		return -1;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw));
-	if (fd >= 0 && write_all(fd, data, len) == 0)
-		ret = 0;
-	if (fd >= 0 && close(fd) < 0)
-		ret = -1;
-	if (ret) {
-		/* A partial snapshot is worse than none: the reader would trust it. */
-		unlink(path);
+	fd = open(*path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw));
+	if (fd < 0) {
 		write_failed(tw, name, errno);
+		free(*path);
+		*path = NULL;
+	}
+	return fd;
+}
+
+/*
+ * Close a file create_file made; keep it when it is whole (err 0), else
+ * remove it: a partial snapshot is worse than none, the reader would trust
+ * it.  0 or -1.
+ */
+static int finish_file(struct trace_writer *tw, const char *name, char *path, int fd, int err)
+{
+	if (close(fd) < 0 && !err)
+		err = errno ? errno : EIO;
+	if (err) {
+		unlink(path);
+		write_failed(tw, name, err);
 	}
 	free(path);
-	return ret;
+	return err ? -1 : 0;
+}
+
+int tw_write_file(struct trace_writer *tw, const char *name, const void *data, size_t len)
+{
+	char *path;
+	int fd;
+
+	if (tw->error)
+		return -1;
+	fd = create_file(tw, name, &path);
+	if (fd < 0)
+		return -1;
+	return finish_file(tw, name, path, fd, write_all(fd, data, len) < 0 ? errno : 0);
+}
+
+int tw_copy_file(struct trace_writer *tw, const char *name, const char *src)
+{
+	uint8_t buf[65536];
+	int in, out, err = 0, read_err = 0;
+	char *path;
+	ssize_t n;
+
+	if (tw->error)
+		return -1;
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		read_err = errno;
+		goto err_source;
+	}
+	out = create_file(tw, name, &path);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	/* To its end: a /proc file's size (0 to stat) says nothing. */
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			read_err = errno;
+			break;
+		}
+		if (write_all(out, buf, (size_t)n) < 0) {
+			err = errno;
+			break;
+		}
+	}
+	close(in);
+	if (read_err) {
+		close(out);
+		unlink(path);
+		free(path);
+		goto err_source;
+	}
+	return finish_file(tw, name, path, out, err);
+
+err_source:
+	/* Not the trace's failure: it goes on without this file. */
+	pr_warn("cannot read %s: %s; the trace has no %s", src, strerror(read_err), name);
+	errno = read_err;
+	return -1;
 }
 
 int tw_set_attr(struct trace_writer *tw, unsigned type, const void *data, size_t len)
@@ -922,7 +997,6 @@ int tw_close(struct trace_writer *tw, const char *state)
 int tw_mark_cut_short(const char *dir, const char *state, const char *note,
 		      const struct pt_attr_totals *totals)
 {
-	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
 	struct trace_writer *tw = calloc(1, sizeof(*tw));
 	const struct pt_rec_header *rh;
 	struct pt_file_header h;
@@ -956,7 +1030,7 @@ int tw_mark_cut_short(const char *dir, const char *state, const char *note,
 	tw->lost = t.lost;
 	tw->threads = t.threads;
 	tw->processes = t.processes;
-	tw_set_attr(tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
+	trace_attrs_stop(tw);
 	if (note)
 		tw_set_attr_str(tw, PT_ATTR_NOTE, note);
 	ret = tw->dir && tw->name ? tw_write_header(tw, state) : -1;

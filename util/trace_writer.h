@@ -72,8 +72,21 @@ void tw_discard(struct trace_writer *tw);
 /* Where the trace's files are now (the staging directory before tw_commit). */
 const char *tw_dir(const struct trace_writer *tw);
 
-/* Write a whole file of the trace (PT_FILE_VDSO and the like); 0 or -1 (printed). */
+/*
+ * Every file of a trace other than the header, the tasks file and the step
+ * streams goes through these two, named in format.h (PT_FILE_VDSO,
+ * PT_FILE_KALLSYMS, PT_FILE_MODULES): written with the trace's file mode,
+ * into the staging directory until tw_commit.  A file that cannot be
+ * written whole is removed, and its failure is the trace's write error
+ * (tw_error, said once).  0 or -1.
+ */
 int tw_write_file(struct trace_writer *tw, const char *name, const void *data, size_t len);
+/*
+ * The same for a copy of the file src, read to its end (a /proc file, whose
+ * size stat does not know).  When src cannot be read the trace goes on
+ * without name: a one-line warning, errno set, -1, tw_error untouched.
+ */
+int tw_copy_file(struct trace_writer *tw, const char *name, const char *src);
 
 /*
  * The first write error (an errno, e.g. ENOSPC), 0 while there is none.

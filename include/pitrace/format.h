@@ -57,8 +57,10 @@
 /* File names inside a trace directory. */
 #define PT_FILE_HEADER "header"
 #define PT_FILE_TASKS "tasks"
-#define PT_FILE_STEPS_THREAD_FMT "steps.t%u"	/* ptrace backend: per thread */
-#define PT_FILE_STEPS_CPU_FMT "steps.c%u"	/* driver: per CPU */
+#define PT_FILE_STEPS_THREAD "steps.t"		/* + tid: ptrace backend, per thread */
+#define PT_FILE_STEPS_CPU "steps.c"		/* + cpu: driver, per CPU */
+#define PT_FILE_STEPS_THREAD_FMT PT_FILE_STEPS_THREAD "%u"
+#define PT_FILE_STEPS_CPU_FMT PT_FILE_STEPS_CPU "%u"
 #define PT_FILE_KALLSYMS "kallsyms"		/* copy of /proc/kallsyms */
 #define PT_FILE_MODULES "modules"		/* copy of /proc/modules */
 #define PT_FILE_VDSO "vdso"			/* the traced processes' vDSO image */

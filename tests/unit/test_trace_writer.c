@@ -273,47 +273,186 @@ static int mode_of(const char *dir, const char *name)
 	return stat(path, &st) < 0 ? -1 : (int)(st.st_mode & 07777);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every entry of dir, sorted, as "NAME MODE" separated by commas. */
+static void list_files(const char *dir, char *out, size_t size)
+{
+	char *names[32];
+	size_t n = 0, len = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	out[0] = '\0';
+	while (d && (e = readdir(d)) && n < 32)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			names[n++] = strdup(e->d_name);
+	if (d)
+		closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_names);
+	for (size_t i = 0; i < n; i++) {
+		len += (size_t)snprintf(out + len, size - len, "%s%s %04o", i ? "," : "", names[i],
+					mode_of(dir, names[i]));
+		free(names[i]);
+	}
+}
+
+/* The whole of a file (at most size - 1 bytes), NUL-terminated; its length or -1. */
+static ssize_t slurp(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, len = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + len, size - 1 - (size_t)len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return n < 0 ? -1 : len;
+}
+
 /*
- * A trace is 0755 with files 0644 (umask permitting); a private one (it holds
- * kernel addresses: kallsyms, the KASLR slide) is its owner's only, 0700 and
- * 0600, from its staging directory on.
+ * A trace holds exactly the files its writer wrote: the header, the tasks
+ * file, the streams and what tw_write_file and tw_copy_file put there,
+ * each named in format.h.  A trace is 0755 with files 0644 (umask
+ * permitting); a private one (it holds kernel addresses: kallsyms, the
+ * KASLR slide) is its owner's only, 0700 and 0600, from its staging
+ * directory on.
  */
-static void test_private_trace(void)
+static void test_trace_files(void)
 {
 	static const struct {
 		bool private;
-		int dir, file;
-	} cases[] = { { false, 0755, 0644 }, { true, 0700, 0600 } };
+		int dir;
+		const char *files;
+	} cases[] = {
+		{ false, 0755, "header 0644,kallsyms 0644,modules 0644,steps.c0 0644,"
+			       "steps.t7 0644,tasks 0644,vdso 0644" },
+		{ true, 0700, "header 0600,kallsyms 0600,modules 0600,steps.c0 0600,"
+			      "steps.t7 0600,tasks 0600,vdso 0600" },
+	};
 	mode_t old = umask(022);
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct tw_options o = { .private = cases[i].private };
 		struct trace_writer *tw;
-		struct tw_stream *s;
-		char name[300];
+		struct tw_stream *s[2];
+		char name[300], got[512];
 
 		snprintf(name, sizeof(name), "%s/private%zu", unit_tmpdir(), i);
 		tw = tw_open(name, &o);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
 		CU_ASSERT_EQUAL(mode_of(tw_dir(tw), NULL), cases[i].dir);	/* staging */
-		s = tw_stream_open(tw, true, 0);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		tw_step(s, 0x1000);
-		CU_ASSERT_EQUAL(tw_stream_close(s), 0);
+		s[0] = tw_stream_open(tw, true, 0);
+		s[1] = tw_stream_open(tw, false, 7);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s[0]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s[1]);
+		tw_step(s[0], 0x1000);
+		tw_step(s[1], 0x2000);
+		CU_ASSERT_EQUAL(tw_stream_close(s[0]), 0);
+		CU_ASSERT_EQUAL(tw_stream_close(s[1]), 0);
 		CU_ASSERT_EQUAL(tw_write_file(tw, PT_FILE_VDSO, "x", 1), 0);
+		CU_ASSERT_EQUAL(tw_copy_file(tw, PT_FILE_KALLSYMS, "/proc/self/maps"), 0);
+		CU_ASSERT_EQUAL(tw_copy_file(tw, PT_FILE_MODULES, "/proc/version"), 0);
 		CU_ASSERT_EQUAL(tw_commit(tw), 0);
 		CU_ASSERT_EQUAL(tw_close(tw, PT_STATE_COMPLETE), 0);
 		CU_ASSERT_EQUAL(mode_of(name, NULL), cases[i].dir);
-		CU_ASSERT_EQUAL(mode_of(name, PT_FILE_HEADER), cases[i].file);
-		CU_ASSERT_EQUAL(mode_of(name, PT_FILE_TASKS), cases[i].file);
-		CU_ASSERT_EQUAL(mode_of(name, PT_FILE_VDSO), cases[i].file);
-		CU_ASSERT_EQUAL(mode_of(name, "steps.c0"), cases[i].file);
+		list_files(name, got, sizeof(got));
+		CU_ASSERT_STRING_EQUAL(got, cases[i].files);
 	}
 	umask(old);
 }
 
+/*
+ * tw_copy_file, one row a source: a /proc file (0 bytes to stat) is read to
+ * its end; a source that cannot be read is said and the trace goes on
+ * without the file; a copy the trace's filesystem cannot take (RLIMIT_FSIZE
+ * stands for a full one) is the trace's write error.  A failed copy leaves
+ * no file, not even a partial one.
+ */
+static void test_copy_file(void)
+{
+	static const struct {
+		const char *src;	  /* "big": a file of 1 MiB; "dir": a directory */
+		rlim_t limit;		  /* largest file, 0: none */
+		int ret, err, tw_err;
+		const char *files;	  /* the trace's files after */
+	} rows[] = {
+		{ "/proc/version", 0, 0, 0, 0, "kallsyms,tasks" },
+		{ "big", 0, 0, 0, 0, "kallsyms,tasks" },
+		{ "/nonexistent/kallsyms", 0, -1, ENOENT, 0, "tasks" },
+		{ "dir", 0, -1, EISDIR, 0, "tasks" },
+		{ "big", 65536, -1, EFBIG, EFBIG, "tasks" },
+	};
+	char big[300], src_data[1 << 16], copy[1 << 16];
+	int fd;
+
+	/* 1 MiB of a pattern, larger than any one read */
+	snprintf(big, sizeof(big), "%s/big", unit_tmpdir());
+	fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	for (size_t k = 0; k < sizeof(copy); k++)
+		copy[k] = (char)('a' + k % 26);
+	for (int k = 0; k < 16; k++)
+		CU_ASSERT_EQUAL(write(fd, copy, sizeof(copy)), (ssize_t)sizeof(copy));
+	close(fd);
+	signal(SIGXFSZ, SIG_IGN);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct rlimit old, lim = { rows[i].limit, RLIM_INFINITY };
+		int saved = dup(2), devnull = open("/dev/null", O_WRONLY), r, err;
+		char name[300], path[320], got[512], files[512] = "";
+		const char *src = rows[i].src;
+		struct trace_writer *tw;
+		struct stat st, st_src;
+
+		if (!strcmp(src, "big"))
+			src = big;
+		else if (!strcmp(src, "dir"))
+			src = unit_tmpdir();
+		snprintf(name, sizeof(name), "%s/copy%zu", unit_tmpdir(), i);
+		tw = tw_open(name, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+		getrlimit(RLIMIT_FSIZE, &old);
+		if (rows[i].limit)
+			setrlimit(RLIMIT_FSIZE, &lim);
+		dup2(devnull, 2);	/* failures say so */
+		errno = 0;
+		r = tw_copy_file(tw, PT_FILE_KALLSYMS, src);
+		err = r < 0 ? errno : 0;
+		setrlimit(RLIMIT_FSIZE, &old);
+		dup2(saved, 2);
+		close(saved);
+		close(devnull);
+		CU_ASSERT_EQUAL(r, rows[i].ret);
+		CU_ASSERT_EQUAL(err, rows[i].err);
+		CU_ASSERT_EQUAL(tw_error(tw), rows[i].tw_err);
+		/* the staging directory, before the header is written */
+		list_files(tw_dir(tw), got, sizeof(got));
+		for (char *p = strtok(got, ","); p; p = strtok(NULL, ","))
+			snprintf(files + strlen(files), sizeof(files) - strlen(files), "%s%.*s",
+				 files[0] ? "," : "", (int)strcspn(p, " "), p);
+		CU_ASSERT_STRING_EQUAL(files, rows[i].files);
+		snprintf(path, sizeof(path), "%s/%s", tw_dir(tw), PT_FILE_KALLSYMS);
+		if (!rows[i].ret && stat(path, &st) == 0) {
+			if (src == big) {
+				CU_ASSERT(stat(big, &st_src) == 0 && st.st_size == st_src.st_size);
+			} else {
+				CU_ASSERT(slurp(src, src_data, sizeof(src_data)) > 0);
+				CU_ASSERT(slurp(path, copy, sizeof(copy)) > 0);
+				CU_ASSERT_STRING_EQUAL(copy, src_data);
+			}
+		}
+		tw_discard(tw);
+	}
+}
+
 static CU_TestInfo trace_writer_tests[] = {
-	{ "a private trace is its owner's only (0700, 0600)", test_private_trace },
+	{ "a trace holds exactly the files written, private ones 0700/0600", test_trace_files },
+	{ "copying a file into a trace: whole, or not at all (table)", test_copy_file },
 	{ "an existing directory: kept, replaced at commit, or refused (table)",
 	  test_existing_directory },
 	{ "files go to a staging directory until commit", test_staging_until_commit },
