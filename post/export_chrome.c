@@ -33,8 +33,11 @@ struct chrome {
  */
 struct chrome_thread {
 	uint32_t pid, tid;
-	uint64_t time_ns, time_index;
+	/* not next to each other: set together, a vector's store, but read from
+	 * the engine's step as two numbers (the load would wait for the stores) */
+	uint64_t time_ns;
 	double last_us;
+	uint64_t time_index;
 	uint64_t step_index;	  /* with have_step: the last step, not yet in last_us */
 	uint32_t open;
 	bool in_window, past_window, wrote, have_step;

@@ -936,6 +936,31 @@ static void transition(struct callflow *cf, struct cf_thread *t, const struct cf
 		cross_into(cf, t, site, prev_pc, in, ev);
 }
 
+/*
+ * The transfer from prev_pc (instruction in) to pc is one transition()
+ * expects with nothing pending: a fall-through, a conditional branch
+ * either way, a jump to its target.  Most steps are: they take this
+ * short test instead of the call.
+ */
+static inline bool expected_flow(const struct cf_thread *t, const struct arch_insn *in,
+				 uint64_t prev_pc, uint64_t pc)
+{
+	bool direct = in->flags & ARCH_INSN_HAS_TARGET;
+
+	if (t->async_pending || (in->flags & (ARCH_INSN_CONDITIONAL | ARCH_INSN_REP)))
+		return false;
+	switch (in->cls) {
+	case ARCH_INSN_OTHER:
+		return pc == prev_pc + in->len;
+	case ARCH_INSN_COND:
+		return pc == prev_pc + in->len || (direct && pc == in->target);
+	case ARCH_INSN_JUMP:
+		return !direct || pc == in->target;
+	default:
+		return false;
+	}
+}
+
 /* A step of thread t (the thread of ev). */
 static void thread_step(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev)
 {
@@ -987,6 +1012,9 @@ static void thread_step(struct callflow *cf, struct cf_thread *t, const struct t
 		}
 	} else if (t->gap) {
 		after_gap(cf, t, ev->pc, site, ev);
+	} else if (expected_flow(t, &last_site->insn, t->last_pc, ev->pc)) {
+		if (top(t)->fn != site->fn)
+			cross_into(cf, t, site, t->last_pc, &last_site->insn, ev);
 	} else {
 		transition(cf, t, last_site, t->last_pc, ev->pc, site, ev);
 	}
