@@ -129,18 +129,23 @@ static void chrome_note_step(struct chrome *c, struct chrome_thread *ct, uint64_
 	ct->have_step = true;
 }
 
+/* s holds nothing JSON escapes: it is its string's contents as it is. */
+static bool json_plain(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			return false;
+	return true;
+}
+
 /* s as a JSON string's contents. */
 static void json_chars(FILE *out, const char *s)
 {
-	const char *p = s;
-
-	while (*p && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
-		p++;
-	if (!*p) {
-		fputs_unlocked(s, out);	/* the usual name: nothing to escape */
+	if (json_plain(s)) {
+		fputs_unlocked(s, out);
 		return;
 	}
-	for (p = s; *p; p++) {
+	for (const char *p = s; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
 		else if ((unsigned char)*p < 0x20)
@@ -148,6 +153,22 @@ static void json_chars(FILE *out, const char *s)
 		else
 			fputc(*p, out);
 	}
+}
+
+/* ts as "%.3f" at p, when the integer way can (chrome_put_ts); NULL when not. */
+static char *chrome_ts_text(char *p, double ts)
+{
+	double x = ts * 1000.0;
+	uint64_t n = ts >= 0 && ts < 2e12 ? (uint64_t)(x + 0.5) : 0;
+
+	if (!(ts >= 0 && ts < 2e12) || fabs(x - (double)n) > 0.25)
+		return NULL;
+	p = text_u64(p, n / 1000);
+	*p++ = '.';
+	*p++ = (char)('0' + n / 100 % 10);
+	*p++ = (char)('0' + n / 10 % 10);
+	*p++ = (char)('0' + n % 10);
+	return p;
 }
 
 /*
@@ -158,43 +179,62 @@ static void json_chars(FILE *out, const char *s)
  */
 static void chrome_put_ts(FILE *out, double ts)
 {
-	char buf[TEXT_U64_MAX + 8], *p = buf;
-	double x = ts * 1000.0;
-	uint64_t n = ts >= 0 && ts < 2e12 ? (uint64_t)(x + 0.5) : 0;
+	char buf[TEXT_U64_MAX + 8], *p = chrome_ts_text(buf, ts);
 
-	if (!(ts >= 0 && ts < 2e12) || fabs(x - (double)n) > 0.25) {
+	if (p)
+		fwrite_unlocked(buf, 1, (size_t)(p - buf), out);
+	else
 		fprintf(out, "%.3f", ts);
-		return;
-	}
-	p = text_u64(p, n / 1000);
-	*p++ = '.';
-	*p++ = (char)('0' + n / 100 % 10);
-	*p++ = (char)('0' + n / 10 % 10);
-	*p++ = (char)('0' + n % 10);
-	fwrite_unlocked(buf, 1, (size_t)(p - buf), out);
 }
 
-static void chrome_event(struct chrome *c, struct cf_thread *t, uint32_t fn, char ph, double ts,
-			 const char *cat)
+/* The event's text after its category: "\",\"ph\":...,\"ts\":" (the timestamp apart). */
+static char *chrome_event_tail(char *p, struct cf_thread *t, char ph)
 {
-	char buf[64 + 2 * TEXT_U64_MAX], *p = buf;
-
-	fputs_unlocked(c->first ? "\n{\"name\":\"" : ",\n{\"name\":\"", c->out);
-	c->first = false;
-	json_chars(c->out, cf_func(c->r->cf, fn)->name);
-	fputs_unlocked("\",\"cat\":\"", c->out);
-	fputs_unlocked(cat, c->out);
 	p = text_str(p, "\",\"ph\":\"");
 	*p++ = ph;
 	p = text_str(p, "\",\"pid\":");
 	p = text_u64(p, t->pid);
 	p = text_str(p, ",\"tid\":");
 	p = text_u64(p, t->tid);
-	p = text_str(p, ",\"ts\":");
+	return text_str(p, ",\"ts\":");
+}
+
+#define CHROME_NAME_INLINE 200	  /* names up to this long go into the event's one write */
+#define CHROME_CAT_MAX 16	  /* categories up to this long too (cf_entry_kind_name) */
+
+static void chrome_event(struct chrome *c, struct cf_thread *t, uint32_t fn, char ph, double ts,
+			 const char *cat)
+{
+	const char *head = c->first ? "\n{\"name\":\"" : ",\n{\"name\":\"";
+	const char *name = cf_func(c->r->cf, fn)->name;
+	size_t len = strnlen(name, CHROME_NAME_INLINE + 1);
+	char buf[16 + CHROME_NAME_INLINE + 64 + CHROME_CAT_MAX + 3 * TEXT_U64_MAX], *p = buf, *e;
+
+	c->first = false;
+	chrome_thread(c, t)->wrote = true;
+	if (len <= CHROME_NAME_INLINE && strnlen(cat, CHROME_CAT_MAX + 1) <= CHROME_CAT_MAX &&
+	    json_plain(name)) {
+		/* the usual event: one write */
+		p = text_str(p, head);
+		memcpy(p, name, len);
+		p = text_str(p + len, "\",\"cat\":\"");
+		p = chrome_event_tail(text_str(p, cat), t, ph);
+		e = chrome_ts_text(p, ts);
+		if (e) {
+			*e++ = '}';
+			fwrite_unlocked(buf, 1, (size_t)(e - buf), c->out);
+			return;
+		}
+	} else {
+		fputs_unlocked(head, c->out);
+		json_chars(c->out, name);
+		fputs_unlocked("\",\"cat\":\"", c->out);
+		fputs_unlocked(cat, c->out);
+		p = chrome_event_tail(p, t, ph);
+	}
 	fwrite_unlocked(buf, 1, (size_t)(p - buf), c->out);
 	chrome_put_ts(c->out, ts);
 	putc_unlocked('}', c->out);
-	chrome_thread(c, t)->wrote = true;
 }
 
 /* B events for the frames entered before the window, at ts: the viewer sees them start there. */
