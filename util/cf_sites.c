@@ -159,9 +159,8 @@ static inline size_t lookup(struct cf_sites *s, struct callflow *cf, uint32_t pi
 			s->last = i;
 			return i;
 		}
-		i = probe(s, cf, pid, pc, ring);
-		if (s->last < s->used)	/* not forgotten meanwhile */
-			s->hot[s->last].next = (uint32_t)i;
+		i = probe(s, cf, pid, pc, ring);	/* may add an entry, never forgets one */
+		s->hot[s->last].next = (uint32_t)i;
 	} else {
 		i = probe(s, cf, pid, pc, ring);
 	}
