@@ -6,17 +6,20 @@
  * end there), and M events naming the processes and threads.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
 #include "log.h"
+#include "textout.h"
 
 struct chrome {
 	struct flow_report *r;
 	FILE *out;
 	bool first;
 	bool steps_clock;	  /* a step a nanosecond; else the trace's time */
+	bool windowed;		  /* a window of steps or time: steps may be outside it */
 	int slot;		  /* our cf_thread.user[] slot */
 	struct chrome_thread *threads; /* all of them, newest first */
 };
@@ -30,30 +33,64 @@ struct chrome {
  */
 struct chrome_thread {
 	uint32_t pid, tid;
-	uint64_t time_ns, time_index;
+	/* not next to each other: set together, a vector's store, but read from
+	 * the engine's step as two numbers (the load would wait for the stores) */
+	uint64_t time_ns;
 	double last_us;
+	uint64_t time_index;
+	uint64_t step_index;	  /* with have_step: the last step, not yet in last_us */
 	uint32_t open;
-	bool in_window, past_window, wrote;
+	bool in_window, past_window, wrote, have_step;
 	struct chrome_thread *next;
 };
 
-static struct chrome_thread *chrome_thread(struct chrome *c, struct cf_thread *t)
+static __attribute__((noinline)) struct chrome_thread *chrome_thread_new(struct chrome *c,
+									  struct cf_thread *t)
+{
+	struct chrome_thread *ct = calloc(1, sizeof(*ct));
+
+	if (!ct) {
+		pr_err("out of memory writing Chrome events");
+		exit(EXIT_RUNTIME);
+	}
+	ct->pid = t->pid;
+	ct->tid = t->tid;
+	ct->next = c->threads;
+	c->threads = ct;
+	t->user[c->slot] = ct;
+	return ct;
+}
+
+static inline struct chrome_thread *chrome_thread(struct chrome *c, struct cf_thread *t)
 {
 	struct chrome_thread *ct = t->user[c->slot];
 
-	if (!ct) {
-		ct = calloc(1, sizeof(*ct));
-		if (!ct) {
-			pr_err("out of memory writing Chrome events");
-			exit(EXIT_RUNTIME);
-		}
-		ct->pid = t->pid;
-		ct->tid = t->tid;
-		ct->next = c->threads;
-		c->threads = ct;
-		t->user[c->slot] = ct;
-	}
-	return ct;
+	return ct ? ct : chrome_thread_new(c, t);
+}
+
+/* The timestamp (us) of index by the thread's last known time, before clamping. */
+static double chrome_raw_ts(const struct chrome_thread *ct, uint64_t index)
+{
+	return (double)ct->time_ns / 1000.0 + (double)(index - ct->time_index) / 1000.0;
+}
+
+/*
+ * A thread's timestamps never go backwards: each is at least every one
+ * before it, steps' included.  A step's is taken into last_us only when
+ * the next timestamp is asked for or the time changes (its time's
+ * timestamps grow with the index: the last step of a time is the largest),
+ * not at every step.
+ */
+static void chrome_take_step(struct chrome_thread *ct)
+{
+	double us;
+
+	if (!ct->have_step)
+		return;
+	ct->have_step = false;
+	us = chrome_raw_ts(ct, ct->step_index);
+	if (us > ct->last_us)
+		ct->last_us = us;
 }
 
 /* The timestamp (us) of the step with this index; time_ns is its time if known (else 0). */
@@ -65,20 +102,49 @@ static double chrome_ts(struct chrome *c, struct cf_thread *t, uint64_t index, u
 	if (c->steps_clock)
 		return (double)index / 1000.0;
 	ct = chrome_thread(c, t);
+	chrome_take_step(ct);
 	if (time_ns && time_ns != ct->time_ns) {
 		ct->time_ns = time_ns;
 		ct->time_index = index;
 	}
-	us = (double)ct->time_ns / 1000.0 + (double)(index - ct->time_index) / 1000.0;
+	us = chrome_raw_ts(ct, index);
 	if (us < ct->last_us)
 		us = ct->last_us;
 	ct->last_us = us;
 	return us;
 }
 
+/* A step's time, for the timestamps after it (chrome_ts, later). */
+static void chrome_note_step(struct chrome *c, struct chrome_thread *ct, uint64_t index,
+			     uint64_t time_ns)
+{
+	if (c->steps_clock)
+		return;
+	if (time_ns && time_ns != ct->time_ns) {
+		chrome_take_step(ct);
+		ct->time_ns = time_ns;
+		ct->time_index = index;
+	}
+	ct->step_index = index;
+	ct->have_step = true;
+}
+
+/* s holds nothing JSON escapes: it is its string's contents as it is. */
+static bool json_plain(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			return false;
+	return true;
+}
+
 /* s as a JSON string's contents. */
 static void json_chars(FILE *out, const char *s)
 {
+	if (json_plain(s)) {
+		fputs_unlocked(s, out);
+		return;
+	}
 	for (const char *p = s; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
@@ -89,15 +155,86 @@ static void json_chars(FILE *out, const char *s)
 	}
 }
 
+/* ts as "%.3f" at p, when the integer way can (chrome_put_ts); NULL when not. */
+static char *chrome_ts_text(char *p, double ts)
+{
+	double x = ts * 1000.0;
+	uint64_t n = ts >= 0 && ts < 2e12 ? (uint64_t)(x + 0.5) : 0;
+
+	if (!(ts >= 0 && ts < 2e12) || fabs(x - (double)n) > 0.25)
+		return NULL;
+	p = text_u64(p, n / 1000);
+	*p++ = '.';
+	*p++ = (char)('0' + n / 100 % 10);
+	*p++ = (char)('0' + n / 10 % 10);
+	*p++ = (char)('0' + n % 10);
+	return p;
+}
+
+/*
+ * ts as "%.3f" prints it.  A timestamp is a number of nanoseconds over
+ * 1000, near a multiple of 0.001: when it is (the product's distance to
+ * the integer n under a quarter), n is the correct rounding and is written
+ * without printf's exact decimal conversion; anything else goes to printf.
+ */
+static void chrome_put_ts(FILE *out, double ts)
+{
+	char buf[TEXT_U64_MAX + 8], *p = chrome_ts_text(buf, ts);
+
+	if (p)
+		fwrite_unlocked(buf, 1, (size_t)(p - buf), out);
+	else
+		fprintf(out, "%.3f", ts);
+}
+
+/* The event's text after its category: "\",\"ph\":...,\"ts\":" (the timestamp apart). */
+static char *chrome_event_tail(char *p, struct cf_thread *t, char ph)
+{
+	p = text_str(p, "\",\"ph\":\"");
+	*p++ = ph;
+	p = text_str(p, "\",\"pid\":");
+	p = text_u64(p, t->pid);
+	p = text_str(p, ",\"tid\":");
+	p = text_u64(p, t->tid);
+	return text_str(p, ",\"ts\":");
+}
+
+#define CHROME_NAME_INLINE 200	  /* names up to this long go into the event's one write */
+#define CHROME_CAT_MAX 16	  /* categories up to this long too (cf_entry_kind_name) */
+
 static void chrome_event(struct chrome *c, struct cf_thread *t, uint32_t fn, char ph, double ts,
 			 const char *cat)
 {
-	fprintf(c->out, "%s\n{\"name\":\"", c->first ? "" : ",");
+	const char *head = c->first ? "\n{\"name\":\"" : ",\n{\"name\":\"";
+	const char *name = cf_func(c->r->cf, fn)->name;
+	size_t len = strnlen(name, CHROME_NAME_INLINE + 1);
+	char buf[16 + CHROME_NAME_INLINE + 64 + CHROME_CAT_MAX + 3 * TEXT_U64_MAX], *p = buf, *e;
+
 	c->first = false;
-	json_chars(c->out, cf_func(c->r->cf, fn)->name);
-	fprintf(c->out, "\",\"cat\":\"%s\",\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f}",
-		cat, ph, t->pid, t->tid, ts);
 	chrome_thread(c, t)->wrote = true;
+	if (len <= CHROME_NAME_INLINE && strnlen(cat, CHROME_CAT_MAX + 1) <= CHROME_CAT_MAX &&
+	    json_plain(name)) {
+		/* the usual event: one write */
+		p = text_str(p, head);
+		memcpy(p, name, len);
+		p = text_str(p + len, "\",\"cat\":\"");
+		p = chrome_event_tail(text_str(p, cat), t, ph);
+		e = chrome_ts_text(p, ts);
+		if (e) {
+			*e++ = '}';
+			fwrite_unlocked(buf, 1, (size_t)(e - buf), c->out);
+			return;
+		}
+	} else {
+		fputs_unlocked(head, c->out);
+		json_chars(c->out, name);
+		fputs_unlocked("\",\"cat\":\"", c->out);
+		fputs_unlocked(cat, c->out);
+		p = chrome_event_tail(p, t, ph);
+	}
+	fwrite_unlocked(buf, 1, (size_t)(p - buf), c->out);
+	chrome_put_ts(c->out, ts);
+	putc_unlocked('}', c->out);
 }
 
 /* B events for the frames entered before the window, at ts: the viewer sees them start there. */
@@ -170,13 +307,17 @@ static void chrome_step(void *ctx, struct cf_thread *t, const struct cf_step *st
 {
 	struct chrome *c = ctx;
 	struct chrome_thread *ct = chrome_thread(c, t);
-	double ts = chrome_ts(c, t, st->index, st->time_ns);
-	bool inside = session_in_window(c->r->s, st->index, st->time_ns);
+	bool inside = !c->windowed || session_in_window(c->r->s, st->index, st->time_ns);
 
+	chrome_note_step(c, ct, st->index, st->time_ns);
+	if (inside == ct->in_window)
+		return;		  /* every step but a thread's first in the window and first after it */
 	if (inside && !ct->in_window && !ct->past_window) {
 		ct->in_window = true;
-		chrome_open_below(c, t, t->depth, ts);
+		chrome_open_below(c, t, t->depth, chrome_ts(c, t, st->index, 0));
 	} else if (!inside && ct->in_window) {
+		double ts = chrome_ts(c, t, st->index, 0);
+
 		while (ct->open) {
 			const struct cf_frame *f = &t->frames[--ct->open];
 
@@ -195,6 +336,7 @@ static const struct cf_consumer_ops chrome_ops = {
 struct chrome *export_chrome_new(struct flow_report *r, FILE *out, bool steps_clock)
 {
 	struct chrome *c = calloc(1, sizeof(*c));
+	const struct session_filter *w;
 
 	if (!c) {
 		pr_err("out of memory for the Chrome export");
@@ -204,6 +346,8 @@ struct chrome *export_chrome_new(struct flow_report *r, FILE *out, bool steps_cl
 	c->out = out;
 	c->first = true;
 	c->steps_clock = steps_clock;
+	w = session_filter(r->s);
+	c->windowed = w->from || w->to != UINT64_MAX || w->time_from || w->time_to != UINT64_MAX;
 	c->slot = cf_add_consumer(r->cf, &chrome_ops, c);
 	if (c->slot < 0) {
 		pr_err("too many report builders on one call flow");

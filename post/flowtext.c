@@ -4,6 +4,7 @@
 
 #include "arch_vectors.h"
 #include "flowtext.h"
+#include "textout.h"
 
 /* Names whole: a flow line is not a table column. */
 static const char *name(const struct callflow *cf, uint32_t fn)
@@ -11,30 +12,48 @@ static const char *name(const struct callflow *cf, uint32_t fn)
 	return fn == CF_NO_FN ? "?" : cf_func(cf, fn)->name;
 }
 
+/* "MARK NAME" and, when note is not NULL, " (NOTE)" or " (NOTE OTHER)". */
+static void entry_line(FILE *out, char mark, const char *fn, const char *note, const char *other)
+{
+	putc_unlocked(mark, out);
+	putc_unlocked(' ', out);
+	fputs_unlocked(fn, out);
+	if (!note)
+		return;
+	fputs_unlocked(" (", out);
+	fputs_unlocked(note, out);
+	if (other) {
+		putc_unlocked(' ', out);
+		fputs_unlocked(other, out);
+	}
+	putc_unlocked(')', out);
+}
+
+/* A line per call: stdio's unlocked calls, not printf's format parsing. */
 void flow_text_push(FILE *out, const struct callflow *cf, uint8_t kind, uint32_t fn,
 		    uint32_t other)
 {
 	switch (kind) {
 	case CF_ENTRY_ROOT:
-		fprintf(out, "> %s (first step of the thread)", name(cf, fn));
+		entry_line(out, '>', name(cf, fn), "first step of the thread", NULL);
 		break;
 	case CF_ENTRY_CALL:
-		fprintf(out, "> %s", name(cf, fn));
+		entry_line(out, '>', name(cf, fn), NULL, NULL);
 		break;
 	case CF_ENTRY_TAIL:
-		fprintf(out, "> %s (tail call from %s)", name(cf, fn), name(cf, other));
+		entry_line(out, '>', name(cf, fn), "tail call from", name(cf, other));
 		break;
 	case CF_ENTRY_JUMP:
-		fprintf(out, "> %s (jump from %s)", name(cf, fn), name(cf, other));
+		entry_line(out, '>', name(cf, fn), "jump from", name(cf, other));
 		break;
 	case CF_ENTRY_ASYNC:
-		fprintf(out, "! %s (asynchronous entry)", name(cf, fn));
+		entry_line(out, '!', name(cf, fn), "asynchronous entry", NULL);
 		break;
 	case CF_ENTRY_KERNEL:
-		fprintf(out, "> %s (kernel)", name(cf, fn));
+		entry_line(out, '>', name(cf, fn), "kernel", NULL);
 		break;
 	default:
-		fprintf(out, "> %s (%s)", name(cf, fn), cf_entry_kind_name(kind));
+		entry_line(out, '>', name(cf, fn), cf_entry_kind_name(kind), NULL);
 		break;
 	}
 }
@@ -63,8 +82,17 @@ const char *flow_text_end_note(enum cf_end_kind how)
 void flow_text_pop(FILE *out, const struct callflow *cf, uint32_t fn, uint64_t incl,
 		   uint64_t self, enum cf_end_kind how)
 {
-	fprintf(out, "< %s (incl %" PRIu64 ", self %" PRIu64 "%s)", name(cf, fn), incl, self,
-		flow_text_end_note(how));
+	char buf[2 * TEXT_U64_MAX + 16], *p = buf;
+
+	fputs_unlocked("< ", out);
+	fputs_unlocked(name(cf, fn), out);
+	p = text_str(p, " (incl ");
+	p = text_u64(p, incl);
+	p = text_str(p, ", self ");
+	p = text_u64(p, self);
+	fwrite_unlocked(buf, 1, (size_t)(p - buf), out);
+	fputs_unlocked(flow_text_end_note(how), out);
+	putc_unlocked(')', out);
 }
 
 void flow_text_interrupt(FILE *out, const struct callflow *cf, const struct trace_async *as,

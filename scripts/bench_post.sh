@@ -18,7 +18,8 @@ cd "$(dirname "$0")/.." || exit 1
 BIN=${PT_BIN:-bin}
 PROGS=${PT_PROGS:-build/progs}
 SIZES=${BENCH_POST_SIZES:-10000000 100000000}
-PROG=$PROGS/bench_calls
+# absolute: the trace's mapping names it, and symbols read only mappings of absolute paths
+PROG=$(realpath -m "$PROGS/bench_calls")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pitrace-bench-post.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 for f in "$BIN/pitrace" "$BIN/post" "$PROG" "$PROGS/mktrace"; do

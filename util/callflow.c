@@ -936,16 +936,42 @@ static void transition(struct callflow *cf, struct cf_thread *t, const struct cf
 		cross_into(cf, t, site, prev_pc, in, ev);
 }
 
+/*
+ * The transfer from prev_pc (instruction in) to pc is one transition()
+ * expects with nothing pending: a fall-through, a conditional branch
+ * either way, a jump to its target.  Most steps are: they take this
+ * short test instead of the call.
+ */
+static inline bool expected_flow(const struct cf_thread *t, const struct arch_insn *in,
+				 uint64_t prev_pc, uint64_t pc)
+{
+	bool direct = in->flags & ARCH_INSN_HAS_TARGET;
+
+	if (t->async_pending || (in->flags & (ARCH_INSN_CONDITIONAL | ARCH_INSN_REP)))
+		return false;
+	switch (in->cls) {
+	case ARCH_INSN_OTHER:
+		return pc == prev_pc + in->len;
+	case ARCH_INSN_COND:
+		return pc == prev_pc + in->len || (direct && pc == in->target);
+	case ARCH_INSN_JUMP:
+		return !direct || pc == in->target;
+	default:
+		return false;
+	}
+}
+
 /* A step of thread t (the thread of ev). */
 static void thread_step(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev)
 {
-	struct cf_site site;
+	struct cf_site *site = &t->sites[t->last_slot ^ 1];
+	const struct cf_site *last_site = &t->sites[t->last_slot];
 	struct cf_step s;
 
-	memset(&site, 0, sizeof(site));
+	memset(site, 0, sizeof(*site));
 	cf->in_step = true;
 	cf->cur_index = ev->index;
-	cf->src.site(cf->src.ctx, cf, ev->pid, ev->pc, ev->ring, &site);
+	cf->src.site(cf->src.ctx, cf, ev->pid, ev->pc, ev->ring, site);
 	if (cf->cur != t) {
 		if (cf->cur)
 			emit_mark(cf, t, CF_MARK_SWITCH, ev->index);
@@ -953,23 +979,23 @@ static void thread_step(struct callflow *cf, struct cf_thread *t, const struct t
 	}
 	if (!t->depth || !t->have_last) {
 		flush_thread(cf, t);
-		if (t->switched_on && site.entry)
-			push_switched_on(cf, t, &site, ev);
+		if (t->switched_on && site->entry)
+			push_switched_on(cf, t, site, ev);
 		else
-			push_root(cf, t, &site, ev);
+			push_root(cf, t, site, ev);
 	} else if (ev->ring > t->ring) {
 		/* Into the kernel: a system call nests under its site; anything else is async. */
-		if (t->last_site.insn.cls == ARCH_INSN_SYSCALL && !t->async_pending) {
+		if (last_site->insn.cls == ARCH_INSN_SYSCALL && !t->async_pending) {
 			struct push_args a = {
-				.fn = site.fn, .caller_fn = top(t)->fn, .kind = CF_ENTRY_KERNEL,
-				.ring = ev->ring, .ret_addr = t->last_pc + t->last_site.insn.len,
+				.fn = site->fn, .caller_fn = top(t)->fn, .kind = CF_ENTRY_KERNEL,
+				.ring = ev->ring, .ret_addr = t->last_pc + last_site->insn.len,
 				.call_site = t->last_pc, .index = ev->index, .time = ev->time_ns,
 				.resumes = true,
 			};
 
 			push(cf, t, &a);
 		} else {
-			push_async(cf, t, &t->last_site, t->last_pc, &site, ev);
+			push_async(cf, t, last_site, t->last_pc, site, ev);
 		}
 	} else if (ev->ring < t->ring) {
 		/* Back to user space: the kernel frames end, then user code goes on
@@ -978,16 +1004,19 @@ static void thread_step(struct callflow *cf, struct cf_thread *t, const struct t
 			pop(cf, t, CF_END_RETURN);
 		if (top(t)->ring > ev->ring) {
 			flush_thread(cf, t);
-			push_root(cf, t, &site, ev);
+			push_root(cf, t, site, ev);
 		} else if (t->have_last_user) {
-			transition(cf, t, &t->last_user_site, t->last_user_pc, ev->pc, &site, ev);
+			transition(cf, t, &t->last_user_site, t->last_user_pc, ev->pc, site, ev);
 		} else {
-			after_gap(cf, t, ev->pc, &site, ev);
+			after_gap(cf, t, ev->pc, site, ev);
 		}
 	} else if (t->gap) {
-		after_gap(cf, t, ev->pc, &site, ev);
+		after_gap(cf, t, ev->pc, site, ev);
+	} else if (expected_flow(t, &last_site->insn, t->last_pc, ev->pc)) {
+		if (top(t)->fn != site->fn)
+			cross_into(cf, t, site, t->last_pc, &last_site->insn, ev);
 	} else {
-		transition(cf, t, &t->last_site, t->last_pc, ev->pc, &site, ev);
+		transition(cf, t, last_site, t->last_pc, ev->pc, site, ev);
 	}
 	t->gap = t->async_pending = t->sigreturn_pending = t->switched_on = false;
 	if (cf->counting) {
@@ -998,7 +1027,7 @@ static void thread_step(struct callflow *cf, struct cf_thread *t, const struct t
 		s.index = ev->index;
 		s.time_ns = ev->time_ns;
 		s.ring = ev->ring;
-		s.site = &site;
+		s.site = site;
 		for (int c = 0; c < cf->nr_cons; c++)
 			if (cf->cons[c].ops->step)
 				cf->cons[c].ops->step(cf->cons[c].ctx, t, &s);
@@ -1011,10 +1040,10 @@ static void thread_step(struct callflow *cf, struct cf_thread *t, const struct t
 	if (ev->ring != 0 && t->ring == 0) {
 		t->have_last_user = t->have_last;
 		t->last_user_pc = t->last_pc;
-		t->last_user_site = t->last_site;
+		t->last_user_site = *last_site;
 	}
 	t->last_pc = ev->pc;
-	t->last_site = site;
+	t->last_slot ^= 1;
 	t->last_time = ev->time_ns;
 	t->last_index = ev->index;
 	t->have_last = true;
@@ -1100,7 +1129,7 @@ static void expand_block(struct callflow *cf, struct cf_thread *t, bool have_nex
  */
 static void recording_off(struct callflow *cf, struct cf_thread *t, uint64_t index)
 {
-	bool returned = t->have_last && t->depth == 1 && t->last_site.insn.cls == ARCH_INSN_RET;
+	bool returned = t->have_last && t->depth == 1 && t->sites[t->last_slot].insn.cls == ARCH_INSN_RET;
 
 	if (!t->depth)
 		return;

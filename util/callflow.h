@@ -139,7 +139,10 @@ struct cf_thread {
 	/* private */
 	uint32_t frames_size;
 	uint64_t last_pc, last_user_pc, last_time, last_index;
-	struct cf_site last_site, last_user_site;
+	struct cf_site sites[2];  /* sites[last_slot] the last step's, the other the next's:
+				   * a step's site is written once, not copied to be kept */
+	struct cf_site last_user_site;
+	uint8_t last_slot;
 	bool have_last, have_last_user, gap, async_pending, sigreturn_pending;
 	bool switched_on;	  /* recording was switched on: the next step starts afresh */
 	uint8_t ring;

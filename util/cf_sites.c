@@ -9,23 +9,54 @@
 #include "log.h"
 #include "trace_reader.h"
 
-struct site_entry {
-	uint32_t pid;
-	uint32_t epoch;		  /* valid while equal to the cache's epoch */
+/*
+ * The cache: an open-addressing index of slots, each naming an entry of two
+ * dense arrays in the order sites were first seen.  The step's probe reads
+ * a slot (8 bytes) and the entry's hot part (48 bytes: the key and the
+ * engine's site); what reports show (names, bytes, text) is apart, so a
+ * program's few thousand hot sites stay in the processor's cache.
+ */
+struct site_slot {
+	uint32_t idx;		  /* into hot[] and cold[] */
+	uint32_t epoch;		  /* valid while equal to the cache's epoch (0: never used) */
+};
+
+struct site_hot {
 	uint64_t pc;
+	uint32_t pid;
 	uint8_t ring;
-	bool used, have_info;
+	uint32_t next;		  /* the entry looked up after this one last time */
+	struct cf_site site;
+};
+
+struct site_cold {
+	bool have_info;
 	struct cf_site_info info;
 };
 
 struct cf_sites {
 	struct sym_session *sym;
 	struct arch_decoder *dec;
-	struct site_entry *tab;
-	size_t size, used;
+	struct site_slot *slots;
+	size_t size;		  /* slots, a power of 2 */
+	struct site_hot *hot;
+	struct site_cold *cold;
+	size_t used, cap;	  /* entries of this epoch; room in hot[] and cold[] */
+	size_t last;		  /* the entry looked up last (valid below used) */
 	uint32_t epoch;
 	uint32_t nr_ids;	  /* site ids given */
 };
+
+static void *xrealloc_cache(void *p, size_t n, size_t size)
+{
+	void *q = reallocarray(p, n, size);
+
+	if (!q) {
+		pr_err("out of memory for the instruction cache");
+		exit(EXIT_RUNTIME);
+	}
+	return q;
+}
 
 struct cf_sites *cf_sites_new(struct sym_session *sym)
 {
@@ -38,10 +69,10 @@ struct cf_sites *cf_sites_new(struct sym_session *sym)
 	s->sym = sym;
 	s->dec = arch_decoder_new();
 	s->size = 4096;
-	s->tab = calloc(s->size, sizeof(*s->tab));
+	s->slots = calloc(s->size, sizeof(*s->slots));
 	s->epoch = 1;
-	if (!s->dec || !s->tab) {
-		if (!s->tab)
+	if (!s->dec || !s->slots) {
+		if (!s->slots)
 			pr_err("out of memory for the instruction cache");
 		cf_sites_free(s);
 		return NULL;
@@ -54,7 +85,9 @@ void cf_sites_free(struct cf_sites *s)
 	if (!s)
 		return;
 	arch_decoder_free(s->dec);
-	free(s->tab);
+	free(s->slots);
+	free(s->hot);
+	free(s->cold);
 	free(s);
 }
 
@@ -67,83 +100,102 @@ static size_t slot_of(const struct cf_sites *s, uint32_t pid, uint64_t pc)
 	return (x >> 17) & (s->size - 1);
 }
 
+/* Twice the slots, the entries of this epoch indexed again. */
 static void grow(struct cf_sites *s)
 {
-	struct site_entry *old = s->tab;
-	size_t old_size = s->size;
-
+	free(s->slots);
 	s->size *= 2;
-	s->tab = calloc(s->size, sizeof(*s->tab));
-	if (!s->tab) {
+	s->slots = calloc(s->size, sizeof(*s->slots));
+	if (!s->slots) {
 		pr_err("out of memory for the instruction cache");
 		exit(EXIT_RUNTIME);
 	}
-	s->used = 0;
-	for (size_t i = 0; i < old_size; i++) {
-		size_t k;
+	s->epoch = 1;
+	for (size_t i = 0; i < s->used; i++) {
+		size_t k = slot_of(s, s->hot[i].pid, s->hot[i].pc);
 
-		if (!old[i].used || old[i].epoch != s->epoch)
-			continue;
-		k = slot_of(s, old[i].pid, old[i].pc);
-		while (s->tab[k].used)
+		while (s->slots[k].epoch)
 			k = (k + 1) & (s->size - 1);
-		s->tab[k] = old[i];
-		s->used++;
+		s->slots[k] = (struct site_slot){ (uint32_t)i, s->epoch };
 	}
-	free(old);
 }
 
-static struct site_entry *make_entry(struct cf_sites *s, struct callflow *cf, uint32_t pid,
-				     uint64_t pc, uint8_t ring, size_t k);
+static size_t make_entry(struct cf_sites *s, struct callflow *cf, uint32_t pid, uint64_t pc,
+			 uint8_t ring, size_t k);
 
-/*
- * Find or make the entry; returns it with site filled.  The hit, every step
- * but a site's first, is kept small (the miss is a call apart).
- */
-static inline struct site_entry *lookup(struct cf_sites *s, struct callflow *cf, uint32_t pid,
-					uint64_t pc, uint8_t ring)
+static bool hot_is(const struct site_hot *h, uint32_t pid, uint64_t pc, uint8_t ring)
+{
+	return h->pc == pc && h->pid == pid && h->ring == ring;
+}
+
+/* The index's probe: the entry's index, or a new entry's. */
+static size_t probe(struct cf_sites *s, struct callflow *cf, uint32_t pid, uint64_t pc,
+		    uint8_t ring)
 {
 	size_t k;
 
 	if (2 * (s->used + 1) > s->size)
 		grow(s);
-	for (k = slot_of(s, pid, pc); s->tab[k].used; k = (k + 1) & (s->size - 1)) {
-		struct site_entry *e = &s->tab[k];
-
-		if (e->epoch != s->epoch)
-			break;	/* stale: reuse the slot */
-		if (e->pid == pid && e->pc == pc && e->ring == ring)
-			return e;
-	}
+	for (k = slot_of(s, pid, pc); s->slots[k].epoch == s->epoch; k = (k + 1) & (s->size - 1))
+		if (hot_is(&s->hot[s->slots[k].idx], pid, pc, ring))
+			return s->slots[k].idx;
+	/* an empty slot or a stale one (an earlier epoch's): reuse it */
 	return make_entry(s, cf, pid, pc, ring, k);
 }
 
-/* A new entry in slot k for pc of pid in ring: resolved and decoded. */
-static __attribute__((noinline)) struct site_entry *make_entry(struct cf_sites *s,
-								struct callflow *cf, uint32_t pid,
-								uint64_t pc, uint8_t ring, size_t k)
+/*
+ * Find or make the entry; returns its index.  Code runs the same way
+ * again: the entry that followed the last one looked up, last time, is
+ * tried first, which spares the index's load; the miss is a call apart.
+ */
+static inline size_t lookup(struct cf_sites *s, struct callflow *cf, uint32_t pid, uint64_t pc,
+			    uint8_t ring)
 {
-	struct site_entry *e = &s->tab[k];
+	size_t i;
+
+	if (s->last < s->used) {
+		i = s->hot[s->last].next;
+		if (i < s->used && hot_is(&s->hot[i], pid, pc, ring)) {
+			s->last = i;
+			return i;
+		}
+		i = probe(s, cf, pid, pc, ring);	/* may add an entry, never forgets one */
+		s->hot[s->last].next = (uint32_t)i;
+	} else {
+		i = probe(s, cf, pid, pc, ring);
+	}
+	s->last = i;
+	return i;
+}
+
+/* A new entry, indexed by slot k, for pc of pid in ring: resolved and decoded. */
+static __attribute__((noinline)) size_t make_entry(struct cf_sites *s, struct callflow *cf,
+						   uint32_t pid, uint64_t pc, uint8_t ring,
+						   size_t k)
+{
+	size_t i = s->used++;
+	struct cf_site_info *in;
 	struct sym_loc loc;
 
-	s->used++;	/* an empty slot or a stale one: live from now on */
-	memset(e, 0, sizeof(*e));
-	e->used = true;
-	e->epoch = s->epoch;
-	e->pid = pid;
-	e->pc = pc;
-	e->ring = ring;
+	if (i == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 1024;
+		s->hot = xrealloc_cache(s->hot, s->cap, sizeof(*s->hot));
+		s->cold = xrealloc_cache(s->cold, s->cap, sizeof(*s->cold));
+	}
+	s->slots[k] = (struct site_slot){ (uint32_t)i, s->epoch };
+	memset(&s->cold[i], 0, sizeof(s->cold[i]));
+	in = &s->cold[i].info;
 	sym_resolve(s->sym, pid, pc, 0, &loc);
-	e->info.module = loc.module;
-	e->info.module_offset = loc.module_offset;
-	e->info.symbol = loc.symbol;
-	e->info.symbol_raw = loc.symbol_raw;
-	e->info.sym_offset = loc.sym_offset;
-	e->info.sym_size = loc.sym_size;
+	in->module = loc.module;
+	in->module_offset = loc.module_offset;
+	in->symbol = loc.symbol;
+	in->symbol_raw = loc.symbol_raw;
+	in->sym_offset = loc.sym_offset;
+	in->sym_size = loc.sym_size;
 	if (loc.symbol) {
-		e->info.site.fn = cf_func_intern(cf, loc.module, loc.module_path, loc.symbol,
-						 loc.sym_addr);
-		e->info.site.entry = loc.entry;
+		in->site.fn = cf_func_intern(cf, loc.module, loc.module_path, loc.symbol,
+					     loc.sym_addr);
+		in->site.entry = loc.entry;
 	} else {
 		/* No symbol: one pseudo function per module, never an "entry". */
 		size_t n = strlen(loc.module) + 3;
@@ -154,23 +206,30 @@ static __attribute__((noinline)) struct site_entry *make_entry(struct cf_sites *
 			exit(EXIT_RUNTIME);
 		}
 		snprintf(name, n, "[%s]", loc.module);
-		e->info.site.fn = cf_func_intern(cf, loc.module, loc.module_path, name, 0);
+		in->site.fn = cf_func_intern(cf, loc.module, loc.module_path, name, 0);
 		free(name);
-		e->info.site.anon = true;
+		in->site.anon = true;
 	}
-	cf_func_set_ring(cf, e->info.site.fn, ring);
+	cf_func_set_ring(cf, in->site.fn, ring);
 	if (s->nr_ids < UINT32_MAX)
-		e->info.site.id = ++s->nr_ids;
-	e->info.nr_bytes = (uint8_t)sym_read_code(s->sym, pid, pc, e->info.bytes,
-						  sizeof(e->info.bytes));
-	arch_decode(s->dec, e->info.bytes, e->info.nr_bytes, pc, &e->info.site.insn);
-	return e;
+		in->site.id = ++s->nr_ids;
+	in->nr_bytes = (uint8_t)sym_read_code(s->sym, pid, pc, in->bytes, sizeof(in->bytes));
+	arch_decode(s->dec, in->bytes, in->nr_bytes, pc, &in->site.insn);
+	memset(&s->hot[i], 0, sizeof(s->hot[i]));
+	s->hot[i].pc = pc;
+	s->hot[i].pid = pid;
+	s->hot[i].ring = ring;
+	s->hot[i].site = in->site;
+	return i;
 }
 
 static void source_site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t pc, uint8_t ring,
 			struct cf_site *out)
 {
-	*out = lookup(ctx, cf, pid, pc, ring)->info.site;
+	struct cf_sites *s = ctx;
+	size_t i = lookup(s, cf, pid, pc, ring);	/* before reading hot: it may move */
+
+	*out = s->hot[i].site;
 }
 
 static void source_task(void *ctx, const struct trace_task_rec *rec)
@@ -191,7 +250,7 @@ static void source_task(void *ctx, const struct trace_task_rec *rec)
 		 * otherwise clear it a step). */
 		s->used = 0;
 		if (++s->epoch == 0) {
-			memset(s->tab, 0, s->size * sizeof(*s->tab));
+			memset(s->slots, 0, s->size * sizeof(*s->slots));
 			s->epoch = 1;
 		}
 		break;
@@ -210,7 +269,8 @@ void cf_sites_source(struct cf_sites *s, struct cf_source *src)
 const struct cf_site_info *cf_sites_info(struct cf_sites *s, struct callflow *cf, uint32_t pid,
 					 uint64_t pc, uint8_t ring)
 {
-	struct site_entry *e = lookup(s, cf, pid, pc, ring);
+	size_t i = lookup(s, cf, pid, pc, ring);	/* before reading cold: it may move */
+	struct site_cold *e = &s->cold[i];
 	struct sym_loc loc;
 
 	if (!e->have_info) {

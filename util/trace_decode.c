@@ -43,6 +43,8 @@ unsigned decoder_default_threads(void)
 
 static int chunk_payload(struct dec_chunk *c, const uint8_t *p, size_t len)
 {
+	if (!len)
+		return 0;	/* a record without payload: payload may still be NULL */
 	if (c->payload_len + len > c->payload_cap) {
 		size_t cap = c->payload_cap ? c->payload_cap : 4096;
 		uint8_t *np;
