@@ -32,7 +32,8 @@ for _ in $(seq 50); do [ "$(cat "$TMP/ctr")" != "$c1" ] && break; sleep 0.1; don
 [ "$(cat "$TMP/ctr")" != "$c1" ] || fail "the process stopped working after detach"
 expect_eq "state" complete "$(info_field t state)"
 n=$(count_of t pt_spin)
-[ -n "$n" ] && [ "$n" -gt 0 ] || fail "no pt_spin steps recorded"
+[ -n "$n" ] && [ "$n" -gt 0 ] ||
+	fail "no pt_spin steps recorded: $("$POST" -i t info 2>&1 | grep -E 'steps|state' | tr -s ' \n' ' '); $("$POST" -i t counts --by symbol 2>&1 | grep -v '^#' | head -n 4 | tr -s ' \n' ' ')"
 "$POST" -i t dump --tasks | grep -q "MMAP.*pt_forever" || fail "no module record of pt_forever"
 
 # a process blocked in a system call the whole time: its step trap, queued
