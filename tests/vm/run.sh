@@ -26,7 +26,8 @@
 # Case-file contract (tests/vm/cases/NAME.sh, run by busybox sh as root in
 # the guest, in name order, each in a fresh empty directory):
 #   - pitrace.ko is loaded before each case and unloaded after it (a case
-#     may rmmod/insmod itself; "insmod $PT_KO" loads it again).  A module
+#     may rmmod/insmod itself; "insmod $PT_KO" loads it again); a case
+#     file with a line "# case-module: none" starts without it.  A module
 #     that cannot be unloaded after a case fails that case.  The module is
 #     also installed as the kernel's modules are (/lib/modules/RELEASE,
 #     updates/dkms/pitrace.ko, with depmod's modules.dep), so modprobe
