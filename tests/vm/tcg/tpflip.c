@@ -64,7 +64,7 @@ static int __init tpflip_init(void)
 				tracepoint_probe_unregister(tps[i], (void *)tpflip_probe, NULL);
 		tracepoint_synchronize_unregister();
 		if (done % 10 == 9)
-			pr_info("tpflip: %u rounds\n", done + 1);
+			pr_warn("tpflip: %u rounds\n", done + 1);	/* on the console */
 		cond_resched();
 	}
 	pr_info("tpflip: %u rounds over %u tracepoints\n", done, found);
