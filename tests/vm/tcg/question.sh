@@ -35,7 +35,7 @@ for b in /lib/modules/*/build; do
 done
 echo "tcg: thread=$thread, $boots boots of each case (${PT_TCG_CASES:-c00 c10}), logs in $logs"
 # One boot per case, so that a bad kernel log is the case's.
-declare -A bad
+declare -A bad=()
 for n in $(seq "$boots"); do
 	for c in ${PT_TCG_CASES:-c00 c10}; do
 		log=$logs/$thread-$c-$n.log
