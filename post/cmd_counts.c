@@ -96,9 +96,16 @@ static void counts_consume(void *ctx, const struct trace_event *ev)
 	counts_event(ctx, ev);
 }
 
+static void counts_consume_steps(void *ctx, const struct trace_event *ev, const uint64_t *pcs,
+				 size_t n)
+{
+	counts_steps(ctx, ev, pcs, n);
+}
+
 int cmd_counts(int argc, char **argv, struct post_opts *opts)
 {
-	static const struct session_consumer_ops ops = { .event = counts_consume };
+	static const struct session_consumer_ops ops = { .event = counts_consume,
+							   .steps = counts_consume_steps };
 	struct session_filter f = SESSION_FILTER_INIT;
 	struct report_out out = { 0 };
 	struct report_sort sort = { { CK_COUNT }, 1 };

@@ -329,8 +329,26 @@ static void chrome_step(void *ctx, struct cf_thread *t, const struct cf_step *st
 	}
 }
 
+/* Steps in bulk: of one time, so the last one's index is all a later timestamp needs. */
+static void chrome_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
+{
+	struct chrome *c = ctx;
+	struct chrome_thread *ct = chrome_thread(c, t);
+
+	if (c->windowed || !ct->in_window) {
+		for (uint64_t k = 0; k < b->n; k++)
+			chrome_step(c, t, &(struct cf_step){ .pc = b->pc, .index = b->first + k,
+							     .time_ns = b->time_ns, .ring = b->ring,
+							     .site = b->site });
+		return;
+	}
+	chrome_note_step(c, ct, b->first, b->time_ns);
+	chrome_note_step(c, ct, b->first + b->n - 1, b->time_ns);
+}
+
 static const struct cf_consumer_ops chrome_ops = {
 	.push = chrome_push, .adopt = chrome_adopt, .pop = chrome_pop, .step = chrome_step,
+	.bulk = chrome_bulk,
 };
 
 struct chrome *export_chrome_new(struct flow_report *r, FILE *out, bool steps_clock)

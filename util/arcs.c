@@ -163,10 +163,10 @@ static void pc_rehash(struct arcs *a)
 }
 
 /* The site's pc entry, found by its id: one load where a hash would probe. */
-static bool count_site(struct arcs *a, uint32_t id)
+static bool count_site(struct arcs *a, uint32_t id, uint64_t n)
 {
 	if (id < a->by_site_size && a->by_site[id].pc) {
-		a->pcs[a->by_site[id].pc - 1].count++;
+		a->pcs[a->by_site[id].pc - 1].count += n;
 		return true;
 	}
 	return false;
@@ -189,12 +189,14 @@ static void remember_site(struct arcs *a, uint32_t id, size_t pc_index)
 	a->by_site[id].pc = (uint32_t)pc_index + 1;
 }
 
-static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn, uint32_t id)
+/* n steps of the site at pc (n > 1: counted in bulk, the entry made by a step before) */
+static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn, uint32_t id,
+		     uint64_t n)
 {
 	size_t i, mask;
 	struct arc_pc *p;
 
-	if (count_site(a, id))
+	if (count_site(a, id, n))
 		return;
 	if (2 * (a->nr_pcs + 1) > a->pc_hash_size)
 		pc_rehash(a);
@@ -202,7 +204,7 @@ static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn, uin
 	for (i = mix(pc ^ ((uint64_t)pid << 48)) & mask; a->pc_hash[i]; i = (i + 1) & mask) {
 		p = &a->pcs[a->pc_hash[i] - 1];
 		if (p->pc == pc && p->pid == pid && p->fn == fn) {
-			p->count++;
+			p->count += n;
 			remember_site(a, id, (size_t)(p - a->pcs));
 			return;
 		}
@@ -215,7 +217,7 @@ static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn, uin
 	p->pid = pid;
 	p->pc = pc;
 	p->fn = fn;
-	p->count = 1;
+	p->count = n;
 	a->pc_hash[i] = (uint32_t)++a->nr_pcs;
 	remember_site(a, id, a->nr_pcs - 1);
 	if (a->sight.pc)
@@ -248,7 +250,7 @@ static void jump_rehash(struct arcs *a)
 
 /* A jump taken from the site numbered from_id (0 none) at from to to. */
 static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint32_t from_id, uint64_t from,
-		       uint64_t to, uint8_t cls)
+		       uint64_t to, uint8_t cls, uint64_t n)
 {
 	struct arc_by_site *bs = from_id < a->by_site_size ? &a->by_site[from_id] : NULL;
 	size_t i, mask;
@@ -257,7 +259,7 @@ static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint32_t from_
 	if (bs && bs->jump) {	/* most jumps go where the site's last one went */
 		j = &a->jumps[bs->jump - 1];
 		if (j->to == to && j->from == from && j->pid == pid) {
-			j->count++;
+			j->count += n;
 			return;
 		}
 	}
@@ -267,7 +269,7 @@ static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint32_t from_
 	for (i = jump_key(pid, from, to) & mask; a->jump_hash[i]; i = (i + 1) & mask) {
 		j = &a->jumps[a->jump_hash[i] - 1];
 		if (j->from == from && j->to == to && j->pid == pid) {
-			j->count++;
+			j->count += n;
 			if (bs && from_id)
 				bs->jump = a->jump_hash[i];
 			return;
@@ -278,7 +280,7 @@ static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint32_t from_
 		a->jumps = xrealloc(a->jumps, a->jumps_size * sizeof(*a->jumps));
 	}
 	j = &a->jumps[a->nr_jumps];
-	*j = (struct arc_jump){ .pid = pid, .fn = fn, .from = from, .to = to, .count = 1,
+	*j = (struct arc_jump){ .pid = pid, .fn = fn, .from = from, .to = to, .count = n,
 				.cls = cls };
 	a->jump_hash[i] = (uint32_t)++a->nr_jumps;
 	if (bs && from_id)
@@ -571,16 +573,42 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
 
 	a->total++;
 	catch_up(a, tt, t->pid, tt->depth);
-	count_pc(a, t->pid, s->pc, s->site->fn, s->site->id);
+	count_pc(a, t->pid, s->pc, s->site->fn, s->site->id, 1);
 	if (tt->have_last && tt->last_fn == s->site->fn &&
 	    (in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
 	    s->pc != tt->last_pc + in->len)
-		count_jump(a, t->pid, s->site->fn, tt->last_id, tt->last_pc, s->pc, in->cls);
+		count_jump(a, t->pid, s->site->fn, tt->last_id, tt->last_pc, s->pc, in->cls, 1);
 	tt->last_pc = s->pc;
 	tt->last_fn = s->site->fn;
 	tt->last_id = s->site->id;
 	tt->last_insn = s->site->insn;
 	tt->have_last = true;
+}
+
+/* Steps the engine counted in bulk: their sites' and jumps' counts come by on_tally. */
+static void on_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
+{
+	struct arcs *a = ctx;
+	struct tree_thread *tt = tree_thread(a, t);
+
+	a->total += b->n;
+	catch_up(a, tt, t->pid, tt->depth);
+	tt->last_pc = b->pc;
+	tt->last_fn = b->site->fn;
+	tt->last_id = b->site->id;
+	tt->last_insn = b->site->insn;
+	tt->have_last = true;
+}
+
+static void on_tally(void *ctx, const struct cf_tally *tl)
+{
+	struct arcs *a = ctx;
+
+	if (tl->steps)
+		count_pc(a, tl->pid, tl->pc, tl->site->fn, tl->site->id, tl->steps);
+	if (tl->jumps)
+		count_jump(a, tl->pid, tl->site->fn, tl->site->id, tl->pc, tl->to,
+			   tl->site->insn.cls, tl->jumps);
 }
 
 /* Missing steps, another thread's: the next step's predecessor is not the last one. */
@@ -595,6 +623,7 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 
 static const struct cf_consumer_ops arcs_ops = {
 	.push = on_push, .adopt = on_adopt, .pop = on_pop, .step = on_step, .mark = on_mark,
+	.bulk = on_bulk, .tally = on_tally,
 };
 
 struct arcs *arcs_new(struct callflow *cf)

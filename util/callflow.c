@@ -7,6 +7,7 @@
 
 #include "arch_vectors.h"
 #include "callflow.h"
+#include "cf_runs.h"
 #include "log.h"
 
 /* Per thread, per function: how many frames it has and its innermost one. */
@@ -43,6 +44,8 @@ struct callflow {
 	bool in_resume;		  /* resume() is applying the interrupted instruction */
 	uint64_t cur_index;
 	struct cf_stats stats;
+	struct cf_runs runs;	  /* straight-line code met so far (cf_steps) */
+	bool bulk_ok;		  /* the source peeks, every step() consumer takes bulk steps */
 };
 
 static void *xrealloc(void *p, size_t size)
@@ -1278,10 +1281,193 @@ void cf_event(struct callflow *cf, const struct trace_event *ev)
 	}
 }
 
+/* ---- runs: straight-line code counted in bulk (cf_runs.h) ---- */
+
+static void tell_tally(void *ctx, const struct cf_tally *tl)
+{
+	struct callflow *cf = ctx;
+
+	for (int c = 0; c < cf->nr_cons; c++)
+		if (cf->cons[c].ops->tally)
+			cf->cons[c].ops->tally(cf->cons[c].ctx, tl);
+}
+
+/* Step k of the run (pcs from index first), one at a time. */
+static void step_at(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
+		    uint64_t first, const uint64_t *pcs, size_t k)
+{
+	ev->pc = pcs[k];
+	ev->index = first + k;
+	thread_step(cf, t, ev);
+}
+
+/*
+ * n steps counted in bulk, the last one (index last) at pc with site:
+ * the thread as if each had been a step (nothing but its count happened:
+ * the top frame's self, the clocks, the last site), then the consumers.
+ */
+static void bulk_done(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev,
+		      uint64_t last, uint64_t pc, const struct cf_site *site, uint64_t n)
+{
+	struct cf_bulk b;
+
+	if (!n)
+		return;
+	top(t)->self += n;
+	t->steps += n;
+	cf->stats.steps += n;
+	t->last_slot ^= 1;
+	t->sites[t->last_slot] = *site;
+	t->last_pc = pc;
+	t->last_time = ev->time_ns;
+	t->last_index = last;
+	b = (struct cf_bulk){ .first = last + 1 - n, .n = n, .time_ns = ev->time_ns,
+			      .ring = ev->ring, .pc = pc, .site = &t->sites[t->last_slot] };
+	for (int c = 0; c < cf->nr_cons; c++)
+		if (cf->cons[c].ops->bulk)
+			cf->cons[c].ops->bulk(cf->cons[c].ctx, t, &b);
+}
+
+/*
+ * Runs are short (a few instructions): with 8 pcs readable at a (and the
+ * runs' pool keeps 8 more than it uses at b), eight compared and the ones
+ * past n masked, no branch on n; a loop for the rest.
+ */
+static inline bool same_pcs(const uint64_t *a, const uint64_t *b, uint32_t n, bool room)
+{
+	uint64_t diff = 0;
+
+	if (room && n <= 8) {
+		for (uint32_t j = 0; j < 8; j++)
+			diff |= (a[j] ^ b[j]) & -(uint64_t)(j < n);
+		return !diff;
+	}
+	for (uint32_t j = 0; j < n; j++)
+		diff |= a[j] ^ b[j];
+	return !diff;
+}
+
+/*
+ * After a step of site x (the thread's last, step k - 1): as many of the
+ * steps from k as follow known runs of x's function through quiet
+ * transitions, counted in bulk; returns the next step to take one at a
+ * time.  A quiet transition is one thread_step() would take with nothing
+ * but the count: an ordinary instruction's fall-through, a branch either
+ * way or a jump to its target, into the top frame's own function, with
+ * nothing pending (a step has just cleared it; the ring and the thread
+ * stay: a cf_steps run is one thread's in one ring).  A run met for the
+ * first time, or a transition not seen before, is stepped one by one
+ * (so the consumers see every site and jump by step() first), then
+ * remembered.
+ */
+static size_t follow_runs(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
+			  uint64_t first, const uint64_t *pcs, size_t k, size_t n)
+{
+	struct cf_runs *rs = &cf->runs;
+	uint64_t bulk = 0;	  /* steps counted in bulk, not yet told; the last: */
+	uint32_t bulk_last = 0;	  /* its place in the pool (step k - 1) */
+	uint32_t off, fn;	  /* run i's sites from off are next; the top frame's function */
+	int32_t i;
+	int64_t via = -1;	  /* 2 * run + slot: the successor that led to run i */
+
+#define BULK_DONE()                                                                        \
+	do {                                                                               \
+		bulk_done(cf, t, ev, first + k - 1, rs->pcs[bulk_last], &rs->sites[bulk_last], \
+			  bulk);                                                           \
+		bulk = 0;                                                                  \
+	} while (0)
+
+restart:	/* the last step was one at a time, of site 0 of run i */
+	fn = top(t)->fn;
+	off = 1;
+	i = cf_runs_get(rs, &cf->src, t->pid, ev->ring, t->last_pc, &t->sites[t->last_slot]);
+	if (i < 0 || rs->info[i].fn != fn)
+		return k;
+	while (k < n) {
+		struct cf_run *r = &rs->runs[i];
+		uint32_t cnt = r->m - off, last = r->first + r->m - 1, j, r_first, r_m;
+
+		const struct arch_insn *in;
+		uint64_t pc;
+		int32_t nx;
+
+		if (cnt) {
+			if (cnt > n - k ||
+			    !same_pcs(pcs + k, rs->pcs + r->first + off, cnt, n - k >= 8))
+				break;	/* not this run (yet): one at a time */
+			if (!r->known) {
+				BULK_DONE();
+				for (j = 0; j < cnt; j++)	/* its first step counts the jump */
+					step_at(cf, t, ev, first, pcs, k + j);
+				rs->runs[i].known = true;
+			} else {
+				if (off)
+					r->tail++;
+				else
+					r->times++;
+				if (via >= 0)	/* the jump into it, now that it ran */
+					rs->runs[via / 2].jumps[via % 2] +=
+						(rs->runs[via / 2].next_jump >> (via % 2)) & 1;
+				bulk += cnt;
+				bulk_last = last;
+			}
+			via = -1;
+			k += cnt;
+			if (k == n)
+				break;
+		}
+		/* the next run: a successor seen before, or a new one */
+		pc = pcs[k];
+		for (j = 0; j < 2; j++)
+			if (r->next[j] && r->next_pc[j] == pc)
+				break;
+		if (j < 2) {
+			via = 2 * (int64_t)i + j;
+			i = (int32_t)r->next[j] - 1;
+			off = 0;
+			continue;
+		}
+		in = &rs->sites[last].insn;
+		if (!expected_flow(t, in, rs->pcs[last], pc))
+			break;
+		BULK_DONE();
+		step_at(cf, t, ev, first, pcs, k++);
+		if (t->sites[t->last_slot].fn != fn || top(t)->fn != fn)
+			goto restart;	/* into another function: not quiet */
+		r_first = r->first;
+		r_m = r->m;
+		nx = cf_runs_get(rs, &cf->src, t->pid, ev->ring, pc, &t->sites[t->last_slot]);
+		if (nx < 0)
+			return k;
+		r = &rs->runs[i];	/* the runs may have moved, or run i grown */
+		if (r->first != r_first || r->m != r_m) {
+			i = nx;		/* the transition was from the end it no longer has */
+			off = 1;
+			continue;
+		}
+		in = &rs->sites[last].insn;
+		j = pc == rs->pcs[last] + in->len && in->cls != ARCH_INSN_JUMP ? 0 : 1;
+		if (r->next[j])
+			cf_runs_tally_run(rs, (uint32_t)i); /* an indirect jump's other target */
+		r->next[j] = (uint32_t)nx + 1;
+		r->next_pc[j] = pc;
+		r->next_jump &= (uint8_t)~(1u << j);
+		if ((in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
+		    pc != rs->pcs[last] + in->len)
+			r->next_jump |= (uint8_t)(1u << j);
+		i = nx;
+		off = 1;
+	}
+	BULK_DONE();
+#undef BULK_DONE
+	return k;
+}
+
 void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, size_t n)
 {
 	uint64_t first = ev->index;
 	struct cf_thread *t;
+	bool runs;
 
 	if (!n)
 		return;
@@ -1294,15 +1480,19 @@ void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, 
 		return;
 	}
 	t = thread_get(cf, ev->pid, ev->tid);
-	for (size_t k = 0; k < n; k++) {
-		ev->pc = pcs[k];
-		ev->index = first + k;
-		thread_step(cf, t, ev);
+	runs = cf->bulk_ok && cf->counting;
+	for (size_t k = 0; k < n;) {
+		step_at(cf, t, ev, first, pcs, k++);
+		if (runs && k < n)
+			k = follow_runs(cf, t, ev, first, pcs, k, n);
 	}
+	ev->pc = pcs[n - 1];
+	ev->index = first + n - 1;
 }
 
 void cf_finish(struct callflow *cf)
 {
+	cf_runs_tally_all(&cf->runs);
 	for (uint32_t i = 0; i < cf->nr_threads; i++)
 		expand_block(cf, cf->threads[i], false, 0);
 	for (uint32_t i = 0; i < cf->nr_threads; i++)
@@ -1315,6 +1505,8 @@ struct callflow *cf_new(const struct cf_source *src)
 
 	cf->src = *src;
 	cf->counting = true;
+	cf_runs_init(&cf->runs, tell_tally, cf);
+	cf->bulk_ok = src->peek != NULL;
 	return cf;
 }
 
@@ -1324,6 +1516,8 @@ int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void
 		return -1;
 	cf->cons[cf->nr_cons].ops = ops;
 	cf->cons[cf->nr_cons].ctx = ctx;
+	if (ops->step && !ops->bulk)
+		cf->bulk_ok = false;	/* it wants every step by step() */
 	return cf->nr_cons++;
 }
 
@@ -1342,6 +1536,7 @@ void cf_free(struct callflow *cf)
 		free((char *)cf->funcs[i].module);
 		free((char *)cf->funcs[i].module_path);
 	}
+	cf_runs_release(&cf->runs);
 	free(cf->threads);
 	free(cf->thread_hash);
 	free(cf->funcs);

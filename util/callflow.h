@@ -85,6 +85,14 @@ struct cf_source {
 		     struct cf_site *out);
 	/* optional: a task record, in trace order, before the steps that follow it */
 	void (*task)(void *ctx, const struct trace_task_rec *rec);
+	/*
+	 * optional: the site at pc if the source has described it already
+	 * (true), without describing a new one (false).  With it, cf_steps
+	 * counts straight-line code in runs (cf_runs.h) instead of a step at
+	 * a time; ids must then be new whenever what is mapped at an address
+	 * may have changed.
+	 */
+	bool (*peek)(void *ctx, uint32_t pid, uint64_t pc, uint8_t ring, struct cf_site *out);
 	void *ctx;
 };
 
@@ -205,6 +213,37 @@ struct cf_interrupt {
 	uint32_t fn;		  /* the function of async->pc, CF_NO_FN when unknown */
 };
 
+/*
+ * Steps the engine counted in bulk (cf_steps, straight-line code and the
+ * branches inside one function that take nothing but the count): n steps
+ * of the top frame, indexes first .. first + n - 1, all of one time and
+ * ring; pc and site are the last one's.  The consumer has seen each of
+ * these sites, and each taken jump among them, by step() before.
+ */
+struct cf_bulk {
+	uint64_t first;
+	uint64_t n;
+	uint64_t time_ns;
+	uint8_t ring;
+	uint64_t pc;
+	const struct cf_site *site;
+};
+
+/*
+ * What bulk steps stood for, told at the end of the pass (cf_finish,
+ * before the frames end) or earlier: site (at pc of pid) executed steps
+ * more times; a taken jump of the same function from pc to `to`, jumps
+ * more times (its count is not in steps).
+ */
+struct cf_tally {
+	uint32_t pid;
+	uint64_t pc;
+	const struct cf_site *site;
+	uint64_t steps;
+	uint64_t to;
+	uint64_t jumps;
+};
+
 /* A report builder. Every callback is optional. */
 struct cf_consumer_ops {
 	/* a frame was pushed; parent is the frame below (NULL for a root) */
@@ -218,6 +257,14 @@ struct cf_consumer_ops {
 		    const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how);
 	/* one step executed by the top frame */
 	void (*step)(void *ctx, struct cf_thread *t, const struct cf_step *s);
+	/*
+	 * Steps in bulk (struct cf_bulk) and what they stood for (struct
+	 * cf_tally, for a consumer that counts sites or jumps): a consumer
+	 * with step() that has bulk() lets the engine count runs; one with
+	 * step() only gets every step by it.
+	 */
+	void (*bulk)(void *ctx, struct cf_thread *t, const struct cf_bulk *b);
+	void (*tally)(void *ctx, const struct cf_tally *tl);
 	/* something worth showing happened (index: the next step's global index) */
 	void (*mark)(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index);
 	/*
@@ -240,6 +287,9 @@ void cf_event(struct callflow *cf, const struct trace_event *ev);
  * A run of n steps of one thread: ev a TEV_STEP with the first step's
  * index, pcs[k] the pc of step index + k; the same as cf_event on each in
  * order, without finding the thread each time.  ev is left the last step.
+ * With a source that peeks and consumers that take bulk steps, while
+ * counting: straight-line code and the quiet branches between it are
+ * counted a run at a time (struct cf_bulk, cf_tally).
  */
 void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, size_t n);
 

@@ -232,6 +232,20 @@ static void source_site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t p
 	*out = s->hot[i].site;
 }
 
+/* The site at pc if its entry is made already (this epoch's), without making one. */
+static bool source_peek(void *ctx, uint32_t pid, uint64_t pc, uint8_t ring, struct cf_site *out)
+{
+	struct cf_sites *s = ctx;
+
+	for (size_t k = slot_of(s, pid, pc); s->slots[k].epoch == s->epoch;
+	     k = (k + 1) & (s->size - 1))
+		if (hot_is(&s->hot[s->slots[k].idx], pid, pc, ring)) {
+			*out = s->hot[s->slots[k].idx].site;
+			return true;
+		}
+	return false;
+}
+
 static void source_task(void *ctx, const struct trace_task_rec *rec)
 {
 	struct cf_sites *s = ctx;
@@ -263,6 +277,7 @@ void cf_sites_source(struct cf_sites *s, struct cf_source *src)
 {
 	src->site = source_site;
 	src->task = source_task;
+	src->peek = source_peek;
 	src->ctx = s;
 }
 

@@ -71,6 +71,7 @@ struct site {
 	uint32_t epoch;		  /* valid only while equal to counts.epoch */
 	struct row *row;	  /* symbol-level reports; NULL for process/thread */
 	bool pass;		  /* inside --module */
+	uint32_t next;		  /* the slot of the site that followed it last time (a guess) */
 };
 
 struct counts {
@@ -432,6 +433,54 @@ static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t p
 	}
 	row->out.count += n;
 	c->total += n;
+}
+
+/*
+ * A run of one thread's steps.  Code runs the same way again: the site
+ * that followed this one last time is tried before the hash, and the steps
+ * of one row in a row are added at once.
+ */
+void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t *pcs, size_t n)
+{
+	struct site *s = NULL;
+	struct row *row = NULL;
+	uint64_t pending = 0;
+
+	c->seen += n;
+	if (!n || !filter_ring(c->o.filter, ev->ring) || !filter_thread(c->o.filter, ev->pid, ev->tid))
+		return;
+	if (c->by_id && !filter_on_functions(c->o.filter)) {
+		count_steps(c, ev->pid, ev->tid, pcs[0], true, n);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct site *nx = s && s->next <= c->sites_mask ? &c->sites[s->next] : NULL;
+
+		if (!nx || nx->epoch != c->epoch || nx->pc != pcs[k] || nx->pid != ev->pid) {
+			struct site *before = c->sites;
+
+			nx = site_get(c, ev->pid, pcs[k]);
+			if (s && c->sites == before)	/* a grown table moved every site */
+				s->next = (uint32_t)(nx - c->sites);
+		}
+		s = nx;
+		if (!s->pass)
+			continue;
+		if (c->by_id || !s->row) {	/* a function filter by id, or no memory: one by one */
+			count_steps(c, ev->pid, ev->tid, pcs[k], true, 1);
+			continue;
+		}
+		if (s->row != row) {
+			if (row)
+				row->out.count += pending;
+			row = s->row;
+			pending = 0;
+		}
+		pending++;
+		c->total++;
+	}
+	if (row)
+		row->out.count += pending;
 }
 
 void counts_event(struct counts *c, const struct trace_event *ev)

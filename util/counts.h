@@ -81,6 +81,8 @@ void counts_free(struct counts *c);
 
 /* Feed every event of a trace, in order (TEV_TASK ones included). */
 void counts_event(struct counts *c, const struct trace_event *ev);
+/* A run of n steps of one thread (ev the first, pcs[k] step ev->index + k): counts_event on each. */
+void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t *pcs, size_t n);
 
 /*
  * The result, sorted by count (descending), then by name.  Each row has

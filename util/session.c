@@ -186,6 +186,19 @@ static void deliver(struct session *s, const struct trace_event *ev)
 			s->cons[c].ops->event(s->cons[c].ctx, ev);
 }
 
+/* A run of a thread's steps, no window: to each consumer whole (cf_steps left ev its last). */
+static void deliver_steps(struct session *s, uint64_t first, struct trace_event *ev,
+			  const uint64_t *pcs, size_t n)
+{
+	if (!n)
+		return;
+	ev->index = first;
+	ev->pc = pcs[0];
+	for (int c = 0; c < s->nr_cons; c++)
+		if (s->cons[c].ops->steps)
+			s->cons[c].ops->steps(s->cons[c].ctx, ev, pcs, n);
+}
+
 /* Block mode: the engine's expanded instructions are the consumers' steps. */
 static void expanded_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
 {
@@ -266,6 +279,7 @@ int session_run(struct session *s)
 	struct progress p = { .on = log_is_tty(), .next = 1u << 20 };
 	bool counts_window = s->flags & SESSION_WINDOW_COUNTS;
 	bool direct = !s->block_mode;	/* steps go to the consumers as they are */
+	bool runs_taken = true;		/* every consumer takes runs of steps */
 	struct trace_event ev;
 	const uint64_t *pcs;
 	size_t n;
@@ -274,6 +288,9 @@ int session_run(struct session *s)
 	if (!it)
 		return EXIT_RUNTIME;
 	p.bytes = trace_iter_total_bytes(it);
+	for (int c = 0; c < s->nr_cons; c++)
+		if (s->cons[c].ops->event && !s->cons[c].ops->steps)
+			runs_taken = false;
 	if (s->block_mode && s->nr_cons)
 		session_callflow(s);
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
@@ -285,9 +302,12 @@ int session_run(struct session *s)
 			size_t k = 0;
 
 			s->fl.saw_ring[ev.ring ? 1 : 0] = true;
-			if (!s->windowed && s->cf && !(direct && s->nr_cons)) {
-				/* the engine alone: no window to ask about */
-				cf_steps(s->cf, &ev, pcs, n);
+			if (!s->windowed && (s->cf || s->nr_cons) && (!direct || runs_taken)) {
+				/* no window to ask about: the run to the engine, then the consumers */
+				if (s->cf)
+					cf_steps(s->cf, &ev, pcs, n);
+				if (direct)
+					deliver_steps(s, first, &ev, pcs, n);
 				k = n;
 				s->seen += n;
 				s->in_window += n;

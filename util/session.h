@@ -59,6 +59,14 @@ struct session_consumer_ops {
 	 * points to are valid during the call only.
 	 */
 	void (*event)(void *ctx, const struct trace_event *ev);
+	/*
+	 * Optional: a run of n steps of one thread instead of n step events,
+	 * when no window is set (not in block mode): ev the first step (pid,
+	 * tid, ring, time and index), pcs[k] the pc of step ev->index + k.
+	 * The same as event on each step in order.  The pass hands runs only
+	 * when every consumer takes them.
+	 */
+	void (*steps)(void *ctx, const struct trace_event *ev, const uint64_t *pcs, size_t n);
 };
 
 struct session;

@@ -60,10 +60,34 @@ struct expect_fn {
 
 static const struct fake_insn *cur_insns;
 
+/*
+ * The sites described so far, for the source's peek: what a real source
+ * has cached (it never describes code that has not run).  Ids are dense
+ * from 1 in the order sites were first described.
+ */
+static struct {
+	uint64_t pc;
+	uint8_t ring;
+} described[4096];
+static size_t nr_described;
+
+static uint32_t described_id(uint64_t pc, uint8_t ring, bool add)
+{
+	for (size_t i = 0; i < nr_described; i++)
+		if (described[i].pc == pc && described[i].ring == ring)
+			return (uint32_t)i + 1;
+	if (!add || nr_described == sizeof(described) / sizeof(described[0]))
+		return 0;
+	described[nr_described].pc = pc;
+	described[nr_described].ring = ring;
+	return (uint32_t)++nr_described;
+}
+
 static void fake_site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t pc, uint8_t ring,
 		      struct cf_site *out)
 {
-	(void)ctx; (void)pid; (void)ring;
+	(void)ctx; (void)pid;
+	out->id = described_id(pc, ring, true);
 	out->insn.cls = ARCH_INSN_OTHER;
 	out->insn.len = 1;
 	out->insn.flags = 0;
@@ -85,6 +109,17 @@ static void fake_site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t pc,
 		}
 	out->fn = cf_func_intern(cf, "prog", "/prog", "[unknown]", 0);
 	out->entry = false;
+}
+
+/* The peek: a site described before, else none (its function is not interned by a peek). */
+static struct callflow *peek_cf;
+
+static bool fake_peek(void *ctx, uint32_t pid, uint64_t pc, uint8_t ring, struct cf_site *out)
+{
+	if (!described_id(pc, ring, false))
+		return false;
+	fake_site(ctx, peek_cf, pid, pc, ring, out);
+	return true;
 }
 
 static const struct fake_insn one_call_insns[] = { CALL(0x1001, 0x2000), RET(0x2001), END_INSNS };
@@ -372,6 +407,9 @@ static void build_pingpong(void)
 	pingpong_evs[n].pc = 0;
 }
 
+static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev *evs, bool block,
+			    bool runs, bool peek);
+
 /*
  * Feed a scenario (as block starts if block; a thread's consecutive steps
  * in one ring as runs through cf_steps if runs); the arcs (with its
@@ -379,7 +417,13 @@ static void build_pingpong(void)
  */
 static struct arcs *run_how(const struct scenario *sc, bool block, bool runs)
 {
-	struct cf_source src = { .site = fake_site };
+	return run_src(sc->insns, sc->evs, block, runs, false);
+}
+
+static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev *evs, bool block,
+			    bool runs, bool peek)
+{
+	struct cf_source src = { .site = fake_site, .peek = peek ? fake_peek : NULL };
 	struct callflow *cf = cf_new(&src);
 	struct arcs *a = arcs_new(cf);
 	struct trace_event first = { .kind = TEV_STEP };
@@ -388,8 +432,10 @@ static struct arcs *run_how(const struct scenario *sc, bool block, bool runs)
 	uint64_t index = 0;
 
 	cf_set_block_mode(cf, block);
-	cur_insns = sc->insns;
-	for (const struct fake_ev *e = sc->evs; e->pc || e->async_kind; e++) {
+	cur_insns = insns;
+	nr_described = 0;
+	peek_cf = cf;
+	for (const struct fake_ev *e = evs; e->pc || e->async_kind; e++) {
 		struct trace_event ev = {
 			.kind = e->async_kind ? TEV_ASYNC : TEV_STEP,
 			.pid = 100, .tid = e->tid ? e->tid : 100, .cpu = UINT32_MAX,
@@ -469,6 +515,198 @@ static void test_runs(void)
 		cf_free(cfr);
 		arcs_free(one);
 		cf_free(cf1);
+	}
+}
+
+/* Everything arcs has: one result step by step, the other through cf_steps' bulk counts. */
+static int arcs_differ(const struct arcs *x, const struct arcs *y)
+{
+	struct callflow *cx = arcs_callflow(x), *cy = arcs_callflow(y);
+	struct cf_stats sx, sy;
+	int bad = 0;
+
+	cf_get_stats(cx, &sx);
+	cf_get_stats(cy, &sy);
+	bad += !!memcmp(&sx, &sy, sizeof(sx));
+	bad += cf_nr_funcs(cx) != cf_nr_funcs(cy) || arcs_total(x) != arcs_total(y);
+	bad += arcs_nr_edges(x) != arcs_nr_edges(y) || arcs_nr_pcs(x) != arcs_nr_pcs(y) ||
+	       arcs_nr_jumps(x) != arcs_nr_jumps(y) || arcs_nr_nodes(x) != arcs_nr_nodes(y);
+	if (bad)
+		return bad;
+	for (uint32_t f = 0; f < cf_nr_funcs(cx); f++)
+		bad += strcmp(cf_func(cx, f)->name, cf_func(cy, f)->name) ||
+		       memcmp(arcs_fn(x, f), arcs_fn(y, f), sizeof(struct arc_fn_stats));
+	for (size_t i = 0; i < arcs_nr_edges(x); i++)
+		bad += !!memcmp(arcs_edge(x, i), arcs_edge(y, i), sizeof(struct arc_edge));
+	for (size_t i = 0; i < arcs_nr_pcs(x); i++)	/* in the order first seen, too */
+		bad += !!memcmp(arcs_pc(x, i), arcs_pc(y, i), sizeof(struct arc_pc));
+	for (size_t i = 0; i < arcs_nr_jumps(x); i++)
+		bad += arcs_jump(x, i)->from != arcs_jump(y, i)->from ||
+		       arcs_jump(x, i)->to != arcs_jump(y, i)->to ||
+		       arcs_jump(x, i)->count != arcs_jump(y, i)->count;
+	for (uint32_t i = 0; i < arcs_nr_nodes(x); i++)
+		bad += !!memcmp(arcs_node(x, i), arcs_node(y, i), sizeof(struct arc_node));
+	return bad;
+}
+
+/*
+ * A loop the way compilers lay one out, for two threads of one process
+ * taking turns in chunks that cut runs anywhere: straight code, a call,
+ * an inner loop on a conditional branch, an indirect jump to one of three
+ * blocks (the successor a run remembers changes), direct jumps joining
+ * them, and now and then a transfer no instruction explains (a signal
+ * handler entered without a record) in the middle of straight code.
+ */
+static const struct fake_insn loop_insns[] = {
+	CALL(0x1004, 0x2000), RET(0x2006), JCC(0x100c, 0x1009),
+	{ 0x100e, ARCH_INSN_JUMP, 2, 0 }, JMP(0x1023, 0x1040), JMP(0x1032, 0x1040),
+	JMP(0x1045, 0x1000), RET(0x5002), END_INSNS,
+};
+static struct fake_ev loop_evs[40000];
+
+static size_t loop_thread(uint64_t *pcs, int phase)
+{
+	size_t n = 0;
+
+#define P(x) (pcs[n++] = (x))
+	for (int it = 0; it < 60; it++) {
+		P(0x1000);
+		P(0x1001);
+		if (it % 11 == 7 + phase) {
+			P(0x5000);
+			P(0x5001);
+			P(0x5002);
+		}
+		P(0x1002);
+		P(0x1003);
+		P(0x1004);
+		for (uint64_t pc = 0x2000; pc <= 0x2006; pc++)
+			P(pc);
+		for (int j = 0; j < 3; j++) {
+			P(0x1009);
+			P(0x100a);
+			P(0x100b);
+			P(0x100c);
+		}
+		P(0x100e);
+		switch ((it / (1 + phase)) % 3) {
+		case 0:
+			P(0x1020);
+			P(0x1021);
+			P(0x1022);
+			P(0x1023);
+			break;
+		case 1:
+			P(0x1030);
+			P(0x1031);
+			P(0x1032);
+			break;
+		default:
+			break;
+		}
+		for (uint64_t pc = 0x1040; pc <= 0x1045; pc++)
+			P(pc);
+	}
+	P(0x1000);
+#undef P
+	return n;
+}
+
+static void build_loop(void)
+{
+	static uint64_t a[20000], b[20000];
+	size_t na = loop_thread(a, 0), nb = loop_thread(b, 1), ia = 0, ib = 0, n = 0;
+
+	for (int chunk = 0; ia < na || ib < nb; chunk++) {
+		size_t len = 17 + (size_t)(chunk * 7) % 41;	/* chunks of 17 to 57 steps */
+
+		for (size_t k = 0; k < len && ia < na; k++)
+			loop_evs[n++] = (struct fake_ev){ .pc = a[ia++], .tid = 100 };
+		for (size_t k = 0; k < len && ib < nb; k++)
+			loop_evs[n++] = (struct fake_ev){ .pc = b[ib++], .tid = 101 };
+	}
+	loop_evs[n].pc = 0;
+}
+
+/* A consumer that only counts how steps came: by step() or in bulk. */
+struct how_counted {
+	uint64_t stepped, bulk;
+};
+
+static void hc_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
+{
+	(void)t; (void)s;
+	((struct how_counted *)ctx)->stepped++;
+}
+
+static void hc_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
+{
+	(void)t;
+	((struct how_counted *)ctx)->bulk += b->n;
+}
+
+/*
+ * With a source that peeks, cf_steps counts straight code and quiet
+ * branches in bulk: every number arcs keeps (costs, calls, trees, the
+ * per-address counts and taken jumps, in the order first seen) is the
+ * one of the steps one by one; and most steps of a loop do come in bulk.
+ */
+static void test_bulk(void)
+{
+	static const struct cf_consumer_ops hc_ops = { .step = hc_step, .bulk = hc_bulk };
+
+	build_pingpong();
+	build_loop();
+	for (size_t s = 0; s <= sizeof(scenarios) / sizeof(scenarios[0]); s++) {
+		bool loop = s == sizeof(scenarios) / sizeof(scenarios[0]);
+		const struct fake_insn *insns = loop ? loop_insns : scenarios[s].insns;
+		const struct fake_ev *evs = loop ? loop_evs : scenarios[s].evs;
+		const char *what = loop ? "the loop" : scenarios[s].what;
+		struct arcs *one = run_src(insns, evs, false, false, false);
+		struct arcs *bulk = run_src(insns, evs, false, true, true);
+		int bad = arcs_differ(one, bulk);
+
+		if (bad)
+			fprintf(stderr, "\n  %s: bulk counts differ from single steps (%d)", what, bad);
+		CU_ASSERT_EQUAL(bad, 0);
+		cf_free(arcs_callflow(bulk));
+		arcs_free(bulk);
+		cf_free(arcs_callflow(one));
+		arcs_free(one);
+	}
+	/* the loop: most steps in bulk, each step told once either way */
+	{
+		struct cf_source src = { .site = fake_site, .peek = fake_peek };
+		struct callflow *cf = cf_new(&src);
+		struct how_counted hc = { 0 };
+		struct cf_stats st;
+		uint64_t pcs[64];
+		size_t n = 0;
+		struct trace_event first = { .kind = TEV_STEP };
+
+		CU_ASSERT(cf_add_consumer(cf, &hc_ops, &hc) >= 0);
+		cur_insns = loop_insns;
+		nr_described = 0;
+		peek_cf = cf;
+		for (size_t k = 0;; k++) {
+			const struct fake_ev *e = &loop_evs[k];
+
+			if (n && (!e->pc || e->tid != first.tid || n == 64)) {
+				cf_steps(cf, &first, pcs, n);
+				n = 0;
+			}
+			if (!e->pc)
+				break;
+			if (!n)
+				first = (struct trace_event){ .kind = TEV_STEP, .pid = 100, .tid = e->tid,
+							      .cpu = UINT32_MAX, .index = k };
+			pcs[n++] = e->pc;
+		}
+		cf_finish(cf);
+		cf_get_stats(cf, &st);
+		CU_ASSERT_EQUAL(hc.stepped + hc.bulk, st.steps);
+		CU_ASSERT(hc.bulk > st.steps / 2);
+		cf_free(cf);
 	}
 }
 
@@ -901,6 +1139,7 @@ static void test_unexplained_bounded(void)
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "runs of a thread's steps count as its steps one by one", test_runs },
+	{ "straight code counted in bulk counts as its steps one by one", test_bulk },
 	{ "arcs of tail calls and unmatched returns", test_arcs_of_tail_and_unmatched },
 	{ "a cold part keeps its call path", test_cold_part_call_paths },
 	{ "block-mode traces give the same numbers", test_block_mode },
