@@ -63,14 +63,18 @@ struct arcs {
 	struct arcs_first_sight sight;
 };
 
+static void __attribute__((noreturn)) out_of_memory(size_t size)
+{
+	pr_err("out of memory (%zu bytes) aggregating arcs", size);
+	exit(EXIT_RUNTIME);
+}
+
 static void *xrealloc(void *p, size_t size)
 {
 	void *q = realloc(p, size);
 
-	if (!q) {
-		pr_err("out of memory (%zu bytes) aggregating arcs", size);
-		exit(EXIT_RUNTIME);
-	}
+	if (!q)
+		out_of_memory(size);
 	return q;
 }
 
@@ -108,7 +112,7 @@ static void edge_rehash(struct arcs *a)
 	free(a->edge_hash);
 	a->edge_hash = calloc(size, sizeof(*a->edge_hash));
 	if (!a->edge_hash)
-		xrealloc(NULL, SIZE_MAX);
+		out_of_memory(size * sizeof(*a->edge_hash));
 	a->edge_hash_size = size;
 	for (size_t e = 0; e < a->nr_edges; e++) {
 		size_t i = edge_key(a->edges[e].caller, a->edges[e].callee) & (size - 1);
@@ -151,7 +155,7 @@ static void pc_rehash(struct arcs *a)
 	free(a->pc_hash);
 	a->pc_hash = calloc(size, sizeof(*a->pc_hash));
 	if (!a->pc_hash)
-		xrealloc(NULL, SIZE_MAX);
+		out_of_memory(size * sizeof(*a->pc_hash));
 	a->pc_hash_size = size;
 	for (size_t k = 0; k < a->nr_pcs; k++) {
 		size_t i = mix(a->pcs[k].pc ^ ((uint64_t)a->pcs[k].pid << 48)) & (size - 1);
@@ -236,7 +240,7 @@ static void jump_rehash(struct arcs *a)
 	free(a->jump_hash);
 	a->jump_hash = calloc(size, sizeof(*a->jump_hash));
 	if (!a->jump_hash)
-		xrealloc(NULL, SIZE_MAX);
+		out_of_memory(size * sizeof(*a->jump_hash));
 	a->jump_hash_size = size;
 	for (size_t k = 0; k < a->nr_jumps; k++) {
 		const struct arc_jump *j = &a->jumps[k];
@@ -323,7 +327,7 @@ static void child_rehash(struct arcs *a)
 	free(a->child_hash);
 	a->child_hash = calloc(size, sizeof(*a->child_hash));
 	if (!a->child_hash)
-		xrealloc(NULL, SIZE_MAX);
+		out_of_memory(size * sizeof(*a->child_hash));
 	a->child_hash_size = size;
 	/* every node that has a parent: a lookup checks the parent it has now */
 	for (uint32_t k = 0; k < a->nr_nodes; k++) {
@@ -406,7 +410,7 @@ static struct tree_thread *tree_thread(struct arcs *a, struct cf_thread *t)
 		return tt;
 	tt = calloc(1, sizeof(*tt));
 	if (!tt)
-		xrealloc(NULL, SIZE_MAX);
+		out_of_memory(sizeof(*tt));
 	tt->root = node_new(a, CF_NO_FN, ARC_NONE);
 	if (a->nr_threads == a->threads_size) {
 		a->threads_size = a->threads_size ? 2 * a->threads_size : 16;
@@ -936,7 +940,7 @@ int arcs_check(const struct arcs *a)
 	base_in = calloc(a->nr_fns + 1, sizeof(uint64_t));
 	cum_out = calloc(a->nr_fns + 1, sizeof(uint64_t));
 	if (!calls_in || !base_in || !cum_out)
-		xrealloc(NULL, SIZE_MAX);
+		out_of_memory(3 * (a->nr_fns + 1) * sizeof(uint64_t));
 	for (size_t i = 0; i < a->nr_edges; i++) {
 		const struct arc_edge *e = &a->edges[i];
 
