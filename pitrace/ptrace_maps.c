@@ -133,19 +133,20 @@ static bool map_in(const struct ptm_maps *m, const struct ptm_map *x)
 	return false;
 }
 
-/* Save the vdso image once per trace: post resolves [vdso] addresses from it. */
+/*
+ * Save the vdso image once per trace (the trace's first process that maps
+ * one and whose image can be read): post resolves [vdso] addresses from it.
+ */
 static void save_vdso(struct trace_writer *tw, pid_t pid, const struct ptm_map *m)
 {
-	static bool saved;
 	size_t len = m->end - m->start;
 	char name[64];
 	uint8_t *buf;
 	ssize_t n;
 	int fd;
 
-	if (saved)
+	if (tw_has_file(tw, PT_FILE_VDSO))
 		return;
-	saved = true;
 	buf = malloc(len);
 	snprintf(name, sizeof(name), "/proc/%d/mem", pid);
 	fd = open(name, O_RDONLY | O_CLOEXEC);

@@ -276,6 +276,14 @@ const char *tw_dir(const struct trace_writer *tw)
 	return tw->dir;
 }
 
+bool tw_has_file(const struct trace_writer *tw, const char *name)
+{
+	char path[4096];
+
+	return (size_t)snprintf(path, sizeof(path), "%s/%s", tw->dir, name) < sizeof(path) &&
+	       access(path, F_OK) == 0;
+}
+
 int tw_error(const struct trace_writer *tw)
 {
 	return tw->error;

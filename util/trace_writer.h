@@ -87,6 +87,8 @@ int tw_write_file(struct trace_writer *tw, const char *name, const void *data, s
  * without name: a one-line warning, errno set, -1, tw_error untouched.
  */
 int tw_copy_file(struct trace_writer *tw, const char *name, const char *src);
+/* Has the trace a file of this name (written by one of these two)? */
+bool tw_has_file(const struct trace_writer *tw, const char *name);
 
 /*
  * The first write error (an errno, e.g. ENOSPC), 0 while there is none.

@@ -118,6 +118,15 @@ static void test_update_diffs(void)
 	CU_ASSERT_EQUAL(cur.n, (size_t)first);
 	ptm_free(&cur);
 	CU_ASSERT_EQUAL(tw_close(tw, "complete"), 0);
+	/* a second trace made by the same process gets its own vdso */
+	snprintf(dir, sizeof(dir), "%s/ptm2", unit_tmpdir());
+	tw = tw_open(dir, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+	CU_ASSERT(ptm_update(tw, getpid(), &cur) >= 3);
+	snprintf(vdso, sizeof(vdso), "%s/vdso", tw_dir(tw));
+	CU_ASSERT(stat(vdso, &st) == 0 && st.st_size > 0);
+	ptm_free(&cur);
+	CU_ASSERT_EQUAL(tw_close(tw, "complete"), 0);
 }
 
 /* syscall number -> what it means to the tracer */
