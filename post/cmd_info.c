@@ -33,17 +33,14 @@ static int read_pass(const struct post_opts *opts)
 {
 	struct session_source src = post_source(opts);
 	struct session_filter none = SESSION_FILTER_INIT;
-	struct timespec a, b;
 	struct session *s;
 	double secs;
 	int r = session_open(&s, &src, &none, 0, "read");
 
 	if (r)
 		return r;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 	r = session_run(s);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
-	secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	secs = session_pass_cpu(s);
 	if (!r)
 		printf("%-12s %" PRIu64 " steps merged in %.3f s of CPU (%.1fM steps/s)\n", "read:",
 		       session_steps_seen(s), secs,

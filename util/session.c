@@ -39,6 +39,7 @@ struct session {
 	uint8_t *fn_verdict;
 	size_t fn_verdict_size;
 	bool ran;
+	double pass_cpu;	  /* CPU seconds of session_run (every thread's) */
 };
 
 /* ---- opening ---- */
@@ -273,8 +274,17 @@ static bool session_step(struct session *s, struct trace_event *ev, bool counts_
 	return true;
 }
 
+static double cpu_seconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
 int session_run(struct session *s)
 {
+	double cpu0 = cpu_seconds();
 	struct trace_iter *it = trace_iter_new_threads(s->trace, s->src.threads);
 	struct progress p = { .on = log_is_tty(), .next = 1u << 20 };
 	bool counts_window = s->flags & SESSION_WINDOW_COUNTS;
@@ -353,10 +363,17 @@ int session_run(struct session *s)
 				"trace looks damaged", st.unexplained_capped_user,
 				CF_MAX_UNEXPLAINED);
 	}
+	s->pass_cpu = cpu_seconds() - cpu0;
+	pr_dbg("pass: %" PRIu64 " steps in %.4f s of CPU", s->seen, s->pass_cpu);
 	if (r < 0)
 		return EXIT_RUNTIME;
 	s->ran = true;
 	return 0;
+}
+
+double session_pass_cpu(const struct session *s)
+{
+	return s->pass_cpu;
 }
 
 uint64_t session_steps_seen(const struct session *s)

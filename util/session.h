@@ -108,6 +108,9 @@ bool session_fn_selected(struct session *s, uint32_t fn);
 /* The filters and what they matched, for questions about addresses (counts). */
 struct filter *session_select(struct session *s);
 
+/* CPU seconds of the pass, every thread's (the report's own work after it not counted); -v says it. */
+double session_pass_cpu(const struct session *s);
+
 /* Steps the pass saw (of the selected threads) and of them, inside the window. */
 uint64_t session_steps_seen(const struct session *s);
 uint64_t session_steps_in_window(const struct session *s);
