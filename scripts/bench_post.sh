@@ -14,7 +14,14 @@
 # BENCH_POST_SIZES (default "10000000 100000000"), BENCH_POST_RUNS (default
 # 3: each report's and the floor's best run is shown), BENCH_POST_GIANT=N:
 # also counts and arc over an N-step trace (1000000000 for 1G), with peak RSS.
+#
+# scripts/bench_post.sh --trace DIR [POST_OPTION...] prints the same table
+# for a trace made elsewhere (tests/vm/bench/b20_post_trace.host.sh: a
+# driver session in QEMU), the options (e.g. --buildid-dir) given to every
+# post run.
 set -u
+# paths given are the caller's: absolute before the cd
+[ "${1:-}" = --trace ] && [ -n "${2:-}" ] && set -- "$1" "$(realpath -m "$2")" "${@:3}"
 cd "$(dirname "$0")/.." || exit 1
 BIN=${PT_BIN:-bin}
 PROGS=${PT_PROGS:-build/progs}
@@ -24,15 +31,17 @@ RUNS=${BENCH_POST_RUNS:-3}
 PROG=$(realpath -m "$PROGS/bench_calls")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pitrace-bench-post.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+GIVEN=
+if [ "${1:-}" = --trace ]; then
+	GIVEN=${2:?--trace needs a trace directory}
+	[ -d "$GIVEN" ] || { echo "bench: no trace directory $GIVEN"; exit 1; }
+	shift 2
+	[ -x "$BIN/post" ] || { echo "bench: $BIN/post not built (make all)"; exit 1; }
+fi
+POST_ARGS=("$@")
 for f in "$BIN/pitrace" "$BIN/post" "$PROG" "$PROGS/mktrace"; do
-	[ -x "$f" ] || { echo "bench: $f not built (make all progs)"; exit 1; }
+	[ -n "$GIVEN" ] || [ -x "$f" ] || { echo "bench: $f not built (make all progs)"; exit 1; }
 done
-
-"$BIN/pitrace" record -o "$TMP/rec" -- "$PROG" >/dev/null 2>&1 || { echo "bench: cannot record $PROG"; exit 1; }
-entry=$(nm "$PROG" | awk '$3 == "iteration" { print $1 }' | sed 's/^0*//')
-load=$(readelf -lW "$PROG" | awk '$1 == "LOAD" && / R E / { print $3 ":" $6 ":" $2; exit }')
-IFS=: read -r vaddr memsz off <<<"$load"
-"$BIN/post" -i "$TMP/rec" steps --no-pager >"$TMP/rec.steps"
 
 make_trace() {	# make_trace STEPS DIR
 	python3 scripts/bench_trace.py "$entry" "$1" <"$TMP/rec.steps" >"$TMP/lists" 2>/dev/null &&
@@ -64,24 +73,29 @@ best() {	# best CMD...: cpu's figures of the run with the least CPU of RUNS
 floor() {	# floor TRACE THREADS: the read pass's CPU seconds, the best of RUNS
 	local k f b=""
 	for ((k = 0; k < RUNS; k++)); do
-		f=$("$BIN/post" --threads "$2" -i "$1" info --read | awk '$1 == "read:" { print $6 }')
+		f=$("$BIN/post" --threads "$2" -i "$1" "${POST_ARGS[@]}" info --read |
+			awk '$1 == "read:" { print $6 }')
 		if [ -z "$b" ] || awk -v a="$f" -v b="$b" 'BEGIN { exit !(a < b) }'; then
 			b=$f
 		fi
 	done
 	echo "$b"
 }
+post_streams() {	# post_streams TRACE: its backend and streams, for the table's title
+	"$BIN/post" -i "$1" "${POST_ARGS[@]}" info | awk '$1 == "backend:" { b = $2 }
+		$1 == "features:" { f = $0; sub(/^features: */, "", f) } $1 == "threads:" { t = $2 }
+		$1 == "streams:" { s = $2 } END { printf "%s, %s threads, %s streams (%s)", b, t, s, f }'
+}
 REPORTS=("counts" "counts --by line" "profile" "arc" "tree" "flow"
 	 "export --format callgrind" "export --format folded" "export --format chrome"
 	 "export --format svg")
 
-for n in $SIZES; do
-	t=$TMP/t$n
-	make_trace "$n" "$t" || { echo "bench: cannot make a $n-step trace"; exit 1; }
-	steps=$("$BIN/post" -i "$t" info | awk '$1 == "steps:" { print $2 }')
+table() {	# table TRACE WHAT: every report's CPU next to the floor, and 1 vs every CPU
+	local t=$1 steps fl frate r c rss pass out w1 wn
+	steps=$("$BIN/post" -i "$t" "${POST_ARGS[@]}" info | awk '$1 == "steps:" { print $2 }')
 	fl=$(floor "$t" 1)
 	frate=$(awk -v s="$steps" -v c="$fl" 'BEGIN { printf "%.1f", s / c / 1e6 }')
-	echo "post on $steps steps (4 threads, $(du -sm "$t" | cut -f1) MB): floor (read, decode, merge;" \
+	echo "post on $steps steps ($2, $(du -sm "$t" | cut -f1) MB): floor (read, decode, merge;" \
 		"1 thread) ${frate}M steps/s; best of $RUNS runs each"
 	echo "  (CPU s: the whole process, start-up and symbols included; pass: the pass" \
 		"alone, as the floor is measured)"
@@ -91,7 +105,8 @@ for n in $SIZES; do
 		out=(--no-pager)
 		[[ $r == export* ]] && out=(-o "$TMP/out")
 		# shellcheck disable=SC2086
-		read -r c rss _ pass < <(best "$BIN/post" -v --threads 1 -i "$t" $r "${out[@]}")
+		read -r c rss _ pass < <(best "$BIN/post" -v --threads 1 -i "$t" "${POST_ARGS[@]}" $r \
+			"${out[@]}")
 		awk -v r="$r" -v s="$steps" -v c="$c" -v f="$frate" -v m="$rss" -v p="$pass" 'BEGIN {
 			v = s / c / 1e6; w = p > 0 ? s / p / 1e6 : 0
 			printf "  %-28s %8.3f %10.1f %7.2f %8.3f %10.1f %7.2f %6d MB\n", r, c, v, v / f,
@@ -99,11 +114,29 @@ for n in $SIZES; do
 	done
 	# the same work on one thread and on every CPU, wall-clock, one after the other
 	for r in "info --read" "counts" "profile"; do
-		read -r _ _ w1 < <(cpu "$BIN/post" --threads 1 -i "$t" $r)
-		read -r _ _ wn < <(cpu "$BIN/post" -i "$t" $r)
+		# shellcheck disable=SC2086
+		read -r _ _ w1 < <(cpu "$BIN/post" --threads 1 -i "$t" "${POST_ARGS[@]}" $r)
+		# shellcheck disable=SC2086
+		read -r _ _ wn < <(cpu "$BIN/post" -i "$t" "${POST_ARGS[@]}" $r)
 		awk -v r="$r" -v a="$w1" -v b="$wn" -v n="$(nproc)" 'BEGIN {
 			printf "  %-28s wall %.2f s on 1 thread, %.2f s on %d: speed-up %.2f\n", r, a, b, n, a / b }'
 	done
+}
+
+if [ -n "$GIVEN" ]; then
+	table "$GIVEN" "$(post_streams "$GIVEN")"
+	exit 0
+fi
+
+"$BIN/pitrace" record -o "$TMP/rec" -- "$PROG" >/dev/null 2>&1 || { echo "bench: cannot record $PROG"; exit 1; }
+entry=$(nm "$PROG" | awk '$3 == "iteration" { print $1 }' | sed 's/^0*//')
+load=$(readelf -lW "$PROG" | awk '$1 == "LOAD" && / R E / { print $3 ":" $6 ":" $2; exit }')
+IFS=: read -r vaddr memsz off <<<"$load"
+"$BIN/post" -i "$TMP/rec" steps --no-pager >"$TMP/rec.steps"
+for n in $SIZES; do
+	t=$TMP/t$n
+	make_trace "$n" "$t" || { echo "bench: cannot make a $n-step trace"; exit 1; }
+	table "$t" "4 threads"
 	rm -rf "$t"
 done
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 // build: -O2 -static -pthread
 /*
- * The post benchmark's program (scripts/bench_post.sh): THREADS threads
- * (main and three workers), each calling iteration() ITERS times.  An
+ * The post benchmark's program (scripts/bench_post.sh, and the driver
+ * recording of tests/vm/bench/b20_post_trace.sh): THREADS threads (main
+ * and three workers), each calling iteration() ITERS times (or argv[1]
+ * times).  An
  * iteration does the same work every time (qsort of a fixed array with a
  * callback, a recursion, string and memory calls in libc, a switch), so
  * its steps are the same each time: the bench cuts a recording at
@@ -10,6 +12,7 @@
  * with calls of iteration() known by construction.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,23 +56,29 @@ static unsigned __attribute__((noinline)) iteration(int *a, char *s)
 	return v + (unsigned)fib(8) + (unsigned)strlen(s);
 }
 
+static int iters = ITERS;
+
 static void *worker(void *arg)
 {
 	int a[N];
 	char s[64];
 	unsigned v = 0;
 
-	for (int i = 0; i < ITERS; i++)
+	for (int i = 0; i < iters; i++)
 		v += iteration(a, s);
 	*(unsigned *)arg = v;
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t t[THREADS - 1];
 	unsigned r[THREADS];
 
+	if (argc > 1 && (iters = atoi(argv[1])) <= 0) {
+		fprintf(stderr, "usage: bench_calls [ITERATIONS per thread, default %d]\n", ITERS);
+		return 2;
+	}
 	for (int i = 0; i < THREADS - 1; i++)
 		if (pthread_create(&t[i], NULL, worker, &r[i + 1]))
 			return 1;

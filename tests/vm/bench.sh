@@ -3,7 +3,9 @@
 # Driver benchmark: in one QEMU boot per kernel (default: every installed
 # kernel with headers; PT_VM_KERNELS picks), recorded steps/s next to
 # count-only steps/s (bench/b00_steps.sh), and user-mode recording next to
-# kernel-mode (--kernel) recording (bench/b10_kernel_steps.sh); with
+# kernel-mode (--kernel) recording (bench/b10_kernel_steps.sh), and post
+# on real driver traces of about 10M and 100M steps (bench/b20_post_trace.sh:
+# every report's CPU next to the decode-only floor, on the host); with
 # PT_VM_ARCH=ppc64le the POWER kernels: b00, and the ptrace backend next to
 # a bare PTRACE_SINGLESTEP loop (ppc64le/bench/b10_ptrace_steps.sh; POWER
 # has no kernel mode).  Figures,

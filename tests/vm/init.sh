@@ -10,6 +10,7 @@ mount -t devtmpfs dev /dev
 mount -t tmpfs tmp /tmp
 export PT_BIN=/pt/bin PT_PROGS=/pt/progs PT_LIB=/pt/lib PT_KO=/pt/pitrace.ko PT_TOOLS=/pt/tools
 export PATH=$PATH:$PT_BIN:$PT_TOOLS LD_LIBRARY_PATH=$PT_LIB
+[ -f /pt/env ] && . /pt/env	# PT_BENCH_* set on the host (tests/vm/run.sh)
 echo "pitrace-vm: kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 
 loaded() { grep -q '^pitrace ' /proc/modules; }

@@ -22,6 +22,8 @@
 #   tests/vm/ppc64le).
 #   PT_VM_HOGS=N (run N CPU hogs on the host for the whole run, to show the
 #   suite holds on a loaded host: make check-vm-loaded starts two).
+#   PT_BENCH_*=VALUE (letters, digits, ., _, -): set in the guest's cases
+#   too (the benchmarks' knobs, e.g. PT_BENCH_POST_ITERS).
 #
 # Case-file contract (tests/vm/cases/NAME.sh, run by busybox sh as root in
 # the guest, in name order, each in a fresh empty directory):
@@ -56,7 +58,8 @@
 #     guest) runs on the host with bash after each boot whose cases included
 #     NAME.sh, with PT_EXPORT (the export directory above), PT_RELEASE (the
 #     booted kernel), PT_BIN, PT_PROGS, PT_ROOT (the source tree), in an
-#     empty directory, with PT_CASE_TIMEOUT seconds; same result-line
+#     empty directory, with PT_CASE_TIMEOUT seconds (or its own "#
+#     case-timeout: N"); same result-line
 #     contract as a case.  For what the guest cannot hold or do (a 500 MB
 #     vmlinux with debug info, binutils).  PT_HOST_BIN is where the host's
 #     own pitrace and post are (PT_BIN's are the guest's: another
@@ -262,6 +265,8 @@ build_initramfs() {	# build_initramfs RELEASE KO OUT
 		*) cp "$f" "$rfs/pt/cases/" ;;	# helpers the cases source
 		esac
 	done
+	# The cases' knobs set on the host (PT_BENCH_*), for the guest's init to export.
+	env | grep -E '^PT_BENCH_[A-Z_]+=[A-Za-z0-9._-]*$' | sed 's/^/export /' >"$rfs/pt/env"
 	# The dynamic loader the copied programs name.
 	[ "$VM_ARCH" = x86_64 ] && [ -e /lib64/ld-linux-x86-64.so.2 ] && mkdir -p "$rfs/lib64" &&
 		cp -L /lib64/ld-linux-x86-64.so.2 "$rfs/lib64/"
@@ -289,18 +294,19 @@ extract_exports() {	# extract_exports CONSOLE_LOG DIR
 
 # Host-side checks (see the header) of the cases this boot ran.
 run_host_checks() {	# run_host_checks RELEASE
-	local h name dir out rc
+	local h name dir out rc limit
 	for h in "$CASES"/*.host.sh; do
 		[ -f "$h" ] || continue
 		name=$(basename "$h" .host.sh)
 		[ -f "$CASES/$name.sh" ] && echo "$name.sh" | grep -qE -- "$PATTERN" || continue
 		dir=$WORK/host-$1-$name
 		out=$dir.out
+		limit=$(sed -n 's/^# case-timeout: \([0-9][0-9]*\)$/\1/p' "$h")
 		rm -rf "$dir"
 		mkdir -p "$dir"
 		(cd "$dir" && PT_EXPORT=$WORK/export-$1 PT_RELEASE=$1 PT_BIN=$BIN PT_PROGS=$PROGS \
 			PT_HOST_BIN=$HOST_BIN PT_ROOT=$ROOT PT_CASE=$name \
-			timeout "${PT_CASE_TIMEOUT:-240}" bash "$h") \
+			timeout "${limit:-${PT_CASE_TIMEOUT:-240}}" bash "$h") \
 			>"$out" 2>&1
 		rc=$?
 		[ -n "${PT_VM_VERBOSE:-}" ] && cat "$out"
