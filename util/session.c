@@ -312,7 +312,7 @@ int session_run(struct session *s)
 			size_t k = 0;
 
 			s->fl.saw_ring[ev.ring ? 1 : 0] = true;
-			if (!s->windowed && (s->cf || s->nr_cons) && (!direct || runs_taken)) {
+			if (!s->windowed && (!direct || runs_taken)) {
 				/* no window to ask about: the run to the engine, then the consumers */
 				if (s->cf)
 					cf_steps(s->cf, &ev, pcs, n);
