@@ -5,13 +5,14 @@
 # of the guest's driver traces of bench_calls read here through its
 # archive; iteration() is called 4 times the iterations the guest ran
 # (known by construction), then scripts/bench_post.sh --trace times every
-# report on it.
+# report on it.  PT_BENCH_POST_KEEP=DIR keeps the guest's exports there.
 export XDG_CACHE_HOME=$PWD/xdg	# not the user's build-id cache
 unset DEBUGINFOD_URLS
 found=0
 for f in "$PT_EXPORT"/b20-post-trace-*.tar; do
 	[ -s "$f" ] || continue
 	found=$((found + 1))
+	[ -n "${PT_BENCH_POST_KEEP:-}" ] && mkdir -p "$PT_BENCH_POST_KEEP" && cp "$f" "$PT_BENCH_POST_KEEP/"
 	rm -rf t t.tar.zst t.iters cache
 	tar xf "$f" || { echo "FAIL bench-post-export: $f does not unpack"; continue; }
 	"$PT_HOST_BIN/pitrace" archive --unpack --buildid-dir cache t.tar.zst >unpack.out 2>&1 ||
