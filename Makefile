@@ -64,7 +64,8 @@ UNIT_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard tests/unit/*.c))
 
 # Test programs: PROG_DIR/NAME.{S,c,cc} -> build/progs/NAME (x86_64's in
 # tests/progs, POWER's in tests/progs/ppc64le).  A line "// build: FLAGS"
-# (or "# build: FLAGS" in .S) in the source adds flags.
+# (or "# build: FLAGS" in .S) in the source adds flags, and sources
+# (util/*.c) to compile and link with it.
 PROG_DIR_x86_64 := tests/progs
 PROG_DIR_ppc64le := tests/progs/ppc64le
 PROG_DIR := $(PROG_DIR_$(ARCH))
@@ -76,6 +77,18 @@ PROGS := $(patsubst $(PROG_DIR)/%.S,$(O)/progs/%,$(PROG_S)) \
 	 $(patsubst $(PROG_DIR)/%.cc,$(O)/progs/%,$(PROG_CC)) \
 	 $(O)/progs/demo
 buildflags = $(shell sed -n 's,^\(//\|#\) build: ,,p' $(1))
+buildsources = $(filter %.c %.cc %.S,$(call buildflags,$(1)))
+# A program's dependencies, in $(O)/progs/NAME.d: every file its build
+# reads, the sources its build line names and the headers they all
+# include.  gcc -MM, in a pass of its own: a gcc that compiles several
+# sources in one command writes only the last one's -MMD output.  The file
+# replaces the old one once the program is built.  Each dependency gets an
+# empty rule (-MP's for headers, ours for the named sources), so that a
+# file since dropped from a line does not stop an incremental tree; a file
+# a line still names but that is missing fails the build.  $(1): the
+# compiler.
+progdeps = $(1) -MM -MP -MT $@ $< $(call buildflags,$<) >$@.d.tmp \
+	$(if $(call buildsources,$<),&& printf '%s:\n' $(call buildsources,$<) >>$@.d.tmp)
 
 # The version (scripts/version.sh: VERSION file of a release tarball, else
 # git describe) reaches util/version.o; the stamp rebuilds it when it changes.
@@ -139,21 +152,30 @@ $(LIB)/libpitrace.so: $(LIB)/$(LIBPITRACE_SONAME)
 
 $(O)/progs/%: $(PROG_DIR)/%.S
 	@mkdir -p $(dir $@)
+	@$(call progdeps,$(CC))
 	$(CC) -nostdlib -static -g -o $@ $< $(call buildflags,$<)
+	@mv $@.d.tmp $@.d
 
 $(O)/progs/%: $(PROG_DIR)/%.c
 	@mkdir -p $(dir $@)
+	@$(call progdeps,$(CC))
 	$(CC) -g -O0 -Wall -o $@ $< $(call buildflags,$<)
+	@mv $@.d.tmp $@.d
 
 $(O)/progs/%: $(PROG_DIR)/%.cc
 	@mkdir -p $(dir $@)
+	@$(call progdeps,$(CXX))
 	$(CXX) -g -O0 -Wall -o $@ $< $(call buildflags,$<)
+	@mv $@.d.tmp $@.d
 
 $(O)/progs/demo: examples/demo.c
 	@mkdir -p $(dir $@)
-	$(CC) -g -O1 -Wall -o $@ $<
+	$(CC) -g -O1 -Wall -MMD -MP -o $@ $<
 
 progs: $(PROGS)
+-include $(wildcard $(PROGS:=.d))
+# A program without its dependency file (built before there were any) is built again.
+$(filter-out $(patsubst %.d,%,$(wildcard $(PROGS:=.d))),$(PROGS)): FORCE
 
 # Test programs that link libpitrace ("// build: ... -lpitrace") need it first.
 $(patsubst $(PROG_DIR)/%.c,$(O)/progs/%,$(shell grep -l -- '-lpitrace' $(PROG_C) /dev/null)): \

@@ -14,21 +14,33 @@
 
 #include "tracepoint.h"
 
+struct notifier_block;
 struct pt_regs;
 struct task_struct;
 
 /* ---- implemented by arch/<arch>/driver/trap.c ---- */
 
 /*
- * Hook the single-step trap.  From then on the arch code calls
+ * The single-step trap's two die notifiers, in the kernel's notifier_call
+ * prototype.  driver/trap.c owns their notifier_blocks, priorities and
+ * registration (module load to unload); the compiler checks each callback
+ * against notifier_fn_t there and against its declaration here.
+ *
+ * arch_step_notify() (just below uprobes' notifier): calls
  * pitrace_step_trap() for every single-step trap taken in user mode, with
- * interrupts off, and consumes the trap (no signal, nobody else sees it)
- * exactly when that returns true; kernel-mode single-step traps go to
- * pitrace_kernel_step_trap() the same way.  Every other trap is left to
- * its owners (ptrace, uprobes, kprobes, hardware breakpoints, debuggers).
+ * interrupts off, and consumes the trap (NOTIFY_STOP: no signal, nobody
+ * else sees it) exactly when that returns true; kernel-mode single-step
+ * traps go to pitrace_kernel_step_trap() the same way.  Every other trap
+ * is left to its owners (ptrace, uprobes, kprobes, hardware breakpoints,
+ * debuggers): NOTIFY_DONE.
+ *
+ * arch_uprobe_notify() (ahead of uprobes' notifier): at a user-mode
+ * breakpoint that may be a uprobe's, calls conflict_uprobe_break(); at a
+ * user-mode single-step trap, conflict_uprobe_step().  Consumes nothing:
+ * always NOTIFY_DONE.
  */
-int arch_trap_register(void);
-void arch_trap_unregister(void);
+int arch_step_notify(struct notifier_block *nb, unsigned long val, void *data);
+int arch_uprobe_notify(struct notifier_block *nb, unsigned long val, void *data);
 
 /* Arm or disarm single-stepping in a user-mode register frame. */
 void arch_regs_set_step(struct pt_regs *regs, bool on);

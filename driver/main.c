@@ -445,7 +445,7 @@ static int __init pitrace_init(void)
 	err = probes_register_permanent();
 	if (err)
 		return err;
-	err = arch_trap_register();
+	err = trap_register();
 	if (err)
 		goto err_probes;
 	err = misc_register(&pt_misc);
@@ -455,7 +455,7 @@ static int __init pitrace_init(void)
 	return 0;
 
 err_trap:
-	arch_trap_unregister();
+	trap_unregister();
 err_probes:
 	probes_unregister_permanent();
 	return err;
@@ -466,7 +466,7 @@ static void __exit pitrace_exit(void)
 	misc_deregister(&pt_misc);
 	/* No session (the device is closed) and no pending task work (they pin us). */
 	WARN_ON_ONCE(task_count_armed());
-	arch_trap_unregister();
+	trap_unregister();
 	kernel_module_exit();
 	probes_unregister_permanent();
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ppc64 (Book3S) side of pitrace.ko (driver/arch.h): the single-step die
- * notifier, MSR_SE in user register frames, load-reserve instructions
+ * ppc64 (Book3S) side of pitrace.ko (driver/arch.h): the die notifiers
+ * (registered by driver/trap.c) that claim our single steps and lend MSR_SE
+ * to uprobes, MSR_SE in user register frames, load-reserve instructions
  * handed to the task's context (atomic.c), and the questions the driver
  * asks about POWER task state.
  *
@@ -9,7 +10,8 @@
  * kprobes look at it (kernel mode only), then calls the die chain with
  * DIE_SSTEP, then the kernel debugger's __debugger_sstep (xmon, kgdb), and
  * otherwise sends SIGTRAP (ptrace).  hw_breakpoint (priority INT_MAX,
- * registered at boot) and uprobes (INT_MAX - 1) see the chain first.
+ * registered at boot, so ahead of our INT_MAX one) and uprobes
+ * (INT_MAX - 1) see the chain before our step notifier.
  */
 #define pr_fmt(fmt) "pitrace: " fmt
 
@@ -35,7 +37,7 @@
  * task's state before the trap) and clears it itself when it disarms.  A
  * trap that is not ours gets the cleared frame back.
  */
-static int pt_die_notify(struct notifier_block *nb, unsigned long val, void *data)
+int arch_step_notify(struct notifier_block *nb, unsigned long val, void *data)
 {
 	struct die_args *args = data;
 	struct pt_regs *regs = args->regs;
@@ -64,19 +66,13 @@ static int pt_die_notify(struct notifier_block *nb, unsigned long val, void *dat
 	return NOTIFY_STOP;
 }
 
-/* Just below uprobes (INT_MAX - 1), which must see its own single steps first. */
-static struct notifier_block pt_die_nb = {
-	.notifier_call = pt_die_notify,
-	.priority = INT_MAX - 2,
-};
-
 /*
  * Ahead of uprobes: at a uprobe breakpoint of a traced task, lend MSR_SE to
  * uprobes (it steps its copy of the probed instruction with MSR_SE and
  * TIF_SINGLESTEP, or emulates it, and clears MSR_SE when done), and see the
  * end of uprobes' own step.  Consumes nothing.
  */
-static int pt_die_notify_first(struct notifier_block *nb, unsigned long val, void *data)
+int arch_uprobe_notify(struct notifier_block *nb, unsigned long val, void *data)
 {
 	struct die_args *args = data;
 
@@ -90,29 +86,6 @@ static int pt_die_notify_first(struct notifier_block *nb, unsigned long val, voi
 		conflict_uprobe_step();
 #endif /* CONFIG_UPROBES */
 	return NOTIFY_DONE;
-}
-
-static struct notifier_block pt_die_nb_first = {
-	.notifier_call = pt_die_notify_first,
-	.priority = INT_MAX,
-};
-
-int arch_trap_register(void)
-{
-	int err = register_die_notifier(&pt_die_nb_first);
-
-	if (err)
-		return err;
-	err = register_die_notifier(&pt_die_nb);
-	if (err)
-		unregister_die_notifier(&pt_die_nb_first);
-	return err;
-}
-
-void arch_trap_unregister(void)
-{
-	unregister_die_notifier(&pt_die_nb);
-	unregister_die_notifier(&pt_die_nb_first);
 }
 
 /*

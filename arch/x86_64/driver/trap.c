@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86_64 side of pitrace.ko (driver/arch.h): the #DB die notifier that
- * claims our single steps, TF in user register frames, DEBUGCTL.BTF block
- * stepping, and the questions the driver asks about x86 task state.
+ * x86_64 side of pitrace.ko (driver/arch.h): the #DB die notifiers
+ * (registered by driver/trap.c) that claim our single steps and lend TF to
+ * uprobes, TF in user register frames, DEBUGCTL.BTF block stepping, and the
+ * questions the driver asks about x86 task state.
  */
 #define pr_fmt(fmt) "pitrace: " fmt
 
@@ -29,7 +30,7 @@
  * consumed step must vanish from both DR6 and the task's virtual DR6, or
  * the kernel sends the task a SIGTRAP after the chain returns.
  */
-static int pt_die_notify(struct notifier_block *nb, unsigned long val, void *data)
+int arch_step_notify(struct notifier_block *nb, unsigned long val, void *data)
 {
 	struct die_args *args = data;
 	unsigned long *dr6;
@@ -54,19 +55,13 @@ static int pt_die_notify(struct notifier_block *nb, unsigned long val, void *dat
 	return (*dr6 & DR_TRAP_BITS) ? NOTIFY_DONE : NOTIFY_STOP;
 }
 
-/* Just below uprobes (INT_MAX - 1), which must see its own single steps first. */
-static struct notifier_block pt_die_nb = {
-	.notifier_call = pt_die_notify,
-	.priority = INT_MAX - 2,
-};
-
 /*
- * Ahead of uprobes (INT_MAX): at a uprobe breakpoint of a traced task, lend
+ * Ahead of uprobes: at a uprobe breakpoint of a traced task, lend
  * TF to uprobes (x86 uprobes sends SIGTRAP after stepping or emulating the
  * probed instruction when TF was already set: it takes it for ptrace's),
  * and see the end of uprobes' own step.  Consumes nothing.
  */
-static int pt_die_notify_first(struct notifier_block *nb, unsigned long val, void *data)
+int arch_uprobe_notify(struct notifier_block *nb, unsigned long val, void *data)
 {
 	struct die_args *args = data;
 
@@ -81,29 +76,6 @@ static int pt_die_notify_first(struct notifier_block *nb, unsigned long val, voi
 		conflict_uprobe_step();
 #endif /* CONFIG_UPROBES */
 	return NOTIFY_DONE;
-}
-
-static struct notifier_block pt_die_nb_first = {
-	.notifier_call = pt_die_notify_first,
-	.priority = INT_MAX,
-};
-
-int arch_trap_register(void)
-{
-	int err = register_die_notifier(&pt_die_nb_first);
-
-	if (err)
-		return err;
-	err = register_die_notifier(&pt_die_nb);
-	if (err)
-		unregister_die_notifier(&pt_die_nb_first);
-	return err;
-}
-
-void arch_trap_unregister(void)
-{
-	unregister_die_notifier(&pt_die_nb);
-	unregister_die_notifier(&pt_die_nb_first);
 }
 
 void arch_regs_set_step(struct pt_regs *regs, bool on)

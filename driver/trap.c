@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The single-step trap hooked for the module's life: the architecture's
+ * two die notifiers (driver/arch.h) registered on either side of uprobes'.
+ */
+#include <linux/kdebug.h>
+#include <linux/limits.h>
+#include <linux/notifier.h>
+
+#include "arch.h"
+#include "pitrace.h"
+
+/*
+ * uprobes' die notifier has priority INT_MAX - 1 (kernel/events/uprobes.c)
+ * on every architecture.  Ours takes single steps just below it: uprobes
+ * must see its own steps of a probed instruction's copy first.
+ */
+static struct notifier_block trap_step_nb = {
+	.notifier_call = arch_step_notify,
+	.priority = INT_MAX - 2,
+};
+
+/* Ahead of uprobes, which must find the step flag lent to it at its breakpoint. */
+static struct notifier_block trap_uprobe_nb = {
+	.notifier_call = arch_uprobe_notify,
+	.priority = INT_MAX,
+};
+
+/*
+ * The step notifier is on the chain only while the one ahead of uprobes is:
+ * registered after it, unregistered before it.
+ */
+int trap_register(void)
+{
+	int err;
+
+	err = register_die_notifier(&trap_uprobe_nb);
+	if (err)
+		return err;
+	err = register_die_notifier(&trap_step_nb);
+	if (err)
+		goto err_uprobe_nb;
+	return 0;
+
+err_uprobe_nb:
+	unregister_die_notifier(&trap_uprobe_nb);
+	return err;
+}
+
+void trap_unregister(void)
+{
+	unregister_die_notifier(&trap_step_nb);
+	unregister_die_notifier(&trap_uprobe_nb);
+}
