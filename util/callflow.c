@@ -1392,7 +1392,6 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 	while (k < n) {
 		struct cf_run *r = &rs->runs[i];
 		uint32_t cnt = r->m - off, last = r->first + r->m - 1, j, r_first, r_m;
-
 		const struct arch_insn *in;
 		uint64_t pc;
 		int32_t nx;
