@@ -48,7 +48,14 @@
 #define FORCE (1u << 2)
 
 #define MAX_ENTRIES 64
-#define MAX_DECODED (64u << 20)	  /* a raw zstd stream decoding to more: not a case */
+/*
+ * A raw zstd stream decoding to more is not a case: a few bytes of RLE
+ * blocks make megabytes of one-byte steps, which any report, however
+ * linear, takes longer than the hang timeout to read under the
+ * sanitizers (30M steps: over 100 s of arc).  Twice -max_len keeps the
+ * work of one input within what an uncompressed input can ask.
+ */
+#define MAX_DECODED (128u << 10)
 
 /*
  * post tui's data, as the viewer loads it before its first screen (the
