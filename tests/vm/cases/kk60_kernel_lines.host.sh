@@ -6,6 +6,10 @@
 # vmlinux's build-id, the getpid system call must resolve to kernel/sys.c,
 # and sampled kernel steps must show addr2line's line at address - slide,
 # the slide taken from the trace's kallsyms and nm, not from post.
+# The oracle is LLVM's addr2line: binutils' 2.40 names the wrong file for
+# some DWARF 5 line tables (out-of-line pmd_val at paravirt.h:458 comes
+# out as mm/memory.c:458, a comment there, the same line number in the
+# CU's own file).
 CACHE=${PT_DEBUG_CACHE:-/var/cache/pitrace/debug}
 V=$CACHE/boot/vmlinux-$PT_RELEASE
 POST=$PT_BIN/post
@@ -16,9 +20,15 @@ if [ ! -f "$V" ]; then
 	echo "FAIL kk60-vmlinux: $V missing (run 'make deps': it caches Debian's debug vmlinux)"
 	exit 0
 fi
-for tool in addr2line nm readelf; do
-	command -v $tool >/dev/null || { echo "FAIL kk60-host-tools: $tool missing (binutils)"; exit 0; }
+for tool in llvm-addr2line nm readelf; do
+	command -v $tool >/dev/null || { echo "FAIL kk60-host-tools: $tool missing (make deps)"; exit 0; }
 done
+# lines ADDRS: addr2line's file:line for each address (hex, as post prints
+# it) at address - slide, a line each, in one run
+lines() {
+	while read -r a; do printf '%#x\n' $((0x$a - slide)); done <"$1" |
+		llvm-addr2line -e "$V" | sed 's/ (discriminator.*//'
+}
 if [ ! -s "$PT_EXPORT/kk60-trace.tgz" ] || ! tar xzf "$PT_EXPORT/kk60-trace.tgz"; then
 	echo "FAIL kk60-export: no trace came out of the guest"
 	exit 0
@@ -65,13 +75,13 @@ if [ ! -s getpid ]; then
 	echo "FAIL kk60-getpid: no steps in the getpid system call"
 else
 	bad=0 sys_line=
-	while read -r addr sym src; do
-		want=$(addr2line -e "$V" "$(printf '%#x' $((0x$addr - slide)))")
-		want=${want%% (discriminator*}
+	cut -d' ' -f1 getpid >getpid.addr
+	lines getpid.addr >getpid.want
+	while read -r addr sym src && read -r want <&3; do
 		case $want in */kernel/sys.c:[0-9]*) sys_line=${want##*:} ;; esac
 		[ "$src" = "${want##*/}" ] ||
 			{ bad=$((bad + 1)); echo "  $sym: post $src, addr2line $want"; }
-	done <getpid
+	done <getpid 3<getpid.want
 	check_eq kk60-getpid-lines "getpid instructions whose line differs from addr2line's" 0 $bad
 	if [ -z "$sys_line" ]; then
 		echo "FAIL kk60-getpid-sys-c: addr2line puts no getpid instruction in kernel/sys.c"
@@ -83,23 +93,20 @@ else
 	fi
 fi
 
-# Sampled kernel steps: post's line is addr2line's at address - slide.
+# Every kernel address stepped: post's line is addr2line's at address - slide.
 if [ "$nk" -lt 50 ]; then
-	echo "FAIL kk60-sampled-lines: only $nk kernel steps"
+	echo "FAIL kk60-kernel-lines: only $nk kernel steps"
 else
-	awk -v n="$nk" 'NR % int(n / 40) == 0' ksteps | head -n 40 >sample
-	bad=0
-	while read -r addr sym src; do
-		want=$(addr2line -e "$V" "$(printf '%#x' $((0x$addr - slide)))")
-		want=${want%% (discriminator*}	# post shows file:line only
-		want=${want##*/}
-		case $want in \?\?:*) want="??" ;; esac
-		if [ "$src" != "$want" ]; then
-			bad=$((bad + 1))
-			echo "  $addr $sym: post $src, addr2line $want"
-		fi
-	done <sample
-	check_eq kk60-sampled-lines "sampled kernel steps whose line differs from addr2line's" 0 $bad
+	sort -u -k1,1 ksteps >kaddrs
+	cut -d' ' -f1 kaddrs >kaddrs.addr
+	lines kaddrs.addr >kaddrs.want
+	bad=$(paste -d' ' kaddrs kaddrs.want | awk '{
+		want = $4; sub(/.*\//, "", want); if (want ~ /^\?\?:/) want = "??"
+		if ($3 != want && ++bad <= 10)
+			print "  " $1 " " $2 ": post " $3 ", addr2line " $4 >"/dev/stderr"
+	} END { print bad + 0 }')
+	echo "INFO kk60: $(wc -l <kaddrs) distinct kernel addresses compared with addr2line"
+	check_eq kk60-kernel-lines "kernel addresses whose line differs from addr2line's" 0 "$bad"
 fi
 
 # Found by the recorded build-id alone: a debug directory with only the link.
