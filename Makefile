@@ -112,9 +112,13 @@ $(O)/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH)"'
 
 # bin/ and lib/ hold one architecture's build at a time: DIR/.arch says
 # which, so that switching ARCH relinks instead of keeping the other's.
-%/.arch: FORCE
+# A stamp that says another architecture is remade (FORCE, decided when
+# the Makefile is read); one that says ARCH is up to date, so make -n and
+# -q see no work where there is none.
+$(foreach d,$(BIN) $(LIB),$(if $(filter $(ARCH),$(shell cat $(d)/.arch 2>/dev/null)),,$(eval $(d)/.arch: FORCE)))
+%/.arch:
 	@mkdir -p $(dir $@)
-	@[ "$$(cat $@ 2>/dev/null)" = "$(ARCH)" ] || echo "$(ARCH)" >$@
+	@echo "$(ARCH)" >$@
 
 $(O)/libcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
+// build: -pthread
 /*
  * Fidelity under tracing: a signal handler on an alternate stack
  * (sigaltstack, SA_ONSTACK) sees it is there; a thread with a small stack
  * overflows it, and its SIGSEGV handler, on that thread's alternate stack,
  * ends the process with status 3.
- * build: -pthread
  */
 #include <pthread.h>
 #include <signal.h>
