@@ -10,7 +10,7 @@ need_prog pt_cat
 
 # wait_state PID STATE: poll /proc until the process is in STATE
 wait_state() {
-	for _ in $(seq 100); do
+	for _ in $(seq 1200); do
 		[ "$(awk '/^State/ { print $2 }' /proc/$1/status 2>/dev/null)" = "$2" ] && return 0
 		sleep 0.05
 	done
@@ -21,7 +21,7 @@ mkfifo in
 "$PITRACE" record -o t -- "$PROGS/pt_cat" <in >out &
 tracer=$!
 exec 7>in
-for _ in $(seq 100); do victim=$(pgrep -P $tracer pt_cat) && break; sleep 0.05; done
+for _ in $(seq 1200); do victim=$(pgrep -P $tracer pt_cat) && break; sleep 0.05; done
 [ -n "$victim" ] || fail "pt_cat did not start"
 wait_state "$victim" S || fail "pt_cat is not sleeping in read"
 kill -STOP "$victim"
