@@ -50,10 +50,11 @@
 #define MAX_ENTRIES 64
 /*
  * A raw zstd stream decoding to more is not a case: a few bytes of RLE
- * blocks make megabytes of one-byte steps, which any report, however
- * linear, takes longer than the hang timeout to read under the
- * sanitizers (30M steps: over 100 s of arc).  Twice -max_len keeps the
- * work of one input within what an uncompressed input can ask.
+ * blocks decode to megabytes (a 5 KB input to 42 MB), which post then
+ * reads through (decompressing and checking each CHECK block: about 2 s
+ * under the sanitizers for 64 MiB, and a stream whose checks held would
+ * be millions of steps: 30M take arc over 100 s).  Twice -max_len keeps
+ * the work of one input within what an uncompressed input can ask.
  */
 #define MAX_DECODED (128u << 10)
 
