@@ -10,6 +10,7 @@
 
 #include "export.h"
 #include "log.h"
+#include "row_index.h"
 
 /*
  * One frame of a folded line.  Readers split a line at its last space (the
@@ -40,50 +41,34 @@ struct folded {
 	unsigned max_stack;
 	struct folded_deep *deep;
 	size_t nr_deep, deep_size;
-	uint32_t *deep_hash;	  /* index + 1, by (head, fn) */
-	size_t deep_hash_size;
+	struct row_index deep_index; /* by (head, fn) */
 	uint32_t *path;		  /* a deep line's head's path */
 	bool oom;
 };
 
-static size_t deep_slot(uint32_t head, uint32_t fn, size_t size)
+static uint64_t deep_key(uint32_t head, uint32_t fn)
 {
-	uint64_t x = ((uint64_t)head << 32 | fn) * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(x >> 29) & (size - 1);
+	return row_index_hash((uint64_t)head << 32 | fn);
 }
 
-static bool deep_rehash(struct folded *fo)
+static uint64_t deep_hash(const void *ctx, uint32_t k)
 {
-	size_t size = fo->deep_hash_size ? 2 * fo->deep_hash_size : 256;
-	uint32_t *h = calloc(size, sizeof(*h));
+	const struct folded *fo = ctx;
 
-	if (!h)
-		return false;
-	free(fo->deep_hash);
-	fo->deep_hash = h;
-	fo->deep_hash_size = size;
-	for (size_t k = 0; k < fo->nr_deep; k++) {
-		size_t i = deep_slot(fo->deep[k].head, fo->deep[k].fn, size);
-
-		while (h[i])
-			i = (i + 1) & (size - 1);
-		h[i] = (uint32_t)k + 1;
-	}
-	return true;
+	return deep_key(fo->deep[k].head, fo->deep[k].fn);
 }
 
 static void deep_add(struct folded *fo, uint32_t head, uint32_t fn, uint64_t steps)
 {
-	size_t i, mask;
+	struct row_index *x = &fo->deep_index;
+	size_t i;
 
-	if (2 * (fo->nr_deep + 1) > fo->deep_hash_size && !deep_rehash(fo)) {
+	if (!row_index_reserve(x, 0, fo->nr_deep, 256, deep_hash, fo)) {
 		fo->oom = true;
 		return;
 	}
-	mask = fo->deep_hash_size - 1;
-	for (i = deep_slot(head, fn, fo->deep_hash_size); fo->deep_hash[i]; i = (i + 1) & mask) {
-		struct folded_deep *d = &fo->deep[fo->deep_hash[i] - 1];
+	for (i = row_index_home(x, deep_key(head, fn)); x->slot[i]; i = row_index_next(x, i)) {
+		struct folded_deep *d = &fo->deep[x->slot[i] - 1];
 
 		if (d->head == head && d->fn == fn) {
 			d->steps += steps;
@@ -102,7 +87,7 @@ static void deep_add(struct folded *fo, uint32_t head, uint32_t fn, uint64_t ste
 		fo->deep_size = size;
 	}
 	fo->deep[fo->nr_deep] = (struct folded_deep){ head, fn, steps };
-	fo->deep_hash[i] = (uint32_t)++fo->nr_deep;
+	x->slot[i] = (uint32_t)++fo->nr_deep;
 }
 
 /* The frames from the root's child down to node, as a line starts. */
@@ -166,7 +151,7 @@ int export_folded(struct flow_report *r, FILE *out, enum flame_prefix prefix,
 		ret = EXIT_RUNTIME;
 	}
 	free(fo.deep);
-	free(fo.deep_hash);
+	row_index_free(&fo.deep_index);
 	free(fo.path);
 	flame_free(fl);
 	return ret;

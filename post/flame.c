@@ -6,13 +6,13 @@
 
 #include "flame.h"
 #include "log.h"
+#include "row_index.h"
 
 struct flame {
 	struct flow_report *r;
 	struct flame_node *nodes;
 	uint32_t nr, size;
-	uint32_t *hash;		  /* (parent, fn) -> node + 1 */
-	size_t hash_size;
+	struct row_index index;	  /* nodes by (parent, fn), the root's children too */
 	char **labels;		  /* the prefixes' names */
 	size_t nr_labels;
 	uint32_t *stack;	  /* while walking a thread: the node at each depth */
@@ -22,31 +22,16 @@ struct flame {
 	bool oom;
 };
 
-static size_t key_slot(const struct flame *fl, uint32_t parent, uint32_t fn)
+static uint64_t key_hash(uint32_t parent, uint32_t fn)
 {
-	uint64_t x = ((uint64_t)parent << 32 | fn) * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(x >> 29) & (fl->hash_size - 1);
+	return row_index_hash((uint64_t)parent << 32 | fn);
 }
 
-static bool rehash(struct flame *fl)
+static uint64_t node_hash(const void *ctx, uint32_t i)
 {
-	size_t size = fl->hash_size ? 2 * fl->hash_size : 1024;
-	uint32_t *h = calloc(size, sizeof(*h));
+	const struct flame *fl = ctx;
 
-	if (!h)
-		return false;
-	free(fl->hash);
-	fl->hash = h;
-	fl->hash_size = size;
-	for (uint32_t i = 1; i < fl->nr; i++) {
-		size_t k = key_slot(fl, fl->nodes[i].parent, fl->nodes[i].fn);
-
-		while (fl->hash[k])
-			k = (k + 1) & (size - 1);
-		fl->hash[k] = i + 1;
-	}
-	return true;
+	return key_hash(fl->nodes[i].parent, fl->nodes[i].fn);
 }
 
 static uint32_t node_add(struct flame *fl, uint32_t parent, uint32_t fn, const char *name)
@@ -80,22 +65,24 @@ static uint32_t node_add(struct flame *fl, uint32_t parent, uint32_t fn, const c
 /* The child of parent for function fn, made on first use. */
 static uint32_t node_child(struct flame *fl, uint32_t parent, uint32_t fn)
 {
+	struct row_index *x = &fl->index;
 	size_t k;
 	uint32_t n;
 
-	if (2 * (fl->nr + 1) > fl->hash_size && !rehash(fl)) {
+	/* node 0, the root, is no one's child */
+	if (!row_index_reserve(x, 1, fl->nr, 1024, node_hash, fl)) {
 		fl->oom = true;
 		return 0;
 	}
-	for (k = key_slot(fl, parent, fn); fl->hash[k]; k = (k + 1) & (fl->hash_size - 1)) {
-		const struct flame_node *c = &fl->nodes[fl->hash[k] - 1];
+	for (k = row_index_home(x, key_hash(parent, fn)); x->slot[k]; k = row_index_next(x, k)) {
+		const struct flame_node *c = &fl->nodes[x->slot[k] - 1];
 
 		if (c->parent == parent && c->fn == fn)
-			return fl->hash[k] - 1;
+			return x->slot[k] - 1;
 	}
 	n = node_add(fl, parent, fn, cf_func(fl->r->cf, fn)->name);
 	if (!fl->oom)
-		fl->hash[k] = n + 1;
+		x->slot[k] = n + 1;
 	return n;
 }
 
@@ -236,7 +223,7 @@ void flame_free(struct flame *fl)
 		free(fl->labels[i]);
 	free(fl->labels);
 	free(fl->nodes);
-	free(fl->hash);
+	row_index_free(&fl->index);
 	free(fl->stack);
 	free(fl);
 }

@@ -21,7 +21,7 @@
 #include "annotate.h"
 #include "flowreport.h"
 #include "source.h"
-#include "tui_index.h"
+#include "row_index.h"
 
 /* ---- what the pass gathered (tui_data.c) ---- */
 
@@ -93,11 +93,11 @@ struct tui_data {
 	/* threads as the engine met them, (pid, tid) once each */
 	struct tui_thread *threads;
 	size_t nr_threads, threads_size;
-	struct tui_index thread_index;
+	struct row_index thread_index;
 	/* calls per thread and arc */
 	struct tui_calls *calls;
 	size_t nr_calls, calls_size;
-	struct tui_index calls_index;
+	struct row_index calls_index;
 	/* the functions' code as they ran (annotate.h), and their source files */
 	struct annotate *ann;
 	struct source_files *sources;

@@ -41,7 +41,7 @@ struct lookup {
 
 static uint64_t thread_key(uint32_t pid, uint32_t tid)
 {
-	return tui_hash(((uint64_t)pid << 32) | tid);
+	return row_index_hash(((uint64_t)pid << 32) | tid);
 }
 
 static bool thread_eq(const void *ctx, uint32_t row)
@@ -58,7 +58,7 @@ static uint64_t thread_hash(const void *ctx, uint32_t row)
 	return thread_key(k->d->threads[row].pid, k->d->threads[row].tid);
 }
 
-static const struct tui_index_ops thread_index = { thread_eq, thread_hash };
+static const struct row_index_ops thread_index = { thread_eq, thread_hash };
 
 static uint32_t thread_slot(struct tui_data *d, struct cf_thread *t)
 {
@@ -67,7 +67,7 @@ static uint32_t thread_slot(struct tui_data *d, struct cf_thread *t)
 
 	if (t->user[d->slot])
 		return (uint32_t)((uintptr_t)t->user[d->slot] - 1);
-	slot = tui_index_find(&d->thread_index, d->nr_threads, thread_key(t->pid, t->tid),
+	slot = row_index_find(&d->thread_index, d->nr_threads, thread_key(t->pid, t->tid),
 			      &thread_index, &k);
 	if (!slot)
 		out_of_memory(d->nr_threads * sizeof(uint32_t) * 4);
@@ -83,7 +83,7 @@ static uint32_t thread_slot(struct tui_data *d, struct cf_thread *t)
 
 static uint64_t calls_key(uint32_t thread, uint32_t caller, uint32_t callee)
 {
-	return tui_hash(((uint64_t)caller << 32 | callee) ^ tui_hash(thread));
+	return row_index_hash(((uint64_t)caller << 32 | callee) ^ row_index_hash(thread));
 }
 
 static bool calls_eq(const void *ctx, uint32_t row)
@@ -102,12 +102,12 @@ static uint64_t calls_hash(const void *ctx, uint32_t row)
 	return calls_key(c->thread, c->caller, c->callee);
 }
 
-static const struct tui_index_ops calls_index = { calls_eq, calls_hash };
+static const struct row_index_ops calls_index = { calls_eq, calls_hash };
 
 static void count_call(struct tui_data *d, uint32_t thread, uint32_t caller, uint32_t callee)
 {
 	struct lookup k = { .d = d, .thread = thread, .caller = caller, .callee = callee };
-	uint32_t *slot = tui_index_find(&d->calls_index, d->nr_calls,
+	uint32_t *slot = row_index_find(&d->calls_index, d->nr_calls,
 					calls_key(thread, caller, callee), &calls_index, &k);
 
 	if (!slot)
@@ -288,8 +288,8 @@ void tui_data_close(struct tui_data *d)
 	free(d->costs);
 	free(d->intr);
 	free(d->threads);
-	tui_index_free(&d->thread_index);
+	row_index_free(&d->thread_index);
 	free(d->calls);
-	tui_index_free(&d->calls_index);
+	row_index_free(&d->calls_index);
 	memset(d, 0, sizeof(*d));
 }

@@ -26,7 +26,7 @@
 struct edge_table {
 	struct tui_edge *e;
 	size_t n, size;
-	struct tui_index index;
+	struct row_index index;
 	bool oom;
 };
 
@@ -37,7 +37,7 @@ struct edge_key {
 
 static uint64_t edge_hash_of(uint32_t caller, uint32_t callee)
 {
-	return tui_hash(((uint64_t)caller << 32) | callee);
+	return row_index_hash(((uint64_t)caller << 32) | callee);
 }
 
 static bool edge_eq(const void *ctx, uint32_t row)
@@ -54,13 +54,13 @@ static uint64_t edge_hash(const void *ctx, uint32_t row)
 	return edge_hash_of(k->t->e[row].caller, k->t->e[row].callee);
 }
 
-static const struct tui_index_ops edge_index = { edge_eq, edge_hash };
+static const struct row_index_ops edge_index = { edge_eq, edge_hash };
 
 static struct tui_edge *edge(struct edge_table *t, uint32_t caller, uint32_t callee)
 {
 	static struct tui_edge scratch;
 	struct edge_key k = { t, caller, callee };
-	uint32_t *slot = t->oom ? NULL : tui_index_find(&t->index, t->n,
+	uint32_t *slot = t->oom ? NULL : row_index_find(&t->index, t->n,
 							edge_hash_of(caller, callee),
 							&edge_index, &k);
 
@@ -309,7 +309,7 @@ struct tui_profile *tui_profile_new(struct tui_data *d, struct tui_sel sel)
 		if (t.e[i].calls || t.e[i].base || t.e[i].cum)
 			t.e[p->nr_edges++] = t.e[i];
 	p->edges = t.e;
-	tui_index_free(&t.index);
+	row_index_free(&t.index);
 	t.e = NULL;
 	for (uint32_t f = 0; f < p->nr_fns; f++) {
 		const struct arc_fn_stats *st = &p->fn[f];
@@ -327,7 +327,7 @@ struct tui_profile *tui_profile_new(struct tui_data *d, struct tui_sel sel)
 oom:
 	pr_err("out of memory adding up the threads' numbers");
 	free(t.e);
-	tui_index_free(&t.index);
+	row_index_free(&t.index);
 	tui_profile_free(p);
 	return NULL;
 }

@@ -9,6 +9,7 @@
 #include "arch_decode.h"
 #include "arcs.h"
 #include "log.h"
+#include "row_index.h"
 
 /* Per thread: the tree node of every frame on its stack, and its last step. */
 /* What a site's id finds without a hash. */
@@ -40,8 +41,7 @@ struct arcs {
 	uint32_t nr_fns;
 	struct arc_edge *edges;
 	size_t nr_edges, edges_size;
-	uint32_t *edge_hash;	  /* index + 1 */
-	size_t edge_hash_size;
+	struct row_index edge_index; /* by (caller, callee) */
 	struct arc_node *nodes;
 	uint32_t nr_nodes, nodes_size;
 	uint32_t *child_hash;	  /* node + 1, by (parent, fn): node_child's children */
@@ -52,14 +52,12 @@ struct arcs {
 	uint32_t merged_root;
 	struct arc_pc *pcs;
 	size_t nr_pcs, pcs_size;
-	uint32_t *pc_hash;	  /* index + 1 */
-	size_t pc_hash_size;
+	struct row_index pc_index; /* by (pid, pc, fn) */
 	struct arc_by_site *by_site;  /* by cf_site.id, once looked up */
 	size_t by_site_size;
 	struct arc_jump *jumps;
 	size_t nr_jumps, jumps_size;
-	uint32_t *jump_hash;	  /* index + 1 */
-	size_t jump_hash_size;
+	struct row_index jump_index; /* by (pid, from, to) */
 	struct arcs_first_sight sight;
 };
 
@@ -69,6 +67,14 @@ static void __attribute__((noreturn)) out_of_memory(size_t size)
 	exit(EXIT_RUNTIME);
 }
 
+/* Room in an index for one more row (row_index_reserve), or the end. */
+static inline void reserve(struct row_index *x, size_t rows, size_t min_size, row_index_hash_fn hash_of,
+		    const void *ctx)
+{
+	if (!row_index_reserve(x, 0, rows, min_size, hash_of, ctx))
+		out_of_memory((x->size ? 2 * x->size : min_size) * sizeof(*x->slot));
+}
+
 static void *xrealloc(void *p, size_t size)
 {
 	void *q = realloc(p, size);
@@ -76,16 +82,6 @@ static void *xrealloc(void *p, size_t size)
 	if (!q)
 		out_of_memory(size);
 	return q;
-}
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
 }
 
 static struct arc_fn_stats *fn_stats(struct arcs *a, uint32_t fn)
@@ -102,37 +98,25 @@ static struct arc_fn_stats *fn_stats(struct arcs *a, uint32_t fn)
 
 static uint64_t edge_key(uint32_t caller, uint32_t callee)
 {
-	return mix(((uint64_t)caller << 32) | callee);
+	return row_index_hash(((uint64_t)caller << 32) | callee);
 }
 
-static void edge_rehash(struct arcs *a)
+static uint64_t edge_hash(const void *ctx, uint32_t e)
 {
-	size_t size = a->edge_hash_size ? a->edge_hash_size * 2 : 256;
+	const struct arcs *a = ctx;
 
-	free(a->edge_hash);
-	a->edge_hash = calloc(size, sizeof(*a->edge_hash));
-	if (!a->edge_hash)
-		out_of_memory(size * sizeof(*a->edge_hash));
-	a->edge_hash_size = size;
-	for (size_t e = 0; e < a->nr_edges; e++) {
-		size_t i = edge_key(a->edges[e].caller, a->edges[e].callee) & (size - 1);
-
-		while (a->edge_hash[i])
-			i = (i + 1) & (size - 1);
-		a->edge_hash[i] = (uint32_t)e + 1;
-	}
+	return edge_key(a->edges[e].caller, a->edges[e].callee);
 }
 
 static struct arc_edge *edge(struct arcs *a, uint32_t caller, uint32_t callee)
 {
-	size_t i, mask;
+	struct row_index *x = &a->edge_index;
 	struct arc_edge *e;
+	size_t i;
 
-	if (2 * (a->nr_edges + 1) > a->edge_hash_size)
-		edge_rehash(a);
-	mask = a->edge_hash_size - 1;
-	for (i = edge_key(caller, callee) & mask; a->edge_hash[i]; i = (i + 1) & mask) {
-		e = &a->edges[a->edge_hash[i] - 1];
+	reserve(x, a->nr_edges, 256, edge_hash, a);
+	for (i = row_index_home(x, edge_key(caller, callee)); x->slot[i]; i = row_index_next(x, i)) {
+		e = &a->edges[x->slot[i] - 1];
 		if (e->caller == caller && e->callee == callee)
 			return e;
 	}
@@ -144,26 +128,20 @@ static struct arc_edge *edge(struct arcs *a, uint32_t caller, uint32_t callee)
 	memset(e, 0, sizeof(*e));
 	e->caller = caller;
 	e->callee = callee;
-	a->edge_hash[i] = (uint32_t)++a->nr_edges;
+	x->slot[i] = (uint32_t)++a->nr_edges;
 	return e;
 }
 
-static void pc_rehash(struct arcs *a)
+static uint64_t pc_key(uint32_t pid, uint64_t pc)
 {
-	size_t size = a->pc_hash_size ? a->pc_hash_size * 2 : 1024;
+	return row_index_hash(pc ^ ((uint64_t)pid << 48));
+}
 
-	free(a->pc_hash);
-	a->pc_hash = calloc(size, sizeof(*a->pc_hash));
-	if (!a->pc_hash)
-		out_of_memory(size * sizeof(*a->pc_hash));
-	a->pc_hash_size = size;
-	for (size_t k = 0; k < a->nr_pcs; k++) {
-		size_t i = mix(a->pcs[k].pc ^ ((uint64_t)a->pcs[k].pid << 48)) & (size - 1);
+static uint64_t pc_hash(const void *ctx, uint32_t k)
+{
+	const struct arcs *a = ctx;
 
-		while (a->pc_hash[i])
-			i = (i + 1) & (size - 1);
-		a->pc_hash[i] = (uint32_t)k + 1;
-	}
+	return pc_key(a->pcs[k].pid, a->pcs[k].pc);
 }
 
 /* The site's pc entry, found by its id: one load where a hash would probe. */
@@ -197,16 +175,15 @@ static void remember_site(struct arcs *a, uint32_t id, size_t pc_index)
 static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn, uint32_t id,
 		     uint64_t n)
 {
-	size_t i, mask;
+	struct row_index *x = &a->pc_index;
 	struct arc_pc *p;
+	size_t i;
 
 	if (count_site(a, id, n))
 		return;
-	if (2 * (a->nr_pcs + 1) > a->pc_hash_size)
-		pc_rehash(a);
-	mask = a->pc_hash_size - 1;
-	for (i = mix(pc ^ ((uint64_t)pid << 48)) & mask; a->pc_hash[i]; i = (i + 1) & mask) {
-		p = &a->pcs[a->pc_hash[i] - 1];
+	reserve(x, a->nr_pcs, 1024, pc_hash, a);
+	for (i = row_index_home(x, pc_key(pid, pc)); x->slot[i]; i = row_index_next(x, i)) {
+		p = &a->pcs[x->slot[i] - 1];
 		if (p->pc == pc && p->pid == pid && p->fn == fn) {
 			p->count += n;
 			remember_site(a, id, (size_t)(p - a->pcs));
@@ -222,7 +199,7 @@ static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn, uin
 	p->pc = pc;
 	p->fn = fn;
 	p->count = n;
-	a->pc_hash[i] = (uint32_t)++a->nr_pcs;
+	x->slot[i] = (uint32_t)++a->nr_pcs;
 	remember_site(a, id, a->nr_pcs - 1);
 	if (a->sight.pc)
 		a->sight.pc(a->sight.ctx, a, a->nr_pcs - 1);
@@ -230,26 +207,15 @@ static void count_pc(struct arcs *a, uint32_t pid, uint64_t pc, uint32_t fn, uin
 
 static uint64_t jump_key(uint32_t pid, uint64_t from, uint64_t to)
 {
-	return mix(from ^ mix(to) ^ ((uint64_t)pid << 48));
+	return row_index_hash(from ^ row_index_hash(to) ^ ((uint64_t)pid << 48));
 }
 
-static void jump_rehash(struct arcs *a)
+static uint64_t jump_hash(const void *ctx, uint32_t k)
 {
-	size_t size = a->jump_hash_size ? a->jump_hash_size * 2 : 1024;
+	const struct arcs *a = ctx;
+	const struct arc_jump *j = &a->jumps[k];
 
-	free(a->jump_hash);
-	a->jump_hash = calloc(size, sizeof(*a->jump_hash));
-	if (!a->jump_hash)
-		out_of_memory(size * sizeof(*a->jump_hash));
-	a->jump_hash_size = size;
-	for (size_t k = 0; k < a->nr_jumps; k++) {
-		const struct arc_jump *j = &a->jumps[k];
-		size_t i = jump_key(j->pid, j->from, j->to) & (size - 1);
-
-		while (a->jump_hash[i])
-			i = (i + 1) & (size - 1);
-		a->jump_hash[i] = (uint32_t)k + 1;
-	}
+	return jump_key(j->pid, j->from, j->to);
 }
 
 /* A jump taken from the site numbered from_id (0 none) at from to to. */
@@ -257,8 +223,9 @@ static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint32_t from_
 		       uint64_t to, uint8_t cls, uint64_t n)
 {
 	struct arc_by_site *bs = from_id < a->by_site_size ? &a->by_site[from_id] : NULL;
-	size_t i, mask;
+	struct row_index *x = &a->jump_index;
 	struct arc_jump *j;
+	size_t i;
 
 	if (bs && bs->jump) {	/* most jumps go where the site's last one went */
 		j = &a->jumps[bs->jump - 1];
@@ -267,15 +234,13 @@ static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint32_t from_
 			return;
 		}
 	}
-	if (2 * (a->nr_jumps + 1) > a->jump_hash_size)
-		jump_rehash(a);
-	mask = a->jump_hash_size - 1;
-	for (i = jump_key(pid, from, to) & mask; a->jump_hash[i]; i = (i + 1) & mask) {
-		j = &a->jumps[a->jump_hash[i] - 1];
+	reserve(x, a->nr_jumps, 1024, jump_hash, a);
+	for (i = row_index_home(x, jump_key(pid, from, to)); x->slot[i]; i = row_index_next(x, i)) {
+		j = &a->jumps[x->slot[i] - 1];
 		if (j->from == from && j->to == to && j->pid == pid) {
 			j->count += n;
 			if (bs && from_id)
-				bs->jump = a->jump_hash[i];
+				bs->jump = x->slot[i];
 			return;
 		}
 	}
@@ -286,9 +251,9 @@ static void count_jump(struct arcs *a, uint32_t pid, uint32_t fn, uint32_t from_
 	j = &a->jumps[a->nr_jumps];
 	*j = (struct arc_jump){ .pid = pid, .fn = fn, .from = from, .to = to, .count = n,
 				.cls = cls };
-	a->jump_hash[i] = (uint32_t)++a->nr_jumps;
+	x->slot[i] = (uint32_t)++a->nr_jumps;
 	if (bs && from_id)
-		bs->jump = a->jump_hash[i];
+		bs->jump = x->slot[i];
 	if (a->sight.jump)
 		a->sight.jump(a->sight.ctx, a, a->nr_jumps - 1);
 }
@@ -317,7 +282,7 @@ static uint32_t node_new(struct arcs *a, uint32_t fn, uint32_t parent)
 
 static uint64_t child_key(uint32_t parent, uint32_t fn)
 {
-	return mix(((uint64_t)parent << 32) | fn);
+	return row_index_hash(((uint64_t)parent << 32) | fn);
 }
 
 static void child_rehash(struct arcs *a)
@@ -659,18 +624,18 @@ void arcs_free(struct arcs *a)
 		free(a->threads[i]);
 	}
 	free(a->jumps);
-	free(a->jump_hash);
+	row_index_free(&a->jump_index);
 	free(a->threads);
 	free(a->thread_pid);
 	free(a->thread_tid);
 	free(a->fns);
 	free(a->edges);
-	free(a->edge_hash);
+	row_index_free(&a->edge_index);
 	free(a->nodes);
 	free(a->child_hash);
 	free(a->pcs);
 	free(a->by_site);
-	free(a->pc_hash);
+	row_index_free(&a->pc_index);
 	free(a);
 }
 
