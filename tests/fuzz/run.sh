@@ -51,14 +51,15 @@ log=$O/fuzz/$mode.log
 # so that a long run collects every finding; make check stops at the first.
 keep=()
 [ "$mode" = fuzz ] && keep=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
-before=$(find "$O/fuzz/artifacts" -type f ! -name '*.again' | wc -l)
 touch "$O/fuzz/.started"
 # FUZZ_ARGS first: libFuzzer takes an option's first value
 "$FUZZ" "${extra[@]}" "${limits[@]}" "${keep[@]}" -close_fd_mask=3 -print_final_stats=1 \
 	-max_total_time="$secs" -artifact_prefix="$O/fuzz/artifacts/" \
 	"$O/fuzz/corpus" "$ROOT/tests/fuzz/corpus" >"$log" 2>&1
 rc=$?
-found=$(( $(find "$O/fuzz/artifacts" -type f ! -name '*.again' | wc -l) - before ))
+# this run's findings (and not what running one again writes beside it)
+mapfile -t findings < <(find "$O/fuzz/artifacts" -type f ! -name '*.again' -newer "$O/fuzz/.started")
+found=${#findings[@]}
 stats=$(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb):' "$log" |
 	sort -u | sed 's/^stat:://; s/: */ /' | tr '\n' ' ')
 cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+(/[0-9]+[a-zA-Z]*)?( exec/s: [0-9]+)?' "$log" |
@@ -70,7 +71,7 @@ if [ $rc -ne 0 ] || [ "$found" -gt 0 ]; then
 	# hang that does not come again (the input done within the timeout,
 	# alone) was the host's, not post's: said, kept, and not a failure.
 	real=0
-	while read -r f; do
+	for f in "${findings[@]}"; do
 		echo "fuzz: $f ($(stat -c %s "$f") bytes), run again:"
 		start=$(date +%s)
 		PITRACE_FUZZ_SIZES=1 timeout $((2 * timeout)) "$FUZZ" -timeout="$timeout" -runs=1 \
@@ -88,7 +89,7 @@ if [ $rc -ne 0 ] || [ "$found" -gt 0 ]; then
 			base64 -w 0 "$f"
 			echo
 		fi
-	done < <(find "$O/fuzz/artifacts" -type f ! -name '*.again' -newer "$O/fuzz/.started")
+	done
 	if [ "$real" -gt 0 ] || [ "$found" -eq 0 ]; then
 		echo "fuzz: FAIL: $found finding(s) in ${secs} s at most (${stats}${cov}): see $log" \
 			"and $O/fuzz/artifacts/"
