@@ -248,6 +248,12 @@ static struct cf_thread *thread_get(struct callflow *cf, uint32_t pid, uint32_t 
  * frame, and each frame the next outer one on the same chain.  The top
  * frame is the innermost on every chain it is on, so a pop restores them
  * in constant time.  Address 0 (unknown) is on no chain.
+ *
+ * Most frames end by returning to the top frame's ret_addr, which needs
+ * no index: frames go on CHAIN_RET only when a return looks further down
+ * (t->ret_indexed: frames below it are on it, none above), in the order
+ * of the stack, so each finds the same next outer frame as if it had gone
+ * on at its push.
  */
 enum cf_chain {
 	CHAIN_RET = 1,		  /* ret_addr, every frame */
@@ -362,13 +368,12 @@ static int32_t chain_innermost(const struct cf_thread *t, uint64_t addr, uint32_
 	return s ? s->frame : -1;
 }
 
-/* Frame k (the top, or the only frames) goes on its chains. */
+/* Frame k (the top, or the only frames) goes on its chains (CHAIN_RET when looked up). */
 static void index_frame(struct cf_thread *t, int32_t k)
 {
 	struct cf_frame *f = &t->frames[k];
 
-	chain_push(t, f->ret_addr, CHAIN_RET, k, &f->prev_ret);
-	f->prev_ret_resuming = f->prev_alt = f->prev_resuming = -1;
+	f->prev_ret = f->prev_ret_resuming = f->prev_alt = f->prev_resuming = -1;
 	if (!f->resumes)
 		return;
 	chain_push(t, f->ret_addr, CHAIN_RET_RESUMING, k, &f->prev_ret_resuming);
@@ -387,7 +392,20 @@ static void unindex_frame(struct cf_thread *t, int32_t k)
 		chain_pop(t, f->alt_ret, CHAIN_ALT, f->prev_alt);
 		chain_pop(t, f->ret_addr, CHAIN_RET_RESUMING, f->prev_ret_resuming);
 	}
-	chain_pop(t, f->ret_addr, CHAIN_RET, f->prev_ret);
+	if (k < (int32_t)t->ret_indexed) {
+		chain_pop(t, f->ret_addr, CHAIN_RET, f->prev_ret);
+		t->ret_indexed = (uint32_t)k;
+	}
+}
+
+/* Every frame goes on CHAIN_RET, from the first that is not, outwards in. */
+static void ret_index_all(struct cf_thread *t)
+{
+	for (; t->ret_indexed < t->depth; t->ret_indexed++) {
+		struct cf_frame *f = &t->frames[t->ret_indexed];
+
+		chain_push(t, f->ret_addr, CHAIN_RET, (int32_t)t->ret_indexed, &f->prev_ret);
+	}
 }
 
 /* ---- frames and their costs ---- */
@@ -583,12 +601,18 @@ static void push_switched_on(struct callflow *cf, struct cf_thread *t, const str
  * Index of the innermost frame (the top included) that returns to pc, or
  * resumes there (resuming frames: their alt_ret too); -1 when none does.
  */
-static int32_t find_return(const struct cf_thread *t, uint64_t pc, bool resuming_only)
+static int32_t find_return(struct cf_thread *t, uint64_t pc, bool resuming_only)
 {
 	int32_t k, alt;
 
 	if (!pc)
 		return -1;
+	if (!resuming_only) {
+		/* the top frame is the innermost of every chain it is on */
+		if (t->depth && t->frames[t->depth - 1].ret_addr == pc)
+			return (int32_t)t->depth - 1;
+		ret_index_all(t);
+	}
 	k = chain_innermost(t, pc, resuming_only ? CHAIN_RET_RESUMING : CHAIN_RET);
 	alt = chain_innermost(t, pc, CHAIN_ALT);
 	return alt > k ? alt : k;

@@ -159,6 +159,7 @@ struct cf_thread {
 	/* frames by where they return to (callflow.c: the frame index) */
 	struct cf_retslot *rets;
 	uint32_t rets_size, rets_used;
+	uint32_t ret_indexed;	  /* frames below it are on CHAIN_RET, none above */
 	int32_t top_resuming;	  /* the innermost resuming frame, -1 none */
 	/* block mode: the block whose extent the next block start tells */
 	struct trace_event block;

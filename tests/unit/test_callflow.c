@@ -226,6 +226,28 @@ static const struct expect_fn unwind_expect[] = {
 	{ "main", 0, 3, 9 }, { "f", 1, 4, 6 }, { "g", 1, 1, 2 }, { "h", 1, 1, 1 }, { NULL },
 };
 
+/*
+ * A return past frames that return to the same address: main -> f -> f ->
+ * f -> g, and g's ret lands at 0x2007, where the two inner f return to.
+ * The innermost of them (the third f) returns, g unwinds; the second f
+ * calls g again, whose ret lands there again: now the second f returns
+ * (the third, gone, no longer hides it), and the first f returns to main.
+ * main 4 steps; f 3 calls, 5 + 5 + 2 steps, Cum from its first step to its
+ * ret (14); g 2 calls of a step each.
+ */
+static const struct fake_insn deep_ret_insns[] = {
+	CALL(0x1001, 0x2000), JCC(0x2000, 0x2010), CALL(0x2002, 0x2000), JCC(0x2008, 0x2010),
+	RET(0x200a), CALL(0x2010, 0x3000), RET(0x3000), END_INSNS,
+};
+static const struct fake_ev deep_ret_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2002), S(0x2000), S(0x2002), S(0x2000), S(0x2010),
+	S(0x3000), S(0x2007), S(0x2008), S(0x2010), S(0x3000), S(0x2007), S(0x2008), S(0x200a),
+	S(0x1006), S(0x1007), END_EVS,
+};
+static const struct expect_fn deep_ret_expect[] = {
+	{ "main", 0, 4, 18 }, { "f", 3, 12, 14 }, { "g", 2, 2, 2 }, { NULL },
+};
+
 /* Two threads interleaved, each calling f; their stacks don't mix. */
 static const struct fake_insn threads_insns[] = { CALL(0x1001, 0x2000), RET(0x2001), END_INSNS };
 static const struct fake_ev threads_evs[] = {
@@ -389,6 +411,8 @@ static const struct scenario {
 	  nested_signal_evs, nested_signal_expect, 3, 0, 2 },
 	{ "a repeated unexplained step nests, sigreturns unnest one each", repeated_insns,
 	  repeated_evs, repeated_expect, 5, 0, 4 },
+	{ "a return past frames that return to the same address", deep_ret_insns, deep_ret_evs,
+	  deep_ret_expect, 5, 0, 0 },
 };
 
 static void build_pingpong(void)
@@ -749,7 +773,7 @@ static void test_scenarios(void)
 	}
 }
 
-/* Arc-level numbers of the tail call and the unmatched returns. */
+/* Arc-level numbers of the tail call, the unmatched returns, cold parts and deep returns. */
 static void test_arcs_of_tail_and_unmatched(void)
 {
 	static const struct {
@@ -769,6 +793,10 @@ static void test_arcs_of_tail_and_unmatched(void)
 		{ &scenarios[14], "main", "f", 1, 3, 8, 1 },
 		{ &scenarios[14], "f", "f", 1, 3, 0, 2 },
 		{ &scenarios[14], "f", "f.cold", 1, 2, 2, 1 },
+		/* g's rets end the innermost f that returns there, then the next one */
+		{ &scenarios[18], "main", "f", 1, 5, 14, 1 },
+		{ &scenarios[18], "f", "f", 2, 7, 0, 2 },
+		{ &scenarios[18], "f", "g", 2, 2, 2, 2 },
 	};
 
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
