@@ -41,6 +41,7 @@ struct callflow {
 	bool block_mode;
 	bool counting;		  /* cf_set_counting */
 	bool in_step;		  /* cur_index: the step being placed */
+	uint32_t task_gen;	  /* task records so far: what is mapped may change at each */
 	bool in_resume;		  /* resume() is applying the interrupted instruction */
 	uint64_t cur_index;
 	struct cf_stats stats;
@@ -427,6 +428,7 @@ struct push_args {
 	uint8_t kind, ring;
 	uint64_t ret_addr, alt_ret, call_site, resume_from, index, time;
 	bool resumes, unexplained;
+	uint32_t call_run;	  /* cf_steps: the run whose call this is, + 1 */
 };
 
 static void push(struct callflow *cf, struct cf_thread *t, const struct push_args *a)
@@ -483,6 +485,8 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	f->inner_since = now;
 	f->resumes = a->resumes;
 	f->unexplained = a->unexplained;
+	f->call_run = a->call_run;
+	f->call_gen = cf->task_gen;
 	t->unexplained += a->unexplained;
 	index_frame(t, (int32_t)t->depth);
 	t->depth++;
@@ -560,6 +564,8 @@ static void replace(struct callflow *cf, struct cf_thread *t, const struct cf_si
 		.ret_addr = f->ret_addr, .alt_ret = f->alt_ret, .call_site = call_site,
 		.resume_from = f->resume_from, .index = ev->index, .time = ev->time_ns,
 		.resumes = RESUMES(f), .unexplained = f->unexplained,
+		/* it returns where the frame it replaces would have */
+		.call_run = f->call_gen == cf->task_gen ? f->call_run : 0,
 	};
 
 	if (kind == CF_ENTRY_JUMP)
@@ -1096,6 +1102,7 @@ static void on_task(struct callflow *cf, const struct trace_event *ev)
 
 	if (cf->src.task)
 		cf->src.task(cf->src.ctx, rec);
+	cf->task_gen++;		  /* frames' call runs may be of code no longer there */
 	switch (rec->type) {
 	case PT_TASK_EXEC:
 		/* The old program's frames are gone; the new one starts afresh. */
@@ -1377,6 +1384,68 @@ static inline bool same_pcs(const uint64_t *a, const uint64_t *b, uint32_t n, bo
 	return !diff;
 }
 
+/* Run i is known and the steps from k are all of it. */
+static inline bool run_follows(const struct cf_runs *rs, int32_t i, const uint64_t *pcs, size_t k,
+			       size_t n)
+{
+	const struct cf_run *r = &rs->runs[i];
+
+	return r->known && r->m <= n - k &&
+	       same_pcs(pcs + k, rs->pcs + r->first, r->m, n - k >= 8);
+}
+
+/* A call or return that always transfers (not ppc64's conditional ones, no rep). */
+static inline bool plain_transfer(const struct arch_insn *in)
+{
+	return (in->cls == ARCH_INSN_CALL || in->cls == ARCH_INSN_RET) &&
+	       !(in->flags & (ARCH_INSN_CONDITIONAL | ARCH_INSN_REP));
+}
+
+/*
+ * Step index (of ev's thread t, in ev's ring) is the callee's first: what
+ * transition() does for the call at site in the top frame's function
+ * caller, the last step, with nothing pending.  run: the call's run.
+ */
+static void enter_call(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev,
+		       uint64_t index, uint32_t caller, uint32_t fn, uint64_t site,
+		       const struct arch_insn *in, uint32_t run)
+{
+	struct push_args a = {
+		.fn = fn, .caller_fn = caller, .kind = CF_ENTRY_CALL, .ring = ev->ring,
+		.ret_addr = site + in->len, .call_site = site, .index = index, .time = ev->time_ns,
+		.call_run = run + 1,
+	};
+
+	cf->in_step = true;
+	cf->cur_index = index;
+	push(cf, t, &a);
+	cf->in_step = false;
+}
+
+/* Step index returns from the top frame to its ret_addr, in the caller's function. */
+static void leave_call(struct callflow *cf, struct cf_thread *t, uint64_t index)
+{
+	cf->in_step = true;
+	cf->cur_index = index;
+	pop(cf, t, CF_END_RETURN);
+	cf->in_step = false;
+}
+
+/*
+ * Step index, at pc, is the first of site's function, jumped to from
+ * from_pc in the top frame's: what cross_into() does, the frame replaced.
+ */
+static void tail_call(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
+		      uint64_t index, uint64_t pc, const struct cf_site *site, uint64_t from_pc)
+{
+	ev->pc = pc;
+	ev->index = index;
+	cf->in_step = true;
+	cf->cur_index = index;
+	replace(cf, t, site, CF_ENTRY_TAIL, from_pc, ev);
+	cf->in_step = false;
+}
+
 /*
  * After a step of site x (the thread's last, step k - 1): as many of the
  * steps from k as follow known runs of x's function through quiet
@@ -1415,12 +1484,15 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 		return k;
 	while (k < n) {
 		struct cf_run *r = &rs->runs[i];
-		uint32_t cnt = r->m - off, last = r->first + r->m - 1, j, r_first, r_m;
+		uint32_t cnt = r->m - off, last = r->first + r->m - 1, j, r_first, r_m, depth;
+		bool tail;
 		const struct arch_insn *in;
 		uint64_t pc;
 		int32_t nx;
 
-		if (cnt) {
+		if (!cnt) {
+			r->known = true;	/* one site, stepped just now (off 1) */
+		} else {
 			if (cnt > n - k ||
 			    !same_pcs(pcs + k, rs->pcs + r->first + off, cnt, n - k >= 8))
 				break;	/* not this run (yet): one at a time */
@@ -1445,31 +1517,115 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 			if (k == n)
 				break;
 		}
-		/* the next run: a successor seen before, or a new one */
 		pc = pcs[k];
+		in = &rs->sites[last].insn;
+		if (plain_transfer(in)) {
+			/*
+			 * A call into a known run, a return to the caller's run
+			 * after the call: pushed and popped as transition() would,
+			 * the steps counted in bulk.  Met the first time, stepped
+			 * one at a time, and the run remembered: a call's run keeps
+			 * its callee's ([1], an indirect call's last) and the run it
+			 * returns to ([0]); a frame it pushed, the call's run.
+			 */
+			struct cf_frame *f = top(t);
+			uint32_t via_run = (uint32_t)i, slot;
+			bool call = in->cls == ARCH_INSN_CALL;
+			struct cf_run *cr = r;
+
+			depth = t->depth;
+
+			if (call) {
+				if ((in->flags & ARCH_INSN_HAS_TARGET) && pc != in->target)
+					break;	/* unexplained */
+				slot = 1;
+			} else {
+				uint32_t cl;
+
+				if (depth < 2 || f->ret_addr != pc || !f->call_run ||
+				    f->call_gen != cf->task_gen)
+					break;
+				via_run = f->call_run - 1;
+				cr = &rs->runs[via_run];
+				cl = cr->first + cr->m - 1;
+				if (pc != rs->pcs[cl] + rs->sites[cl].insn.len)
+					break;
+				slot = 0;
+			}
+			if (cr->next[slot] && cr->next_pc[slot] == pc) {
+				nx = (int32_t)cr->next[slot] - 1;
+				if (!run_follows(rs, nx, pcs, k, n) ||
+				    (!call && rs->info[nx].fn != t->frames[depth - 2].fn))
+					break;
+				BULK_DONE();
+				if (call)
+					enter_call(cf, t, ev, first + k, fn, rs->info[nx].fn,
+						   rs->pcs[last], in, (uint32_t)i);
+				else
+					leave_call(cf, t, first + k);
+				fn = rs->info[nx].fn;
+				i = nx;
+				off = 0;
+				via = -1;
+				continue;
+			}
+			BULK_DONE();
+			step_at(cf, t, ev, first, pcs, k++);
+			f = top(t);
+			if (call ? t->depth == depth + 1 && f->kind == CF_ENTRY_CALL &&
+					   f->call_site == rs->pcs[last] :
+				   t->depth == depth - 1) {
+				nx = cf_runs_get(rs, &cf->src, t->pid, ev->ring, pc,
+						 &t->sites[t->last_slot]);
+				if (nx >= 0 && rs->info[nx].fn == f->fn) {
+					rs->runs[via_run].next[slot] = (uint32_t)nx + 1;
+					rs->runs[via_run].next_pc[slot] = pc;
+					if (call)
+						f->call_run = via_run + 1;
+				}
+			}
+			goto restart;
+		}
+		/* the next run: a successor seen before, or a new one */
 		for (j = 0; j < 2; j++)
 			if (r->next[j] && r->next_pc[j] == pc)
 				break;
 		if (j < 2) {
-			via = 2 * (int64_t)i + j;
-			i = (int32_t)r->next[j] - 1;
+			nx = (int32_t)r->next[j] - 1;
+			if (r->next_jump & CF_RUN_TAIL(j)) {
+				if (!run_follows(rs, nx, pcs, k, n))
+					break;
+				BULK_DONE();
+				tail_call(cf, t, ev, first + k, pc, &rs->sites[rs->runs[nx].first],
+					  rs->pcs[last]);
+				fn = rs->info[nx].fn;
+				via = -1;
+			} else {
+				via = 2 * (int64_t)i + j;
+			}
+			i = nx;
 			off = 0;
 			continue;
 		}
-		in = &rs->sites[last].insn;
 		if (!expected_flow(t, in, rs->pcs[last], pc))
 			break;
 		BULK_DONE();
+		depth = t->depth;
 		step_at(cf, t, ev, first, pcs, k++);
-		if (t->sites[t->last_slot].fn != fn || top(t)->fn != fn)
-			goto restart;	/* into another function: not quiet */
+		tail = t->sites[t->last_slot].fn != fn || top(t)->fn != fn;
+		if (tail && (in->cls != ARCH_INSN_JUMP || t->depth != depth ||
+			     top(t)->kind != CF_ENTRY_TAIL || top(t)->call_site != rs->pcs[last] ||
+			     top(t)->fn != t->sites[t->last_slot].fn || !t->sites[t->last_slot].entry))
+			goto restart;	/* into another function, not by a tail call */
 		r_first = r->first;
 		r_m = r->m;
 		nx = cf_runs_get(rs, &cf->src, t->pid, ev->ring, pc, &t->sites[t->last_slot]);
 		if (nx < 0)
 			return k;
 		r = &rs->runs[i];	/* the runs may have moved, or run i grown */
-		if (r->first != r_first || r->m != r_m) {
+		if (r->first != r_first || r->m != r_m || (tail && rs->info[nx].fn != top(t)->fn)) {
+			if (tail)
+				goto restart;
 			i = nx;		/* the transition was from the end it no longer has */
 			off = 1;
 			continue;
@@ -1480,10 +1636,13 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 			cf_runs_tally_run(rs, (uint32_t)i); /* an indirect jump's other target */
 		r->next[j] = (uint32_t)nx + 1;
 		r->next_pc[j] = pc;
-		r->next_jump &= (uint8_t)~(1u << j);
-		if ((in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
-		    pc != rs->pcs[last] + in->len)
+		r->next_jump &= (uint8_t)~((1u << j) | CF_RUN_TAIL(j));
+		if (tail)	/* the frame replaced; no jump inside a function (arcs count none) */
+			r->next_jump |= (uint8_t)CF_RUN_TAIL(j);
+		else if ((in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
+			 pc != rs->pcs[last] + in->len)
 			r->next_jump |= (uint8_t)(1u << j);
+		fn = top(t)->fn;
 		i = nx;
 		off = 1;
 	}

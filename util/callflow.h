@@ -133,6 +133,8 @@ struct cf_frame {
 	/* the frame index, private: next outer frame with the same ret_addr (all
 	 * frames; resuming frames), the same alt_ret, and the next resuming one */
 	int32_t prev_ret, prev_ret_resuming, prev_alt, prev_resuming;
+	/* a call cf_steps followed: its run + 1 (0 none), in the engine's task generation */
+	uint32_t call_run, call_gen;
 };
 
 /* One thread as the engine sees it. Consumers may keep state in user[]. */

@@ -31,6 +31,7 @@
 
 #define CF_RUN_MAX 64
 #define CF_RUN_SLACK 8	  /* the pool's pcs readable past its last run */
+#define CF_RUN_TAIL(k) (4u << (k))
 
 /* What cf_steps reads and counts of a run at each pass: one cache line. */
 struct cf_run {
@@ -40,7 +41,8 @@ struct cf_run {
 	uint32_t first;		  /* its sites: pool[first .. first + m - 1] */
 	uint16_t m;
 	uint8_t known;		  /* every site was once stepped one by one as part of it */
-	uint8_t next_jump;	  /* bit k: going to next[k] is a taken jump (arcs count it) */
+	uint8_t next_jump;	  /* bit k: going to next[k] is a taken jump (arcs count it);
+				   * CF_RUN_TAIL(k): a tail call (next[k] another function's) */
 	uint64_t times;		  /* run whole, counted in bulk, not told yet */
 	uint64_t tail;		  /* sites 1..m-1 only (after a step of site 0), not told */
 	uint64_t jumps[2];	  /* taken jumps to next[k] not told yet */

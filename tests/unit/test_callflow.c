@@ -578,13 +578,16 @@ static int arcs_differ(const struct arcs *x, const struct arcs *y)
  * taking turns in chunks that cut runs anywhere: straight code, a call,
  * an inner loop on a conditional branch, an indirect jump to one of three
  * blocks (the successor a run remembers changes), direct jumps joining
- * them, and now and then a transfer no instruction explains (a signal
- * handler entered without a record) in the middle of straight code.
+ * them, an indirect call now of g (which calls f) and now of a stub that
+ * jumps to f's entry (a tail call, as through a PLT), and now and then a
+ * transfer no instruction explains (a signal handler entered without a
+ * record) in the middle of straight code.
  */
 static const struct fake_insn loop_insns[] = {
 	CALL(0x1004, 0x2000), RET(0x2006), JCC(0x100c, 0x1009),
 	{ 0x100e, ARCH_INSN_JUMP, 2, 0 }, JMP(0x1023, 0x1040), JMP(0x1032, 0x1040),
-	JMP(0x1045, 0x1000), RET(0x5002), END_INSNS,
+	{ 0x1041, ARCH_INSN_CALL, 2, 0 }, JMP(0x1045, 0x1000), CALL(0x3002, 0x2000), RET(0x3007),
+	{ 0x4000, ARCH_INSN_JUMP, 2, 0 }, RET(0x5002), END_INSNS,
 };
 static struct fake_ev loop_evs[40000];
 
@@ -628,8 +631,22 @@ static size_t loop_thread(uint64_t *pcs, int phase)
 		default:
 			break;
 		}
-		for (uint64_t pc = 0x1040; pc <= 0x1045; pc++)
+		P(0x1040);
+		P(0x1041);
+		if ((it + phase) % 4 < 2) {
+			P(0x3000);
+			P(0x3001);
+			P(0x3002);
+		} else {
+			P(0x4000);
+		}
+		for (uint64_t pc = 0x2000; pc <= 0x2006; pc++)
 			P(pc);
+		if ((it + phase) % 4 < 2)
+			P(0x3007);
+		P(0x1043);
+		P(0x1044);
+		P(0x1045);
 	}
 	P(0x1000);
 #undef P
@@ -654,13 +671,23 @@ static void build_loop(void)
 
 /* A consumer that only counts how steps came: by step() or in bulk. */
 struct how_counted {
-	uint64_t stepped, bulk;
+	uint64_t stepped, bulk, pushed;
+	uint64_t landed;	  /* stepped at f's entry or where a call into f returns */
 };
+
+static void hc_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+		    const struct cf_frame *f)
+{
+	(void)t; (void)parent; (void)f;
+	((struct how_counted *)ctx)->pushed++;
+}
 
 static void hc_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
 {
-	(void)t; (void)s;
+	(void)t;
 	((struct how_counted *)ctx)->stepped++;
+	((struct how_counted *)ctx)->landed += s->pc == 0x2000 || s->pc == 0x1009 ||
+					       s->pc == 0x3007 || s->pc == 0x1043;
 }
 
 static void hc_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
@@ -677,7 +704,8 @@ static void hc_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
  */
 static void test_bulk(void)
 {
-	static const struct cf_consumer_ops hc_ops = { .step = hc_step, .bulk = hc_bulk };
+	static const struct cf_consumer_ops hc_ops = { .step = hc_step, .bulk = hc_bulk,
+						       .push = hc_push };
 
 	build_pingpong();
 	build_loop();
@@ -730,6 +758,35 @@ static void test_bulk(void)
 		cf_get_stats(cf, &st);
 		CU_ASSERT_EQUAL(hc.stepped + hc.bulk, st.steps);
 		CU_ASSERT(hc.bulk > st.steps / 2);
+		cf_free(cf);
+	}
+	/*
+	 * One thread's loop in one go: after the first pass through each path,
+	 * its calls, returns and the stub's tail call come in bulk too (before,
+	 * each call stepped its callee's first step and its return's).
+	 */
+	{
+		struct cf_source src = { .site = fake_site, .peek = fake_peek };
+		struct callflow *cf = cf_new(&src);
+		struct how_counted hc = { 0 };
+		struct cf_stats st;
+		static uint64_t pcs[20000];
+		size_t n = loop_thread(pcs, 0);
+		struct trace_event first = { .kind = TEV_STEP, .pid = 100, .tid = 100,
+					     .cpu = UINT32_MAX };
+
+		CU_ASSERT(cf_add_consumer(cf, &hc_ops, &hc) >= 0);
+		cur_insns = loop_insns;
+		nr_described = 0;
+		peek_cf = cf;
+		cf_steps(cf, &first, pcs, n);
+		cf_finish(cf);
+		cf_get_stats(cf, &st);
+		CU_ASSERT_EQUAL(hc.stepped + hc.bulk, st.steps);
+		CU_ASSERT(hc.pushed >= 180);	/* 3 an iteration, and the signals */
+		/* f is entered 120 times, returned from as often: one at a time, a few */
+		CU_ASSERT(hc.landed * 10 < hc.pushed);
+		CU_ASSERT(hc.bulk > st.steps * 9 / 10);
 		cf_free(cf);
 	}
 }
