@@ -1367,17 +1367,38 @@ static void bulk_done(struct callflow *cf, struct cf_thread *t, const struct tra
 
 /*
  * Runs are short (a few instructions): with 8 pcs readable at a (and the
- * runs' pool keeps 8 more than it uses at b), eight compared and the ones
- * past n masked, no branch on n; a loop for the rest.
+ * runs' pool keeps 8 more than it uses at b), eight compared at once as
+ * vectors (two or four of the machine's registers), the ones past n
+ * masked off, no branch on n; a loop for the rest.
  */
+typedef uint64_t pc_vec __attribute__((vector_size(32)));
+
+static const uint64_t pc_mask[9][8] __attribute__((aligned(32))) = {
+	{ 0 },
+	{ ~0ull },
+	{ ~0ull, ~0ull },
+	{ ~0ull, ~0ull, ~0ull },
+	{ ~0ull, ~0ull, ~0ull, ~0ull },
+	{ ~0ull, ~0ull, ~0ull, ~0ull, ~0ull },
+	{ ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull },
+	{ ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull },
+	{ ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull },
+};
+
 static inline bool same_pcs(const uint64_t *a, const uint64_t *b, uint32_t n, bool room)
 {
 	uint64_t diff = 0;
 
 	if (room && n <= 8) {
-		for (uint32_t j = 0; j < 8; j++)
-			diff |= (a[j] ^ b[j]) & -(uint64_t)(j < n);
-		return !diff;
+		pc_vec a0, a1, b0, b1, d;
+
+		memcpy(&a0, a, sizeof(a0));
+		memcpy(&a1, a + 4, sizeof(a1));
+		memcpy(&b0, b, sizeof(b0));
+		memcpy(&b1, b + 4, sizeof(b1));
+		d = ((a0 ^ b0) & *(const pc_vec *)pc_mask[n]) |
+		    ((a1 ^ b1) & *(const pc_vec *)(pc_mask[n] + 4));
+		return !(d[0] | d[1] | d[2] | d[3]);
 	}
 	for (uint32_t j = 0; j < n; j++)
 		diff |= a[j] ^ b[j];

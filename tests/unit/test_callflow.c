@@ -581,7 +581,8 @@ static int arcs_differ(const struct arcs *x, const struct arcs *y)
  * them, an indirect call now of g (which calls f) and now of a stub that
  * jumps to f's entry (a tail call, as through a PLT), and now and then a
  * transfer no instruction explains (a signal handler entered without a
- * record) in the middle of straight code.
+ * record) in the middle of straight code or where its last instruction
+ * was due.
  */
 static const struct fake_insn loop_insns[] = {
 	CALL(0x1004, 0x2000), RET(0x2006), JCC(0x100c, 0x1009),
@@ -606,6 +607,11 @@ static size_t loop_thread(uint64_t *pcs, int phase)
 		}
 		P(0x1002);
 		P(0x1003);
+		if (it % 13 == 5 + phase) {	/* where a run's last step was due */
+			P(0x5000);
+			P(0x5001);
+			P(0x5002);
+		}
 		P(0x1004);
 		for (uint64_t pc = 0x2000; pc <= 0x2006; pc++)
 			P(pc);
