@@ -44,6 +44,7 @@ struct arcs {
 	struct row_index edge_index; /* by (caller, callee) */
 	struct arc_node *nodes;
 	uint32_t nr_nodes, nodes_size;
+	uint32_t *node_edge;	  /* per node: the arc (+ 1) last looked up for it, 0 none */
 	uint32_t *child_hash;	  /* node + 1, by (parent, fn): node_child's children */
 	size_t child_hash_size, nr_children;
 	struct tree_thread **threads;
@@ -129,6 +130,23 @@ static struct arc_edge *edge(struct arcs *a, uint32_t caller, uint32_t callee)
 	e->caller = caller;
 	e->callee = callee;
 	x->slot[i] = (uint32_t)++a->nr_edges;
+	return e;
+}
+
+/*
+ * The arc (caller, callee) as node's frames look it up: a node's
+ * entries, calls and costs are nearly always of one arc, so the one it
+ * found last is tried before the index.
+ */
+static struct arc_edge *node_edge(struct arcs *a, uint32_t node, uint32_t caller, uint32_t callee)
+{
+	uint32_t k = a->node_edge[node];
+	struct arc_edge *e;
+
+	if (k && a->edges[k - 1].caller == caller && a->edges[k - 1].callee == callee)
+		return &a->edges[k - 1];
+	e = edge(a, caller, callee);
+	a->node_edge[node] = (uint32_t)(e - a->edges) + 1;
 	return e;
 }
 
@@ -267,7 +285,9 @@ static uint32_t node_new(struct arcs *a, uint32_t fn, uint32_t parent)
 	if (a->nr_nodes == a->nodes_size) {
 		a->nodes_size = a->nodes_size ? 2 * a->nodes_size : 256;
 		a->nodes = xrealloc(a->nodes, a->nodes_size * sizeof(*a->nodes));
+		a->node_edge = xrealloc(a->node_edge, a->nodes_size * sizeof(*a->node_edge));
 	}
+	a->node_edge[a->nr_nodes] = 0;
 	n = &a->nodes[a->nr_nodes];
 	memset(n, 0, sizeof(*n));
 	n->fn = fn;
@@ -403,10 +423,8 @@ static void tree_push(struct arcs *a, struct tree_thread *tt, uint32_t node, uin
 }
 
 /* A frame of callee runs directly above one of caller (site: the call in caller, 0 unknown). */
-static void count_entry(struct arcs *a, uint32_t caller, uint32_t callee, uint32_t pid,
-			uint64_t site)
+static void count_entry(struct arcs *a, struct arc_edge *e, uint32_t pid, uint64_t site)
 {
-	struct arc_edge *e = edge(a, caller, callee);
 
 	if (!e->entries || (!e->entry_site && site)) {
 		e->entry_site = site;
@@ -436,7 +454,8 @@ static void catch_up(struct arcs *a, struct tree_thread *tt, uint32_t pid, uint3
 		uint32_t k = tt->entered;
 		uint32_t parent = k ? a->nodes[tt->stack[k - 1]].fn : CF_NO_FN;
 
-		count_entry(a, parent, a->nodes[tt->stack[k]].fn, pid, tt->site[k]);
+		count_entry(a, node_edge(a, tt->stack[k], parent, a->nodes[tt->stack[k]].fn), pid,
+			    tt->site[k]);
 	}
 }
 
@@ -466,7 +485,7 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 	if (!counting)
 		return;
 	if (counts_as_call(f->kind)) {
-		struct arc_edge *e = edge(a, f->caller_fn, f->fn);
+		struct arc_edge *e = node_edge(a, node, f->caller_fn, f->fn);
 
 		if (!e->calls) {
 			e->call_site = f->call_site;
@@ -504,8 +523,8 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 		return;		/* counted when counting finds them */
 	/* the oldest frame ran above the reconstructed caller, not as a root */
 	edge(a, CF_NO_FN, a->nodes[old].fn)->entries--;
-	count_entry(a, root->fn, a->nodes[old].fn, t->pid, 0);
-	count_entry(a, CF_NO_FN, root->fn, t->pid, 0);
+	count_entry(a, edge(a, root->fn, a->nodes[old].fn), t->pid, 0);
+	count_entry(a, edge(a, CF_NO_FN, root->fn), t->pid, 0);
 	tt->entered = 2;
 }
 
@@ -515,7 +534,9 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 	struct arcs *a = ctx;
 	struct tree_thread *tt = tree_thread(a, t);
 	struct arc_fn_stats *fs = fn_stats(a, f->fn);
-	struct arc_edge *e = edge(a, parent ? parent->fn : CF_NO_FN, f->fn);
+	struct arc_edge *e = tt->depth ? node_edge(a, tt->stack[tt->depth - 1],
+						   parent ? parent->fn : CF_NO_FN, f->fn) :
+				edge(a, parent ? parent->fn : CF_NO_FN, f->fn);
 
 	(void)how;
 	fs->base += cost->self;
@@ -632,6 +653,7 @@ void arcs_free(struct arcs *a)
 	free(a->edges);
 	row_index_free(&a->edge_index);
 	free(a->nodes);
+	free(a->node_edge);
 	free(a->child_hash);
 	free(a->pcs);
 	free(a->by_site);
