@@ -477,9 +477,10 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 			f->kind == CF_ENTRY_ASYNC ? f->resume_from : 0;
 
 	bool counting = cf_counting(a->cf);
+	struct arc_fn_stats *fs;
 
 	(void)parent;
-	fn_stats(a, f->fn);
+	fs = fn_stats(a, f->fn);
 	tt->replaced_site = 0;
 	tree_push(a, tt, node, site);
 	if (!counting)
@@ -492,7 +493,7 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 			e->pid = t->pid;
 		}
 		e->calls++;
-		fn_stats(a, f->fn)->calls++;
+		fs->calls++;
 		a->nodes[node].calls++;
 	}
 	catch_up(a, tt, t->pid, tt->depth);

@@ -469,6 +469,7 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	f->self = 0;
 	f->child_acc = 0;
 	st = fnstate(t, a->fn);
+	f->fnslot = (uint32_t)(st - t->fnstate);
 	f->prev_same = st->innermost;
 	if (st->innermost >= 0) {
 		struct cf_frame *outer = &t->frames[st->innermost];
@@ -515,7 +516,9 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	cost.last_index = t->last_index;
 	cost.end_index = cf->in_step ? cf->cur_index : t->last_index + 1;
 	cost.self = f->self;
-	st = fnstate(t, f->fn);
+	/* its function's state where push found it, unless the table grew since */
+	st = f->fnslot < t->fnstate_size && t->fnstate[f->fnslot].fn_plus1 == f->fn + 1 ?
+		     &t->fnstate[f->fnslot] : fnstate(t, f->fn);
 	if (--st->count == 0)
 		cost.fn_cum = now - st->since;
 	st->innermost = f->prev_same;

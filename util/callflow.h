@@ -135,6 +135,7 @@ struct cf_frame {
 	int32_t prev_ret, prev_ret_resuming, prev_alt, prev_resuming;
 	/* a call cf_steps followed: its run + 1 (0 none), in the engine's task generation */
 	uint32_t call_run, call_gen;
+	uint32_t fnslot;	  /* where its function's state was in the thread's table */
 };
 
 /* One thread as the engine sees it. Consumers may keep state in user[]. */
