@@ -22,7 +22,19 @@ struct flow {
 	bool filtered;		  /* --module, --symbol or --ring */
 	uint64_t lines;
 	uint32_t last_tid;	  /* thread of the last line printed, 0 none */
+	/* lines of calls and returns, put together here and written in large pieces
+	 * (a line at a time to a terminal): what else writes to stdout flushes it */
+	char *line;
+	size_t line_size, fill;
+	bool direct;
 };
+
+static void flow_flush(struct flow *fl)
+{
+	if (fl->fill)
+		fwrite_unlocked(fl->line, 1, fl->fill, stdout);
+	fl->fill = 0;
+}
 
 static char flow_buffer[256 << 10];	  /* stdout's buffer (it lives until exit) */
 
@@ -59,26 +71,70 @@ static void switch_mark(struct flow *fl, uint64_t index, const struct cf_thread 
 {
 	if (fl->last_tid && fl->last_tid != t->tid) {
 		fl->lines++;
+		flow_flush(fl);
 		printf("%10" PRIu64 " %7u %5s  = thread %u (pid %u)\n", index, t->tid, "", t->tid,
 		       t->pid);
 	}
 	fl->last_tid = t->tid;
 }
 
-/* "%10llu %7u %5u  " and the indentation, without printf (a line per call). */
-static void line_head(struct flow *fl, uint64_t index, const struct cf_thread *t, unsigned depth)
+/* The longest line head: "%10llu %7u %5u  " and the indentation. */
+#define HEAD_MAX (3 * TEXT_U64_MAX + 5 + 2 * REPORT_INDENT_MAX)
+
+#define LINES_SIZE (64 << 10)
+
+/*
+ * A line at step index of thread t at depth, with words bytes after its
+ * head: the head ("%10llu %7u %5u  " and the indentation, without printf)
+ * put in the lines' buffer, where the words go next (line_write).
+ */
+static char *line_start(struct flow *fl, size_t words, uint64_t index, const struct cf_thread *t,
+			unsigned depth)
 {
-	char buf[TEXT_U64_MAX + 20 + 2 * REPORT_INDENT_MAX], *p = buf;
+	size_t need = HEAD_MAX + 8 + words + 1;	/* 8: text_spaces_over's stores */
+	char *p;
 
 	switch_mark(fl, index, t);
 	fl->lines++;
-	p = text_u64_right(p, index, 10);
+	if (fl->fill + need > fl->line_size) {
+		flow_flush(fl);
+		if (need > fl->line_size) {
+			size_t size = need > LINES_SIZE ? need : LINES_SIZE;
+
+			p = realloc(fl->line, size);
+			if (!p) {
+				pr_err("out of memory for a line of the flow");
+				exit(EXIT_RUNTIME);
+			}
+			fl->line = p;
+			fl->line_size = size;
+		}
+	}
+	p = fl->line + fl->fill;
+	p = text_u64_right_over(p, index, 10);
 	*p++ = ' ';
-	p = text_u64_right(p, t->tid, 7);
+	p = text_u64_right_over(p, t->tid, 7);
 	*p++ = ' ';
-	p = text_u64_right(p, depth, 5);
-	p = text_spaces(p, 2 + report_indent(depth));
-	fwrite_unlocked(buf, 1, (size_t)(p - buf), stdout);
+	p = text_u64_right_over(p, depth, 5);
+	return text_spaces_over(p, 2 + report_indent(depth));
+}
+
+/* The line whose words end at p, with its newline. */
+static void line_write(struct flow *fl, char *p)
+{
+	*p++ = '\n';
+	fl->fill = (size_t)(p - fl->line);
+	if (fl->direct)
+		flow_flush(fl);
+}
+
+/* A line head whose words the caller writes to stdout. */
+static void line_head(struct flow *fl, uint64_t index, const struct cf_thread *t, unsigned depth)
+{
+	char *p = line_start(fl, 0, index, t, depth);
+
+	fl->fill = (size_t)(p - fl->line);
+	flow_flush(fl);
 }
 
 static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
@@ -88,12 +144,13 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 	unsigned depth = t->depth - 1;
 	uint32_t other = f->kind == CF_ENTRY_TAIL ? f->caller_fn :
 			 f->kind == CF_ENTRY_JUMP && parent ? parent->fn : CF_NO_FN;
+	char *p;
 
 	if (fl->condensed || !in_window(fl, t, f->entry_index) || !selected(fl, f->fn))
 		return;
-	line_head(fl, f->entry_index, t, depth);
-	flow_text_push(stdout, fl->r->cf, f->kind, f->fn, other);
-	putc_unlocked('\n', stdout);
+	p = line_start(fl, flow_text_push_room(fl->r->cf, f->kind, f->fn, other), f->entry_index, t,
+		       depth);
+	line_write(fl, flow_text_push_put(p, fl->r->cf, f->kind, f->fn, other));
 }
 
 static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
@@ -112,6 +169,7 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 		   const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
 {
 	struct flow *fl = ctx;
+	char *p;
 
 	(void)parent;
 	if (!selected(fl, f->fn))
@@ -130,9 +188,8 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 	}
 	if (!in_window(fl, t, cost->end_index))
 		return;
-	line_head(fl, cost->end_index, t, t->depth);
-	flow_text_pop(stdout, fl->r->cf, f->fn, cost->incl, cost->self, how);
-	putc_unlocked('\n', stdout);
+	p = line_start(fl, flow_text_pop_room(fl->r->cf, f->fn), cost->end_index, t, t->depth);
+	line_write(fl, flow_text_pop_put(p, fl->r->cf, f->fn, cost->incl, cost->self, how));
 }
 
 static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index)
@@ -141,6 +198,7 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 
 	if (fl->condensed || !in_window(fl, t, index) || fl->filtered)
 		return;
+	flow_flush(fl);
 	switch (m) {
 	case CF_MARK_GAP:
 		switch_mark(fl, index, t);
@@ -209,6 +267,8 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 		/* a line per call: to a file or a pipe in fewer writes (a terminal keeps its lines) */
 		if (!isatty(STDOUT_FILENO))
 			setvbuf(stdout, flow_buffer, _IOFBF, sizeof(flow_buffer));
+		else
+			fl.direct = true;
 		output_start(&oo);
 		report_header(stdout, r.s, fl.condensed ? "condensed call flow" : "call flow");
 		if (fl.condensed)
@@ -217,9 +277,11 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 		else
 			printf("#%9s %7s %5s  %s\n", "step", "tid", "depth", "event");
 		ret = flow_report_run(&r);
+		flow_flush(&fl);
 	}
 	if (!ret)
 		ret = report_finish(stdout, "the call flow");
 	flow_report_close(&r);
+	free(fl.line);
 	return ret;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The words of the call flow's lines (flowtext.h). */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "arch_vectors.h"
 #include "flowtext.h"
@@ -12,50 +14,75 @@ static const char *name(const struct callflow *cf, uint32_t fn)
 	return fn == CF_NO_FN ? "?" : cf_func(cf, fn)->name;
 }
 
-/* "MARK NAME" and, when note is not NULL, " (NOTE)" or " (NOTE OTHER)". */
-static void entry_line(FILE *out, char mark, const char *fn, const char *note, const char *other)
+/* "MARK NAME" and, when note is not NULL, " (NOTE)" or " (NOTE OTHER)", at p. */
+static char *entry_put(char *p, char mark, const char *fn, const char *note, const char *other)
 {
-	putc_unlocked(mark, out);
-	putc_unlocked(' ', out);
-	fputs_unlocked(fn, out);
+	*p++ = mark;
+	*p++ = ' ';
+	p = text_str(p, fn);
 	if (!note)
-		return;
-	fputs_unlocked(" (", out);
-	fputs_unlocked(note, out);
+		return p;
+	*p++ = ' ';
+	*p++ = '(';
+	p = text_str(p, note);
 	if (other) {
-		putc_unlocked(' ', out);
-		fputs_unlocked(other, out);
+		*p++ = ' ';
+		p = text_str(p, other);
 	}
-	putc_unlocked(')', out);
+	*p++ = ')';
+	return p;
 }
 
-/* A line per call: stdio's unlocked calls, not printf's format parsing. */
-void flow_text_push(FILE *out, const struct callflow *cf, uint8_t kind, uint32_t fn,
-		    uint32_t other)
+/* The longest note an entry line has (cf_entry_kind_name's too). */
+#define NOTE_MAX 64
+
+size_t flow_text_push_room(const struct callflow *cf, uint8_t kind, uint32_t fn, uint32_t other)
+{
+	size_t n = strlen(name(cf, fn)) + NOTE_MAX + 8;
+
+	if (kind == CF_ENTRY_TAIL || kind == CF_ENTRY_JUMP)
+		n += strlen(name(cf, other));
+	return n;
+}
+
+char *flow_text_push_put(char *p, const struct callflow *cf, uint8_t kind, uint32_t fn,
+			 uint32_t other)
 {
 	switch (kind) {
 	case CF_ENTRY_ROOT:
-		entry_line(out, '>', name(cf, fn), "first step of the thread", NULL);
-		break;
+		return entry_put(p, '>', name(cf, fn), "first step of the thread", NULL);
 	case CF_ENTRY_CALL:
-		entry_line(out, '>', name(cf, fn), NULL, NULL);
-		break;
+		return entry_put(p, '>', name(cf, fn), NULL, NULL);
 	case CF_ENTRY_TAIL:
-		entry_line(out, '>', name(cf, fn), "tail call from", name(cf, other));
-		break;
+		return entry_put(p, '>', name(cf, fn), "tail call from", name(cf, other));
 	case CF_ENTRY_JUMP:
-		entry_line(out, '>', name(cf, fn), "jump from", name(cf, other));
-		break;
+		return entry_put(p, '>', name(cf, fn), "jump from", name(cf, other));
 	case CF_ENTRY_ASYNC:
-		entry_line(out, '!', name(cf, fn), "asynchronous entry", NULL);
-		break;
+		return entry_put(p, '!', name(cf, fn), "asynchronous entry", NULL);
 	case CF_ENTRY_KERNEL:
-		entry_line(out, '>', name(cf, fn), "kernel", NULL);
-		break;
+		return entry_put(p, '>', name(cf, fn), "kernel", NULL);
 	default:
-		entry_line(out, '>', name(cf, fn), cf_entry_kind_name(kind), NULL);
-		break;
+		return entry_put(p, '>', name(cf, fn), cf_entry_kind_name(kind), NULL);
 	}
+}
+
+/* Through a buffer of room bytes: on the stack when it is small, else its own. */
+#define PUT_TO_FILE(out, room, put)                                                        \
+	do {                                                                               \
+		char small_[512], *buf_ = (room) <= sizeof(small_) ? small_ : malloc(room);       \
+                                                                                           \
+		if (buf_) {                                                                \
+			fwrite_unlocked(buf_, 1, (size_t)((put) - buf_), out);              \
+			if (buf_ != small_)                                                \
+				free(buf_);                                                \
+		}                                                                          \
+	} while (0)
+
+void flow_text_push(FILE *out, const struct callflow *cf, uint8_t kind, uint32_t fn,
+		    uint32_t other)
+{
+	PUT_TO_FILE(out, flow_text_push_room(cf, kind, fn, other),
+		    flow_text_push_put(buf_, cf, kind, fn, other));
 }
 
 void flow_text_adopt(FILE *out, const struct callflow *cf, uint32_t fn)
@@ -79,20 +106,30 @@ const char *flow_text_end_note(enum cf_end_kind how)
 	}
 }
 
-void flow_text_pop(FILE *out, const struct callflow *cf, uint32_t fn, uint64_t incl,
-		   uint64_t self, enum cf_end_kind how)
+size_t flow_text_pop_room(const struct callflow *cf, uint32_t fn)
 {
-	char buf[2 * TEXT_U64_MAX + 16], *p = buf;
+	return strlen(name(cf, fn)) + 2 * TEXT_U64_MAX + 48;
+}
 
-	fputs_unlocked("< ", out);
-	fputs_unlocked(name(cf, fn), out);
+char *flow_text_pop_put(char *p, const struct callflow *cf, uint32_t fn, uint64_t incl,
+			uint64_t self, enum cf_end_kind how)
+{
+	p = text_str(p, "< ");
+	p = text_str(p, name(cf, fn));
 	p = text_str(p, " (incl ");
 	p = text_u64(p, incl);
 	p = text_str(p, ", self ");
 	p = text_u64(p, self);
-	fwrite_unlocked(buf, 1, (size_t)(p - buf), out);
-	fputs_unlocked(flow_text_end_note(how), out);
-	putc_unlocked(')', out);
+	p = text_str(p, flow_text_end_note(how));
+	*p++ = ')';
+	return p;
+}
+
+void flow_text_pop(FILE *out, const struct callflow *cf, uint32_t fn, uint64_t incl,
+		   uint64_t self, enum cf_end_kind how)
+{
+	PUT_TO_FILE(out, flow_text_pop_room(cf, fn),
+		    flow_text_pop_put(buf_, cf, fn, incl, self, how));
 }
 
 void flow_text_interrupt(FILE *out, const struct callflow *cf, const struct trace_async *as,

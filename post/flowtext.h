@@ -21,6 +21,10 @@
  */
 void flow_text_push(FILE *out, const struct callflow *cf, uint8_t kind, uint32_t fn,
 		    uint32_t other);
+/* The same at p, which has flow_text_push_room() bytes of room: its end. */
+size_t flow_text_push_room(const struct callflow *cf, uint8_t kind, uint32_t fn, uint32_t other);
+char *flow_text_push_put(char *p, const struct callflow *cf, uint8_t kind, uint32_t fn,
+			 uint32_t other);
 
 /* A caller reconstructed below the oldest frame: "? f (unmatched return: ...)". */
 void flow_text_adopt(FILE *out, const struct callflow *cf, uint32_t fn);
@@ -28,6 +32,10 @@ void flow_text_adopt(FILE *out, const struct callflow *cf, uint32_t fn);
 /* A frame's end: "< f (incl N, self M[, how])". */
 void flow_text_pop(FILE *out, const struct callflow *cf, uint32_t fn, uint64_t incl,
 		   uint64_t self, enum cf_end_kind how);
+/* The same at p, which has flow_text_pop_room() bytes of room: its end. */
+size_t flow_text_pop_room(const struct callflow *cf, uint32_t fn);
+char *flow_text_pop_put(char *p, const struct callflow *cf, uint32_t fn, uint64_t incl,
+			uint64_t self, enum cf_end_kind how);
 
 /* ", unwound", ", replaced", ", still running at the end", or "" for a return. */
 const char *flow_text_end_note(enum cf_end_kind how);
