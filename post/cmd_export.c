@@ -125,12 +125,12 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 	if (!ret)
 		ret = report_finish(out, path);
 out:
+	export_chrome_free(chrome);	/* what it holds goes out first, as a failed pass left it */
 	if (out && out != stdout && fclose(out) != 0 && !ret) {
 		pr_err("export: cannot write '%s': %s", path, strerror(errno));
 		ret = EXIT_RUNTIME;
 	}
 	export_callgrind_free(cg);
-	export_chrome_free(chrome);
 	flow_report_close(&r);
 	return ret;
 }

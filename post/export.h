@@ -47,7 +47,9 @@ int export_svg(struct flow_report *r, FILE *out, enum flame_prefix prefix, const
 /*
  * Chrome/Perfetto JSON, written while the engine runs: _new before the run
  * (it writes the head), _finish after it.  steps_clock: one microsecond a
- * step instead of the trace's time.
+ * step instead of the trace's time.  Events are held in a buffer: _free
+ * writes what it still holds (a failed run's) to out, so it comes before
+ * out is closed.
  */
 struct chrome;
 struct chrome *export_chrome_new(struct flow_report *r, FILE *out, bool steps_clock);

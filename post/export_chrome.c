@@ -22,7 +22,24 @@ struct chrome {
 	bool windowed;		  /* a window of steps or time: steps may be outside it */
 	int slot;		  /* our cf_thread.user[] slot */
 	struct chrome_thread *threads; /* all of them, newest first */
+	/* events put together here, written to out in large pieces (chrome_flush
+	 * before anything else writes to out) */
+	char *buf;
+	size_t fill;
+	/* per function: 0 not known yet, else its name's length + 1 when it is
+	 * plain (nothing to escape) and short enough for the buffer, or UINT32_MAX */
+	uint32_t *name_len;
+	uint32_t nr_names;
 };
+
+#define CHROME_BUF_SIZE (64 << 10)
+
+static void chrome_flush(struct chrome *c)
+{
+	if (c->fill)
+		fwrite_unlocked(c->buf, 1, c->fill, c->out);
+	c->fill = 0;
+}
 
 /*
  * A thread: its clock, and how far its stack has been written.  The trace
@@ -202,30 +219,64 @@ static char *chrome_event_tail(char *p, struct cf_thread *t, char ph)
 #define CHROME_NAME_INLINE 200	  /* names up to this long go into the event's one write */
 #define CHROME_CAT_MAX 16	  /* categories up to this long too (cf_entry_kind_name) */
 
+/* The most an event of the buffer takes. */
+#define CHROME_EVENT_MAX (16 + CHROME_NAME_INLINE + 64 + CHROME_CAT_MAX + 3 * TEXT_U64_MAX)
+
+/* fn's name length + 1 if it goes into the buffer as it is, else UINT32_MAX. */
+static uint32_t chrome_name_len(struct chrome *c, uint32_t fn, const char *name)
+{
+	if (fn >= c->nr_names) {
+		uint32_t n = fn + 1 > 2 * c->nr_names ? fn + 1 : 2 * c->nr_names;
+		uint32_t *v = realloc(c->name_len, n * sizeof(*v));
+
+		if (!v)
+			return UINT32_MAX;	/* the slow way, nothing lost */
+		memset(v + c->nr_names, 0, (n - c->nr_names) * sizeof(*v));
+		c->name_len = v;
+		c->nr_names = n;
+	}
+	if (!c->name_len[fn]) {
+		size_t len = strnlen(name, CHROME_NAME_INLINE + 1);
+
+		c->name_len[fn] = len <= CHROME_NAME_INLINE && json_plain(name) ?
+					  (uint32_t)len + 1 : UINT32_MAX;
+	}
+	return c->name_len[fn];
+}
+
 static void chrome_event(struct chrome *c, struct cf_thread *t, uint32_t fn, char ph, double ts,
 			 const char *cat)
 {
 	const char *head = c->first ? "\n{\"name\":\"" : ",\n{\"name\":\"";
 	const char *name = cf_func(c->r->cf, fn)->name;
-	size_t len = strnlen(name, CHROME_NAME_INLINE + 1);
-	char buf[16 + CHROME_NAME_INLINE + 64 + CHROME_CAT_MAX + 3 * TEXT_U64_MAX], *p = buf, *e;
+	uint32_t len = c->buf ? chrome_name_len(c, fn, name) : UINT32_MAX;
+	char buf[CHROME_EVENT_MAX], *p = buf, *e;
 
 	c->first = false;
 	chrome_thread(c, t)->wrote = true;
-	if (len <= CHROME_NAME_INLINE && strnlen(cat, CHROME_CAT_MAX + 1) <= CHROME_CAT_MAX &&
-	    json_plain(name)) {
-		/* the usual event: one write */
-		p = text_str(p, head);
-		memcpy(p, name, len);
-		p = text_str(p + len, "\",\"cat\":\"");
+	if (len != UINT32_MAX && strnlen(cat, CHROME_CAT_MAX + 1) <= CHROME_CAT_MAX) {
+		/* the usual event: into the buffer */
+		if (c->fill + CHROME_EVENT_MAX > CHROME_BUF_SIZE)
+			chrome_flush(c);
+		p = text_str(c->buf + c->fill, head);
+		memcpy(p, name, len - 1);
+		p = text_str(p + len - 1, "\",\"cat\":\"");
 		p = chrome_event_tail(text_str(p, cat), t, ph);
 		e = chrome_ts_text(p, ts);
 		if (e) {
 			*e++ = '}';
-			fwrite_unlocked(buf, 1, (size_t)(e - buf), c->out);
+			c->fill = (size_t)(e - c->buf);
 			return;
 		}
-	} else {
+		/* a time printf writes: the event so far, then it */
+		c->fill = (size_t)(p - c->buf);
+		chrome_flush(c);
+		chrome_put_ts(c->out, ts);
+		putc_unlocked('}', c->out);
+		return;
+	}
+	chrome_flush(c);
+	{
 		fputs_unlocked(head, c->out);
 		json_chars(c->out, name);
 		fputs_unlocked("\",\"cat\":\"", c->out);
@@ -362,6 +413,7 @@ struct chrome *export_chrome_new(struct flow_report *r, FILE *out, bool steps_cl
 	}
 	c->r = r;
 	c->out = out;
+	c->buf = malloc(CHROME_BUF_SIZE);	/* without it, each event is written alone */
 	c->first = true;
 	c->steps_clock = steps_clock;
 	w = session_filter(r->s);
@@ -384,6 +436,7 @@ struct chrome *export_chrome_new(struct flow_report *r, FILE *out, bool steps_cl
 static void chrome_name(struct chrome *c, const char *what, uint32_t pid, uint32_t tid,
 			const char *name)
 {
+	chrome_flush(c);
 	fprintf(c->out, "%s\n{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"ts\":0,"
 		"\"args\":{\"name\":\"", c->first ? "" : ",", what, pid, tid);
 	c->first = false;
@@ -433,6 +486,7 @@ static void chrome_names(struct chrome *c)
 
 int export_chrome_finish(struct chrome *c)
 {
+	chrome_flush(c);
 	chrome_names(c);
 	fprintf(c->out, "\n]}\n");
 	return 0;
@@ -442,11 +496,14 @@ void export_chrome_free(struct chrome *c)
 {
 	if (!c)
 		return;
+	chrome_flush(c);
 	while (c->threads) {
 		struct chrome_thread *next = c->threads->next;
 
 		free(c->threads);
 		c->threads = next;
 	}
+	free(c->buf);
+	free(c->name_len);
 	free(c);
 }
