@@ -198,7 +198,8 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 
 	if (fl->condensed || !in_window(fl, t, index) || fl->filtered)
 		return;
-	flow_flush(fl);
+	if (m == CF_MARK_GAP || m == CF_MARK_OFF || m == CF_MARK_EXIT)
+		flow_flush(fl);	/* printf's line goes after the lines held */
 	switch (m) {
 	case CF_MARK_GAP:
 		switch_mark(fl, index, t);

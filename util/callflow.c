@@ -1472,15 +1472,17 @@ static void tail_call(struct callflow *cf, struct cf_thread *t, struct trace_eve
 
 /*
  * After a step of site x (the thread's last, step k - 1): as many of the
- * steps from k as follow known runs of x's function through quiet
- * transitions, counted in bulk; returns the next step to take one at a
- * time.  A quiet transition is one thread_step() would take with nothing
- * but the count: an ordinary instruction's fall-through, a branch either
- * way or a jump to its target, into the top frame's own function, with
- * nothing pending (a step has just cleared it; the ring and the thread
- * stay: a cf_steps run is one thread's in one ring).  A run met for the
- * first time, or a transition not seen before, is stepped one by one
- * (so the consumers see every site and jump by step() first), then
+ * steps from k as follow known runs through quiet transitions, counted in
+ * bulk; returns the next step to take one at a time.  A quiet transition
+ * is one thread_step() would take with nothing but the count: an ordinary
+ * instruction's fall-through, a branch either way or a jump to its
+ * target, into the top frame's own function, with nothing pending (a step
+ * has just cleared it; the ring and the thread stay: a cf_steps run is
+ * one thread's in one ring); or with the frame it would push, pop or
+ * replace, done here as transition() does it: a call, a return to the
+ * top frame's ret_addr, a jump to another function's entry.  A run met
+ * for the first time, or a transition not seen before, is stepped one by
+ * one (so the consumers see every site and jump by step() first), then
  * remembered.
  */
 static size_t follow_runs(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,

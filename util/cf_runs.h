@@ -17,9 +17,13 @@
  *
  * Each run remembers, for its last instruction, the two successors the
  * engine took without anything happening but the count (the fall-through
- * and the branch's target, or an indirect jump's last target) and counts
- * the steps and taken jumps it stood for, to be told to the consumers
- * (cf_tally) at the end of the pass or before the run is rebuilt.
+ * and the branch's target, or an indirect jump's last target; a jump's
+ * target in another function entered at its first instruction, a tail
+ * call, marked CF_RUN_TAIL), and counts the steps and taken jumps it
+ * stood for, to be told to the consumers (cf_tally) at the end of the
+ * pass or before the run is rebuilt.  A run that ends in a call keeps its
+ * callee's run in next[1] (an indirect call's last) and, in next[0], the
+ * run after the call, where a return from the callee lands.
  */
 #ifndef PT_CF_RUNS_H
 #define PT_CF_RUNS_H
