@@ -66,23 +66,27 @@ char *flow_text_push_put(char *p, const struct callflow *cf, uint8_t kind, uint3
 	}
 }
 
-/* Through a buffer of room bytes: on the stack when it is small, else its own. */
-#define PUT_TO_FILE(out, room, put)                                                        \
-	do {                                                                               \
-		char small_[512], *buf_ = (room) <= sizeof(small_) ? small_ : malloc(room);       \
-                                                                                           \
-		if (buf_) {                                                                \
-			fwrite_unlocked(buf_, 1, (size_t)((put) - buf_), out);              \
-			if (buf_ != small_)                                                \
-				free(buf_);                                                \
-		}                                                                          \
-	} while (0)
+/* A buffer of room bytes: small (the caller's) when it does, else its own; NULL without memory. */
+static char *scratch(char *small, size_t small_size, size_t room)
+{
+	return room <= small_size ? small : malloc(room);
+}
+
+/* The text put at buf up to end, to out; buf is freed unless it is small. */
+static void put_out(FILE *out, char *buf, const char *end, const char *small)
+{
+	fwrite_unlocked(buf, 1, (size_t)(end - buf), out);
+	if (buf != small)
+		free(buf);
+}
 
 void flow_text_push(FILE *out, const struct callflow *cf, uint8_t kind, uint32_t fn,
 		    uint32_t other)
 {
-	PUT_TO_FILE(out, flow_text_push_room(cf, kind, fn, other),
-		    flow_text_push_put(buf_, cf, kind, fn, other));
+	char small[512], *buf = scratch(small, sizeof(small), flow_text_push_room(cf, kind, fn, other));
+
+	if (buf)
+		put_out(out, buf, flow_text_push_put(buf, cf, kind, fn, other), small);
 }
 
 void flow_text_adopt(FILE *out, const struct callflow *cf, uint32_t fn)
@@ -128,8 +132,10 @@ char *flow_text_pop_put(char *p, const struct callflow *cf, uint32_t fn, uint64_
 void flow_text_pop(FILE *out, const struct callflow *cf, uint32_t fn, uint64_t incl,
 		   uint64_t self, enum cf_end_kind how)
 {
-	PUT_TO_FILE(out, flow_text_pop_room(cf, fn),
-		    flow_text_pop_put(buf_, cf, fn, incl, self, how));
+	char small[512], *buf = scratch(small, sizeof(small), flow_text_pop_room(cf, fn));
+
+	if (buf)
+		put_out(out, buf, flow_text_pop_put(buf, cf, fn, incl, self, how), small);
 }
 
 void flow_text_interrupt(FILE *out, const struct callflow *cf, const struct trace_async *as,

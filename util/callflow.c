@@ -1494,6 +1494,7 @@ static size_t follow_runs(struct callflow *cf, struct cf_thread *t, struct trace
 	uint32_t off, fn;	  /* run i's sites from off are next; the top frame's function */
 	int32_t i;
 	int64_t via = -1;	  /* 2 * run + slot: the successor that led to run i */
+	bool matched = false;	  /* run i was compared already (run_follows): it is next */
 
 #define BULK_DONE()                                                                        \
 	do {                                                                               \
@@ -1519,9 +1520,10 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 		if (!cnt) {
 			r->known = true;	/* one site, stepped just now (off 1) */
 		} else {
-			if (cnt > n - k ||
-			    !same_pcs(pcs + k, rs->pcs + r->first + off, cnt, n - k >= 8))
+			if (!matched && (cnt > n - k || !same_pcs(pcs + k, rs->pcs + r->first + off,
+								 cnt, n - k >= 8)))
 				break;	/* not this run (yet): one at a time */
+			matched = false;
 			if (!r->known) {
 				BULK_DONE();
 				for (j = 0; j < cnt; j++)	/* its first step counts the jump */
@@ -1560,7 +1562,6 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 			struct cf_run *cr = r;
 
 			depth = t->depth;
-
 			if (call) {
 				if ((in->flags & ARCH_INSN_HAS_TARGET) && pc != in->target)
 					break;	/* unexplained */
@@ -1593,6 +1594,7 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				i = nx;
 				off = 0;
 				via = -1;
+				matched = true;
 				continue;
 			}
 			BULK_DONE();
@@ -1626,6 +1628,7 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 					  rs->pcs[last]);
 				fn = rs->info[nx].fn;
 				via = -1;
+				matched = true;
 			} else {
 				via = 2 * (int64_t)i + j;
 			}
