@@ -62,4 +62,32 @@ enum step_decode_status {
 enum step_decode_status step_decode(const uint8_t *buf, size_t len, uint64_t *last_pc,
 				    struct step_item *it, size_t *used);
 
+/*
+ * A long step (10cxxxxx) at b, decoded without a call when it needs no
+ * check: its zigzagged delta into *z and its length returned, or 0 when
+ * it is anything else (its continuation runs past end, or is longer than
+ * 8 bytes, the only ones that can be malformed): step_decode says then.
+ */
+static inline size_t step_long_fast(const uint8_t *b, const uint8_t *end, uint64_t *z)
+{
+	uint64_t v;
+	size_t n;
+
+	if ((b[0] & PT_CTL_TAG) != PT_STEP_LONG_TAG)
+		return 0;
+	v = b[0] & 0x1f;
+	if (!(b[0] & PT_STEP_LONG_CONT)) {
+		*z = v;
+		return 1;
+	}
+	for (n = 1; n <= 8 && b + n < end; n++) {
+		v |= (uint64_t)(b[n] & 0x7f) << (5 + 7 * (n - 1));
+		if (!(b[n] & 0x80)) {
+			*z = v;
+			return n + 1;
+		}
+	}
+	return 0;
+}
+
 #endif /* PT_STEPCODEC_H */

@@ -344,6 +344,33 @@ static int sr_check_block(struct stream_reader *r, size_t p, const struct step_i
 }
 
 /*
+ * The first byte at or after p, before len, that does not start a short
+ * step (whose byte has the top bit clear: a whole record of one byte), or
+ * len: a block is most of all short steps, skipped here eight at a time.
+ */
+static size_t sr_skip_short_steps(const uint8_t *buf, size_t p, size_t len)
+{
+	const uint64_t top = 0x8080808080808080ull;
+
+	for (; p + 8 <= len; p += 8) {
+		uint64_t w;
+
+		memcpy(&w, buf + p, 8);
+		w &= top;
+		if (w) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			return p + (size_t)__builtin_ctzll(w) / 8;
+#else
+			return p + (size_t)__builtin_clzll(w) / 8;
+#endif
+		}
+	}
+	while (p < len && !(buf[p] & PT_STEP_SHORT_MASK))
+		p++;
+	return p;
+}
+
+/*
  * Make the next CHECK block available: find its CHECK record, compare the
  * CRC, and only then let records out, so no consumer ever sees a byte that
  * fails its check.  1: a block is ready, 0: clean end, -1: error.
@@ -359,6 +386,11 @@ static int sr_verify_block(struct stream_reader *r)
 		enum step_decode_status st = STEP_DECODE_SHORT;
 		ssize_t got;
 
+		p = sr_skip_short_steps(r->buf, p, r->len);
+		if (p < r->len && (used = step_long_fast(r->buf + p, r->buf + r->len, &dummy))) {
+			p += used;
+			continue;
+		}
 		if (p < r->len)
 			st = step_decode(r->buf + p, r->len - p, &dummy, &it, &used);
 		if (st == STEP_DECODE_BAD)
@@ -594,11 +626,16 @@ size_t stream_reader_steps(struct stream_reader *r, uint64_t *pcs, size_t max)
 		} else if ((*b & PT_CTL_TAG) == PT_STEP_LONG_TAG) {
 			struct step_item it;
 			size_t used;
-			uint64_t last = pc;
+			uint64_t z, last = pc;
 
-			if (step_decode(b, (size_t)(end - b), &last, &it, &used) != STEP_DECODE_OK)
+			if ((used = step_long_fast(b, end, &z))) {
+				pc += (uint64_t)pt_unzigzag(z);
+			} else if (step_decode(b, (size_t)(end - b), &last, &it, &used) ==
+				   STEP_DECODE_OK) {
+				pc = last;
+			} else {
 				break;	/* stream_reader_next says what is wrong */
-			pc = last;
+			}
 			b += used;
 		} else {
 			break;

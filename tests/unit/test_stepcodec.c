@@ -131,12 +131,57 @@ static void test_malformed_rejected(void)
 	CU_ASSERT_EQUAL(step_decode(bad, 7, &last, &it, &used), STEP_DECODE_BAD);
 }
 
+/*
+ * The reader's call-free long step (step_long_fast) takes exactly what
+ * step_decode takes, or leaves it to step_decode: over every tag byte,
+ * continuations of 0 to 11 bytes, each cut at every length.
+ */
+static void test_long_step_fast_path(void)
+{
+	uint32_t seed = 12345;
+	unsigned fast = 0;
+
+	for (unsigned tag = 0; tag < 256; tag++) {
+		for (unsigned cont = 0; cont <= 11; cont++) {
+			uint8_t buf[16];
+			size_t len = 1 + cont;
+
+			buf[0] = (uint8_t)tag;
+			for (unsigned k = 1; k <= cont; k++) {
+				seed = seed * 1103515245u + 12345u;
+				/* continuation bytes but the last; the last ends the uleb */
+				buf[k] = (uint8_t)((seed >> 16) & 0x7f) | (k < cont ? 0x80 : 0);
+			}
+			for (size_t cut = 1; cut <= len; cut++) {
+				struct step_item it;
+				uint64_t last = 0x401000, z = 0;
+				size_t used = 0, n = step_long_fast(buf, buf + cut, &z);
+				enum step_decode_status st = step_decode(buf, cut, &last, &it, &used);
+
+				if (n) {
+					fast++;
+					CU_ASSERT_EQUAL(st, STEP_DECODE_OK);
+					CU_ASSERT_EQUAL(it.kind, STEP_ITEM_STEP);
+					CU_ASSERT_EQUAL(n, used);
+					CU_ASSERT_EQUAL(0x401000 + (uint64_t)pt_unzigzag(z), last);
+				} else {
+					/* only what is not a long step, is cut, or is over 8 bytes of uleb */
+					CU_ASSERT((tag & PT_CTL_TAG) != PT_STEP_LONG_TAG ||
+						  st != STEP_DECODE_OK || used > 9);
+				}
+			}
+		}
+	}
+	CU_ASSERT(fast > 0);
+}
+
 static CU_TestInfo tests[] = {
 	{ "steps round-trip within their byte budget", test_step_roundtrip },
 	{ "every delta width round-trips", test_every_delta_width },
 	{ "control records carry their payload", test_control_record },
 	{ "a cut record asks for more input", test_truncation_detected },
 	{ "malformed bytes are rejected", test_malformed_rejected },
+	{ "a long step decodes the same without a call", test_long_step_fast_path },
 	CU_TEST_INFO_NULL,
 };
 
