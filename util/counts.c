@@ -67,11 +67,17 @@ struct row {
 /* One resolved (process, address): the row its steps go to, or filtered out. */
 struct site {
 	uint64_t pc;
-	uint32_t pid;
-	uint32_t epoch;		  /* valid only while equal to counts.epoch */
+	union {
+		struct {
+			uint32_t pid;
+			uint32_t epoch;	/* valid only while equal to counts.epoch */
+		};
+		uint64_t key;	  /* both, compared at once */
+	};
 	struct row *row;	  /* symbol-level reports; NULL for process/thread */
 	bool pass;		  /* inside --module */
 	uint32_t next;		  /* the slot of the site that followed it last time (a guess) */
+	uint64_t steps;		  /* counted here, not yet added to its row (sites_flush) */
 };
 
 struct counts {
@@ -82,7 +88,8 @@ struct counts {
 
 	struct site *sites;	  /* open addressing; size a power of two */
 	size_t sites_mask, sites_used;
-	uint32_t epoch;		  /* bumped when any address space changes */
+	uint32_t *used;		  /* the slots of this epoch's sites, sites_used of them */
+	uint32_t epoch;		  /* bumped when any address space changes (sites_flush first) */
 
 	struct row **rows;	  /* every row, in creation order, then sorted */
 	size_t nr_rows, rows_cap;
@@ -128,10 +135,11 @@ struct counts *counts_new(const struct counts_options *o, const struct counts_re
 	c->by_id = o->by == COUNTS_BY_PROCESS || o->by == COUNTS_BY_THREAD;
 	c->sites_mask = (1u << 14) - 1;
 	c->sites = calloc(c->sites_mask + 1, sizeof(*c->sites));
+	c->used = malloc((c->sites_mask + 1) / 2 * sizeof(*c->used));
 	c->row_mask = (1u << 10) - 1;
 	c->row_map = calloc(c->row_mask + 1, sizeof(*c->row_map));
 	c->epoch = 1;		  /* calloc'ed sites (epoch 0) are empty */
-	if (!c->sites || !c->row_map)
+	if (!c->sites || !c->used || !c->row_map)
 		goto err;
 	if (o->by == COUNTS_BY_INSN) {
 		c->dec = arch_decoder_new();
@@ -156,6 +164,7 @@ void counts_free(struct counts *c)
 	free(c->rows);
 	free(c->row_map);
 	free(c->sites);
+	free(c->used);
 	free(c->result);
 	if (c->dec)
 		arch_decoder_free(c->dec);
@@ -346,26 +355,58 @@ static void resolve_site(struct counts *c, struct site *s)
 
 static int sites_grow(struct counts *c)
 {
-	size_t mask = c->sites_mask * 2 + 1;
+	size_t mask = c->sites_mask * 2 + 1, nr = 0;
 	struct site *n = calloc(mask + 1, sizeof(*n));
+	uint32_t *used = malloc((mask + 1) / 2 * sizeof(*used));
 
-	if (!n)
+	if (!n || !used) {
+		free(n);
+		free(used);
 		return -1;
-	for (size_t i = 0; i <= c->sites_mask; i++) {
-		struct site *s = &c->sites[i];
-		size_t k;
+	}
+	for (size_t i = 0; i < c->sites_used; i++) {
+		struct site *s = &c->sites[c->used[i]];
+		size_t k = hash_site(s->pid, s->pc) & mask;
 
-		if (s->epoch != c->epoch)
-			continue;
-		k = hash_site(s->pid, s->pc) & mask;
 		while (n[k].epoch == c->epoch)
 			k = (k + 1) & mask;
 		n[k] = *s;
+		used[nr++] = (uint32_t)k;
 	}
 	free(c->sites);
+	free(c->used);
 	c->sites = n;
+	c->used = used;
 	c->sites_mask = mask;
 	return 0;
+}
+
+/* What this epoch's sites counted, added to their rows: before the sites are dropped, or read. */
+static void sites_flush(struct counts *c)
+{
+	for (size_t i = 0; i < c->sites_used; i++) {
+		struct site *s = &c->sites[c->used[i]];
+
+		if (!s->steps)
+			continue;
+		if (s->pass && s->row) {
+			s->row->out.count += s->steps;
+			c->total += s->steps;
+		} else if (s->pass) {
+			if (!c->failed)
+				pr_err("out of memory while counting");
+			c->failed = true;
+		}
+		s->steps = 0;
+	}
+}
+
+/* Every site of the cache dropped: addresses resolve anew from here on. */
+static void sites_drop(struct counts *c)
+{
+	sites_flush(c);
+	c->epoch++;
+	c->sites_used = 0;
 }
 
 /*
@@ -389,13 +430,14 @@ static struct site *site_get(struct counts *c, uint32_t pid, uint64_t pc)
 		if (sites_grow(c) == 0)
 			return site_get(c, pid, pc);
 		/* no memory to grow: start the cache over rather than fail */
-		c->epoch++;
-		c->sites_used = 0;
+		sites_drop(c);
+		return site_get(c, pid, pc);
 	}
 	s->pid = pid;
 	s->pc = pc;
 	s->epoch = c->epoch;
-	c->sites_used++;
+	s->steps = 0;
+	c->used[c->sites_used++] = (uint32_t)(s - c->sites);
 	resolve_site(c, s);
 	return s;
 }
@@ -437,50 +479,46 @@ static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t p
 
 /*
  * A run of one thread's steps.  Code runs the same way again: the site
- * that followed this one last time is tried before the hash, and the steps
- * of one row in a row are added at once.
+ * that followed this one last time is tried before the hash, and a step
+ * is counted at its site, whose steps go to its row when the sites are
+ * dropped or the rows read (sites_flush).
  */
 void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t *pcs, size_t n)
 {
-	struct site *s = NULL;
-	struct row *row = NULL;
-	uint64_t pending = 0;
+	const uint32_t pid = ev->pid;
+	struct site *s, want;
 
 	c->seen += n;
-	if (!n || !filter_ring(c->o.filter, ev->ring) || !filter_thread(c->o.filter, ev->pid, ev->tid))
+	if (!n || !filter_ring(c->o.filter, ev->ring) || !filter_thread(c->o.filter, pid, ev->tid))
 		return;
-	if (c->by_id && !filter_on_functions(c->o.filter)) {
-		count_steps(c, ev->pid, ev->tid, pcs[0], true, n);
+	if (c->by_id) {
+		if (!filter_on_functions(c->o.filter)) {
+			count_steps(c, pid, ev->tid, pcs[0], true, n);
+			return;
+		}
+		/* a function filter by id: one by one */
+		for (size_t k = 0; k < n; k++)
+			count_steps(c, pid, ev->tid, pcs[k], true, 1);
 		return;
 	}
-	for (size_t k = 0; k < n; k++) {
-		struct site *nx = s && s->next <= c->sites_mask ? &c->sites[s->next] : NULL;
+	s = site_get(c, pid, pcs[0]);
+	s->steps++;
+	want = (struct site){ .pid = pid, .epoch = c->epoch };
+	for (size_t k = 1; k < n; k++) {
+		/* the slot is in the table: it only grows, and a slot once given is never past it */
+		struct site *nx = &c->sites[s->next & c->sites_mask];
 
-		if (!nx || nx->epoch != c->epoch || nx->pc != pcs[k] || nx->pid != ev->pid) {
+		if (nx->pc != pcs[k] || nx->key != want.key) {
 			struct site *before = c->sites;
 
-			nx = site_get(c, ev->pid, pcs[k]);
-			if (s && c->sites == before)	/* a grown table moved every site */
+			nx = site_get(c, pid, pcs[k]);
+			if (c->sites == before)	/* a grown table moved every site */
 				s->next = (uint32_t)(nx - c->sites);
+			want.epoch = c->epoch;	/* no memory to grow may have dropped every site */
 		}
 		s = nx;
-		if (!s->pass)
-			continue;
-		if (c->by_id || !s->row) {	/* a function filter by id, or no memory: one by one */
-			count_steps(c, ev->pid, ev->tid, pcs[k], true, 1);
-			continue;
-		}
-		if (s->row != row) {
-			if (row)
-				row->out.count += pending;
-			row = s->row;
-			pending = 0;
-		}
-		pending++;
-		c->total++;
+		s->steps++;
 	}
-	if (row)
-		row->out.count += pending;
 }
 
 void counts_event(struct counts *c, const struct trace_event *ev)
@@ -511,8 +549,7 @@ void counts_event(struct counts *c, const struct trace_event *ev)
 		case PT_TASK_MMAP:
 		case PT_TASK_MUNMAP:
 			/* addresses may mean something else from now on */
-			c->epoch++;
-			c->sites_used = 0;
+			sites_drop(c);
 			break;
 		}
 		break;
@@ -573,6 +610,7 @@ size_t counts_result(struct counts *c, const struct counts_row **rows)
 {
 	struct counts_row *res;
 
+	sites_flush(c);
 	if (c->by_id && name_id_rows(c) < 0)
 		return 0;
 	res = realloc(c->result, (c->nr_rows ? c->nr_rows : 1) * sizeof(*res));
@@ -586,8 +624,9 @@ size_t counts_result(struct counts *c, const struct counts_row **rows)
 	return c->nr_rows;
 }
 
-uint64_t counts_total(const struct counts *c)
+uint64_t counts_total(struct counts *c)
 {
+	sites_flush(c);
 	return c->total;
 }
 

@@ -98,7 +98,7 @@ size_t counts_columns(enum counts_by by, const char *const **names);
 size_t counts_result(struct counts *c, const struct counts_row **rows);
 
 /* Steps that passed the filters (the sum of all rows), and all steps fed. */
-uint64_t counts_total(const struct counts *c);
+uint64_t counts_total(struct counts *c);
 uint64_t counts_seen(const struct counts *c);
 /* Steps the trace says were lost (LOST records): in no row. */
 uint64_t counts_lost(const struct counts *c);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The counting module: synthetic event sequences and a fake address map, expected tables. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -195,7 +196,8 @@ static const struct {
 	  { "40|[counted]|[counted]", "2|prog|main" }, 42, 42, 9 },
 };
 
-static void feed(struct counts *c, const struct ev_row *r)
+/* batch: steps given as one run of a thread (counts_steps), else one at a time */
+static void feed(struct counts *c, const struct ev_row *r, bool batch)
 {
 	struct trace_task_rec mm = { .type = PT_TASK_MMAP, .c = { .pid = 10 } };
 	struct trace_event ev;
@@ -215,6 +217,15 @@ static void feed(struct counts *c, const struct ev_row *r)
 		counts_event(c, &ev);
 		return;
 	}
+	if (batch) {
+		uint64_t pcs[128];
+
+		CU_ASSERT_FATAL(r->n <= 128);
+		for (uint64_t k = 0; k < r->n; k++)
+			pcs[k] = r->pc;
+		counts_steps(c, &ev, pcs, r->n);
+		return;
+	}
 	for (uint64_t k = 0; k < r->n; k++)
 		counts_event(c, &ev);
 }
@@ -226,15 +237,16 @@ static void test_tables(void)
 		.comm = fake_comm,
 	};
 
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+	for (size_t k = 0; k < 2 * sizeof(cases) / sizeof(cases[0]); k++) {
+		bool batch = k & 1;	/* every case one step at a time, then in runs */
 		struct counts *c;
 		const struct counts_row *rows;
 		const char *const *names;
 		size_t n, nr_cols, want_n = 0;
 		uint64_t sum = 0;
 
-		const struct session_filter *sf = &cases[k].f;
-		struct counts_options o = cases[k].o;
+		const struct session_filter *sf = &cases[k / 2].f;
+		struct counts_options o = cases[k / 2].o;
 		struct filter fl;
 
 		remapped = 0;
@@ -244,14 +256,14 @@ static void test_tables(void)
 			o.filter = &fl;
 		c = counts_new(&o, &res);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-		for (size_t e = 0; e < 10 && cases[k].evs[e].n; e++)
-			feed(c, &cases[k].evs[e]);
-		nr_cols = counts_columns(cases[k].o.by, &names);
+		for (size_t e = 0; e < 10 && cases[k / 2].evs[e].n; e++)
+			feed(c, &cases[k / 2].evs[e], batch);
+		nr_cols = counts_columns(cases[k / 2].o.by, &names);
 		n = counts_result(c, &rows);
-		while (want_n < 8 && cases[k].want[want_n])
+		while (want_n < 8 && cases[k / 2].want[want_n])
 			want_n++;
 		if (n != want_n)
-			fprintf(stderr, "\n%s: %zu rows, expected %zu\n", cases[k].what, n, want_n);
+			fprintf(stderr, "\n%s%s: %zu rows, expected %zu\n", cases[k / 2].what, batch ? " (in runs)" : "", n, want_n);
 		CU_ASSERT_EQUAL(n, want_n);
 		for (size_t i = 0; i < n; i++) {
 			char got[512];
@@ -263,28 +275,28 @@ static void test_tables(void)
 							rows[i].cols[col]);
 			sum += rows[i].count;
 			/* "*" in a wanted row: the 400 bytes of a long name, then its tail */
-			if (i < want_n && strchr(cases[k].want[i], '*')) {
-				const char *star = strchr(cases[k].want[i], '*');
-				size_t head = (size_t)(star - cases[k].want[i]);
+			if (i < want_n && strchr(cases[k / 2].want[i], '*')) {
+				const char *star = strchr(cases[k / 2].want[i], '*');
+				size_t head = (size_t)(star - cases[k / 2].want[i]);
 
-				if (strlen(got) > head + 400 && !strncmp(got, cases[k].want[i], head) &&
+				if (strlen(got) > head + 400 && !strncmp(got, cases[k / 2].want[i], head) &&
 				    !strcmp(got + head + 400, star + 1))
 					continue;
-				fprintf(stderr, "\n%s: row %zu is '%.40s...%s'\n", cases[k].what, i,
+				fprintf(stderr, "\n%s: row %zu is '%.40s...%s'\n", cases[k / 2].what, i,
 					got, got + (strlen(got) > 20 ? strlen(got) - 20 : 0));
 				CU_FAIL("row differs");
 				continue;
 			}
-			if (i < want_n && strcmp(got, cases[k].want[i])) {
+			if (i < want_n && strcmp(got, cases[k / 2].want[i])) {
 				fprintf(stderr, "\n%s: row %zu is '%s', expected '%s'\n",
-					cases[k].what, i, got, cases[k].want[i]);
+					cases[k / 2].what, i, got, cases[k / 2].want[i]);
 				CU_FAIL("row differs");
 			}
 		}
 		CU_ASSERT_EQUAL(sum, counts_total(c));
-		CU_ASSERT_EQUAL(counts_total(c), cases[k].total);
-		CU_ASSERT_EQUAL(counts_seen(c), cases[k].seen);
-		CU_ASSERT_EQUAL(counts_lost(c), cases[k].lost);
+		CU_ASSERT_EQUAL(counts_total(c), cases[k / 2].total);
+		CU_ASSERT_EQUAL(counts_seen(c), cases[k / 2].seen);
+		CU_ASSERT_EQUAL(counts_lost(c), cases[k / 2].lost);
 		counts_free(c);
 		filter_free(&fl);
 	}
@@ -309,6 +321,72 @@ static void test_resolution_cached(void)
 	CU_ASSERT_EQUAL(counts_result(c, &rows), 2);	/* main and helper */
 	CU_ASSERT_EQUAL(rows[0].count + rows[1].count, 1000000);
 	counts_free(c);
+}
+
+/* The rows of steps given in runs (counts_steps) or one at a time (counts_event). */
+static size_t count_rows(const uint64_t *pcs, size_t n, bool batch, uint64_t *count, size_t max,
+			 uint64_t *total)
+{
+	struct counts_options o = { .by = COUNTS_BY_SYMBOL };
+	struct counts_resolver res = { .resolve = fake_resolve, .task = fake_task };
+	struct trace_task_rec mm = { .type = PT_TASK_MMAP, .c = { .pid = 10 } };
+	struct trace_event ev = { .kind = TEV_STEP, .pid = 10, .tid = 10 };
+	struct trace_event task = { .kind = TEV_TASK, .pid = 10, .task = &mm };
+	struct counts *c = counts_new(&o, &res);
+	const struct counts_row *rows;
+	size_t nr;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	remapped = 0;
+	for (size_t at = 0; at < n; at += 1000) {
+		size_t len = n - at < 1000 ? n - at : 1000;
+
+		if (at == n / 2)	/* halfway: a mapping change */
+			counts_event(c, &task);
+		if (batch) {
+			counts_steps(c, &ev, pcs + at, len);
+			continue;
+		}
+		for (size_t k = 0; k < len; k++) {
+			ev.pc = pcs[at + k];
+			counts_event(c, &ev);
+		}
+	}
+	nr = counts_result(c, &rows);
+	for (size_t i = 0; i < nr && i < max; i++)
+		count[i] = rows[i].count;
+	*total = counts_total(c);
+	counts_free(c);
+	remapped = 0;
+	return nr;
+}
+
+/*
+ * Runs over 40,000 addresses, branching as code does, the site table
+ * growing and a mapping change halfway: the same rows as one step at a time.
+ */
+static void test_runs_match_steps(void)
+{
+	static uint64_t pcs[200000];
+	uint64_t one[8] = { 0 }, runs[8] = { 0 }, total1, total2;
+	uint32_t seed = 1;
+	size_t n1, n2;
+
+	for (size_t k = 0; k < 200000; k++) {
+		seed = seed * 1103515245u + 12345u;
+		/* a loop in main, calls into memcpy, and far code that grows the table */
+		pcs[k] = k % 7 == 3 ? 0x7000 + (seed >> 16) % 0x100
+			 : k % 5 == 0 ? 0x100000 + (uint64_t)((seed >> 8) % 40000) * 4
+				      : 0x1000 + (k % 64) * 4;
+	}
+	n1 = count_rows(pcs, 200000, false, one, 8, &total1);
+	n2 = count_rows(pcs, 200000, true, runs, 8, &total2);
+	CU_ASSERT_EQUAL(n1, 4);	/* main, memcpy and [unknown]; after the change, start */
+	CU_ASSERT_EQUAL(n2, n1);
+	CU_ASSERT_EQUAL(total1, 200000);
+	CU_ASSERT_EQUAL(total2, total1);
+	for (size_t i = 0; i < 8; i++)
+		CU_ASSERT_EQUAL(runs[i], one[i]);
 }
 
 static void test_parse_by(void)
@@ -395,6 +473,7 @@ static void test_ring_filter(void)
 static CU_TestInfo tests[] = {
 	{ "reports by every key match their tables", test_tables },
 	{ "each address is resolved once", test_resolution_cached },
+	{ "steps in runs count as one at a time", test_runs_match_steps },
 	{ "--by values", test_parse_by },
 	{ "--ring user, kernel, all", test_ring_filter },
 	CU_TEST_INFO_NULL,
