@@ -76,7 +76,7 @@ struct site {
 	};
 	struct row *row;	  /* symbol-level reports; NULL for process/thread */
 	bool pass;		  /* inside --module */
-	uint32_t next;		  /* the slot of the site that followed it last time (a guess) */
+	uint32_t next, alt;	  /* slots of sites that followed it (guesses: a branch has two) */
 	uint64_t steps;		  /* counted here, not yet added to its row (sites_flush) */
 };
 
@@ -486,7 +486,9 @@ static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t p
 void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t *pcs, size_t n)
 {
 	const uint32_t pid = ev->pid;
-	struct site *s, want;
+	struct site *s, *sites;
+	uint64_t key;
+	size_t mask;
 
 	c->seen += n;
 	if (!n || !filter_ring(c->o.filter, ev->ring) || !filter_thread(c->o.filter, pid, ev->tid))
@@ -503,18 +505,27 @@ void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t
 	}
 	s = site_get(c, pid, pcs[0]);
 	s->steps++;
-	want = (struct site){ .pid = pid, .epoch = c->epoch };
+	key = ((struct site){ .pid = pid, .epoch = c->epoch }).key;
+	/* the table in locals: a site's steps could be c's fields, as the compiler sees them */
+	sites = c->sites;
+	mask = c->sites_mask;
 	for (size_t k = 1; k < n; k++) {
-		/* the slot is in the table: it only grows, and a slot once given is never past it */
-		struct site *nx = &c->sites[s->next & c->sites_mask];
+		/* the slots are in the table: it only grows, and a slot once given is never past it */
+		struct site *nx = &sites[s->next & mask];
 
-		if (nx->pc != pcs[k] || nx->key != want.key) {
-			struct site *before = c->sites;
-
-			nx = site_get(c, pid, pcs[k]);
-			if (c->sites == before)	/* a grown table moved every site */
-				s->next = (uint32_t)(nx - c->sites);
-			want.epoch = c->epoch;	/* no memory to grow may have dropped every site */
+		if (nx->pc != pcs[k] || nx->key != key) {
+			nx = &sites[s->alt & mask];
+			if (nx->pc != pcs[k] || nx->key != key) {
+				nx = site_get(c, pid, pcs[k]);
+				if (c->sites == sites) {	/* a grown table moved every site */
+					s->alt = s->next;
+					s->next = (uint32_t)(nx - sites);
+				}
+				/* no memory to grow may have dropped every site */
+				key = ((struct site){ .pid = pid, .epoch = c->epoch }).key;
+				sites = c->sites;
+				mask = c->sites_mask;
+			}
 		}
 		s = nx;
 		s->steps++;
