@@ -77,7 +77,21 @@ struct site {
 	struct row *row;	  /* symbol-level reports; NULL for process/thread */
 	bool pass;		  /* inside --module */
 	uint32_t next, alt;	  /* slots of sites that followed it (guesses: a branch has two) */
+	uint32_t path[2];	  /* the paths that followed it last (index + 1, 0 none), newest first */
 	uint64_t steps;		  /* counted here, not yet added to its row (sites_flush) */
+};
+
+/*
+ * The PATH_LEN steps that followed a site last time, and their sites:
+ * when the next steps are these again, they are counted as one, the path's
+ * times, and added to the sites (paths_flush) before the sites are moved,
+ * dropped or read.
+ */
+#define PATH_LEN 8
+struct path {
+	uint64_t pc[PATH_LEN];
+	uint32_t slot[PATH_LEN];
+	uint64_t times;		  /* taken whole, not yet added to its sites */
 };
 
 struct counts {
@@ -89,6 +103,8 @@ struct counts {
 	struct site *sites;	  /* open addressing; size a power of two */
 	size_t sites_mask, sites_used;
 	uint32_t *used;		  /* the slots of this epoch's sites, sites_used of them */
+	struct path *paths;	  /* of this epoch's sites, while the table does not move */
+	uint32_t nr_paths, paths_size;
 	uint32_t epoch;		  /* bumped when any address space changes (sites_flush first) */
 
 	struct row **rows;	  /* every row, in creation order, then sorted */
@@ -165,6 +181,7 @@ void counts_free(struct counts *c)
 	free(c->row_map);
 	free(c->sites);
 	free(c->used);
+	free(c->paths);
 	free(c->result);
 	if (c->dec)
 		arch_decoder_free(c->dec);
@@ -353,6 +370,29 @@ static void resolve_site(struct counts *c, struct site *s)
 	free(line);
 }
 
+/* What the paths counted, added to their sites. */
+static void paths_flush(struct counts *c)
+{
+	for (uint32_t i = 0; i < c->nr_paths; i++) {
+		struct path *p = &c->paths[i];
+
+		if (!p->times)
+			continue;
+		for (int j = 0; j < PATH_LEN; j++)
+			c->sites[p->slot[j]].steps += p->times;
+		p->times = 0;
+	}
+}
+
+/* Every path counted and dropped (the sites' slots are about to change). */
+static void paths_drop(struct counts *c)
+{
+	paths_flush(c);
+	for (size_t i = 0; i < c->sites_used; i++)
+		c->sites[c->used[i]].path[0] = c->sites[c->used[i]].path[1] = 0;
+	c->nr_paths = 0;
+}
+
 static int sites_grow(struct counts *c)
 {
 	size_t mask = c->sites_mask * 2 + 1, nr = 0;
@@ -364,6 +404,7 @@ static int sites_grow(struct counts *c)
 		free(used);
 		return -1;
 	}
+	paths_drop(c);
 	for (size_t i = 0; i < c->sites_used; i++) {
 		struct site *s = &c->sites[c->used[i]];
 		size_t k = hash_site(s->pid, s->pc) & mask;
@@ -404,6 +445,7 @@ static void sites_flush(struct counts *c)
 /* Every site of the cache dropped: addresses resolve anew from here on. */
 static void sites_drop(struct counts *c)
 {
+	paths_drop(c);
 	sites_flush(c);
 	c->epoch++;
 	c->sites_used = 0;
@@ -437,6 +479,7 @@ static struct site *site_get(struct counts *c, uint32_t pid, uint64_t pc)
 	s->pc = pc;
 	s->epoch = c->epoch;
 	s->steps = 0;
+	s->path[0] = s->path[1] = 0;
 	c->used[c->sites_used++] = (uint32_t)(s - c->sites);
 	resolve_site(c, s);
 	return s;
@@ -477,6 +520,56 @@ static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t p
 	c->total += n;
 }
 
+/* The PATH_LEN pcs at a are those at b: compared as vectors, no branch but the last. */
+typedef uint64_t path_vec __attribute__((vector_size(32)));
+static inline bool same_path(const uint64_t *a, const uint64_t *b)
+{
+	path_vec a0, a1, b0, b1, d;
+
+	memcpy(&a0, a, sizeof(a0));
+	memcpy(&a1, a + 4, sizeof(a1));
+	memcpy(&b0, b, sizeof(b0));
+	memcpy(&b1, b + 4, sizeof(b1));
+	d = (a0 ^ b0) | (a1 ^ b1);
+	return !(d[0] | d[1] | d[2] | d[3]);
+}
+_Static_assert(PATH_LEN == 8, "same_path compares eight");
+
+/*
+ * from's newest path from now on: pcs, at the sites of slot (counted one by
+ * one this time); its older one, the one it had before (or a new one).
+ */
+static void path_set(struct counts *c, struct site *from, const uint64_t *pcs,
+		     const uint32_t *slot)
+{
+	uint32_t old = from->path[0];
+	struct path *p;
+
+	from->path[0] = from->path[1];
+	from->path[1] = old;
+	if (!from->path[0]) {
+		if (c->nr_paths == c->paths_size) {
+			uint32_t size = c->paths_size ? 2 * c->paths_size : 1024;
+			struct path *np = reallocarray(c->paths, size, sizeof(*np));
+
+			if (!np || size < c->paths_size)
+				return;	/* no memory: steps go one by one */
+			c->paths = np;
+			c->paths_size = size;
+		}
+		c->paths[c->nr_paths].times = 0;
+		from->path[0] = ++c->nr_paths;
+	}
+	p = &c->paths[from->path[0] - 1];
+	if (p->times) {	/* what it counted as it was, to its sites */
+		for (int j = 0; j < PATH_LEN; j++)
+			c->sites[p->slot[j]].steps += p->times;
+		p->times = 0;
+	}
+	memcpy(p->pc, pcs, sizeof(p->pc));
+	memcpy(p->slot, slot, sizeof(p->slot));
+}
+
 /*
  * A run of one thread's steps.  Code runs the same way again: the site
  * that followed this one last time is tried before the hash, and a step
@@ -509,26 +602,53 @@ void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t
 	/* the table in locals: a site's steps could be c's fields, as the compiler sees them */
 	sites = c->sites;
 	mask = c->sites_mask;
-	for (size_t k = 1; k < n; k++) {
-		/* the slots are in the table: it only grows, and a slot once given is never past it */
-		struct site *nx = &sites[s->next & mask];
+	for (size_t k = 1; k < n;) {
+		struct site *from = s;
+		uint32_t slot[PATH_LEN];
+		size_t end;
 
-		if (nx->pc != pcs[k] || nx->key != key) {
-			nx = &sites[s->alt & mask];
-			if (nx->pc != pcs[k] || nx->key != key) {
-				nx = site_get(c, pid, pcs[k]);
-				if (c->sites == sites) {	/* a grown table moved every site */
-					s->alt = s->next;
-					s->next = (uint32_t)(nx - sites);
-				}
-				/* no memory to grow may have dropped every site */
-				key = ((struct site){ .pid = pid, .epoch = c->epoch }).key;
-				sites = c->sites;
-				mask = c->sites_mask;
+		if (n - k >= PATH_LEN && s->path[0]) {
+			struct path *p = &c->paths[s->path[0] - 1];
+
+			if (same_path(pcs + k, p->pc) ||
+			    (s->path[1] && (p = &c->paths[s->path[1] - 1], same_path(pcs + k, p->pc)))) {
+				p->times++;
+				s = &sites[p->slot[PATH_LEN - 1]];
+				k += PATH_LEN;
+				continue;
 			}
 		}
-		s = nx;
-		s->steps++;
+		/* one by one: the next PATH_LEN steps, or the rest, remembered as s's path */
+		end = n - k >= PATH_LEN ? k + PATH_LEN : n;
+		for (size_t j = k; j < end; j++) {
+			/* the slots are in the table: it only grows, and a slot once given is never past it */
+			struct site *nx = &sites[s->next & mask];
+
+			if (nx->pc != pcs[j] || nx->key != key) {
+				nx = &sites[s->alt & mask];
+				if (nx->pc != pcs[j] || nx->key != key) {
+					uint32_t epoch = c->epoch;
+
+					nx = site_get(c, pid, pcs[j]);
+					if (c->sites == sites) {	/* a grown table moved every site */
+						s->alt = s->next;
+						s->next = (uint32_t)(nx - sites);
+					}
+					/* and every path went; no memory to grow may have dropped every site */
+					if (c->sites != sites || c->epoch != epoch)
+						from = NULL;
+					key = ((struct site){ .pid = pid, .epoch = c->epoch }).key;
+					sites = c->sites;
+					mask = c->sites_mask;
+				}
+			}
+			s = nx;
+			s->steps++;
+			slot[j - k] = (uint32_t)(s - sites);
+		}
+		if (from && end - k == PATH_LEN)
+			path_set(c, from, pcs + k, slot);
+		k = end;
 	}
 }
 
@@ -621,6 +741,7 @@ size_t counts_result(struct counts *c, const struct counts_row **rows)
 {
 	struct counts_row *res;
 
+	paths_flush(c);
 	sites_flush(c);
 	if (c->by_id && name_id_rows(c) < 0)
 		return 0;
@@ -637,6 +758,7 @@ size_t counts_result(struct counts *c, const struct counts_row **rows)
 
 uint64_t counts_total(struct counts *c)
 {
+	paths_flush(c);
 	sites_flush(c);
 	return c->total;
 }

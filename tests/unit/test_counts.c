@@ -389,6 +389,37 @@ static void test_runs_match_steps(void)
 		CU_ASSERT_EQUAL(runs[i], one[i]);
 }
 
+/*
+ * Code that runs the same way again, as loops do: blocks of 3 to 12
+ * instructions in main (0x1000-0x10ff) and helper (0x1100-0x11ff), the
+ * next block one of two at random, so that the same steps follow a site
+ * many times, by either way; a mapping change halfway.  Counted in runs,
+ * the rows are those of one step at a time.
+ */
+static void test_repeated_paths(void)
+{
+	static uint64_t pcs[300000];
+	uint64_t one[8] = { 0 }, runs[8] = { 0 }, total1, total2;
+	uint32_t seed = 7;
+	size_t n = 0, b = 0, n1, n2;
+
+	while (n < 300000) {
+		/* block b: 3 + b instructions from 0x1000 + 0x40 * b (blocks 4 to 7 in helper) */
+		for (size_t i = 0; i < 3 + b && n < 300000; i++)
+			pcs[n++] = 0x1000 + 0x40 * b + 4 * i;
+		seed = seed * 1103515245u + 12345u;
+		b = (b + 1 + ((seed >> 16) & 1)) % 8;	/* the next block, or the one after */
+	}
+	n1 = count_rows(pcs, 300000, false, one, 8, &total1);
+	n2 = count_rows(pcs, 300000, true, runs, 8, &total2);
+	CU_ASSERT_EQUAL(n1, 3);	/* main and helper, then start */
+	CU_ASSERT_EQUAL(n2, n1);
+	CU_ASSERT_EQUAL(total1, 300000);
+	CU_ASSERT_EQUAL(total2, total1);
+	for (size_t i = 0; i < 8; i++)
+		CU_ASSERT_EQUAL(runs[i], one[i]);
+}
+
 static void test_parse_by(void)
 {
 	static const struct {
@@ -474,6 +505,7 @@ static CU_TestInfo tests[] = {
 	{ "reports by every key match their tables", test_tables },
 	{ "each address is resolved once", test_resolution_cached },
 	{ "steps in runs count as one at a time", test_runs_match_steps },
+	{ "code run the same way again counts as one at a time", test_repeated_paths },
 	{ "--by values", test_parse_by },
 	{ "--ring user, kernel, all", test_ring_filter },
 	CU_TEST_INFO_NULL,
