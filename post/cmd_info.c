@@ -223,6 +223,7 @@ static bool stream_steps(const struct trace *t, size_t i, uint64_t *steps, bool 
 {
 	const struct trace_stream_info *si = trace_stream(t, i);
 	struct stream_reader *r = stream_reader_open(si->path);
+	uint64_t pcs[1024];	/* steps are only counted: decoded in batches */
 	struct step_item it;
 
 	*steps = 0;
@@ -236,7 +237,15 @@ static bool stream_steps(const struct trace *t, size_t i, uint64_t *steps, bool 
 	stream_reader_set_quiet(r, true);
 	stream_reader_set_cut_short(r, trace_cut_short(t));
 	stream_reader_expect(r, t, si);
-	while (stream_reader_next(r, &it, NULL) == 1) {
+	for (;;) {
+		size_t got = stream_reader_steps(r, pcs, sizeof(pcs) / sizeof(pcs[0]));
+
+		if (got) {
+			*steps += got;
+			continue;
+		}
+		if (stream_reader_next(r, &it, NULL) != 1)
+			break;
 		*steps += it.kind == STEP_ITEM_STEP;
 		if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_ASYNC)
 			count_async(ac, &it);
