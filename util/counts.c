@@ -571,10 +571,12 @@ static void path_set(struct counts *c, struct site *from, const uint64_t *pcs,
 }
 
 /*
- * A run of one thread's steps.  Code runs the same way again: the site
- * that followed this one last time is tried before the hash, and a step
- * is counted at its site, whose steps go to its row when the sites are
- * dropped or the rows read (sites_flush).
+ * A run of one thread's steps.  Code runs the same way again: when the
+ * next PATH_LEN steps are one of the site's two paths, they count as one
+ * (the path's times); else they are taken one by one, the two sites that
+ * followed each site last tried before the hash, and remembered as the
+ * site's newest path.  A step is counted at its site, whose steps go to
+ * its row when the sites are dropped or the rows read (sites_flush).
  */
 void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t *pcs, size_t n)
 {
