@@ -44,6 +44,8 @@ static bool ordinary(const struct arch_insn *in)
 
 static void pool_reserve(struct cf_runs *rs, uint32_t n)
 {
+	uint32_t old = rs->pool_size;
+
 	if (rs->pool_used + n <= rs->pool_size)
 		return;
 	if (rs->pool_size > UINT32_MAX / 2 - n) {
@@ -54,8 +56,12 @@ static void pool_reserve(struct cf_runs *rs, uint32_t n)
 	while (rs->pool_used + n > rs->pool_size)
 		rs->pool_size *= 2;
 	rs->pcs = xgrow(rs->pcs, rs->pool_size, sizeof(*rs->pcs));
-	/* what runs' compares read past the last one: defined, never counted */
-	memset(rs->pcs + rs->pool_used, 0, (rs->pool_size - rs->pool_used) * sizeof(*rs->pcs));
+	/*
+	 * What runs' compares read past the last one: defined, never counted.
+	 * Only the new part: a run being made may have its first pc at
+	 * pool_used already (cf_runs_get, then build reserves again).
+	 */
+	memset(rs->pcs + old, 0, (rs->pool_size - old) * sizeof(*rs->pcs));
 	rs->sites = xgrow(rs->sites, rs->pool_size, sizeof(*rs->sites));
 }
 

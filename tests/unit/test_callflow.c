@@ -9,6 +9,7 @@
 
 #include "arcs.h"
 #include "callflow.h"
+#include "cf_runs.h"
 #include "unit.h"
 
 #define KBASE 0xffffffff81000000ull
@@ -1227,6 +1228,60 @@ static void test_unexplained_bounded(void)
 	}
 }
 
+/*
+ * A source of straight code: 16,384 one-byte ordinary instructions of one
+ * function from 0x100000, site ids by address, every one described.
+ */
+#define LONG_BASE 0x100000ull
+#define LONG_N 16384u
+
+static bool long_peek(void *ctx, uint32_t pid, uint64_t pc, uint8_t ring, struct cf_site *out)
+{
+	(void)ctx; (void)pid; (void)ring;
+	if (pc < LONG_BASE || pc >= LONG_BASE + LONG_N)
+		return false;
+	*out = (struct cf_site){ .insn = { .cls = ARCH_INSN_OTHER, .len = 1 }, .fn = 0,
+				 .id = (uint32_t)(pc - LONG_BASE) + 1 };
+	return true;
+}
+
+/*
+ * Every run holds the pcs it was made of, the pool growing under it
+ * (before, a run made just when the pool grew lost its first pc, and was
+ * never taken in bulk again).
+ */
+static void test_runs_keep_their_pcs(void)
+{
+	struct cf_source src = { .peek = long_peek };
+	struct cf_runs rs;
+	uint32_t bad = 0, made = 0;
+
+	cf_runs_init(&rs, NULL, NULL);
+	for (uint64_t pc = LONG_BASE; pc + CF_RUN_MAX <= LONG_BASE + LONG_N; pc += CF_RUN_MAX) {
+		struct cf_site x;
+		int32_t i;
+
+		CU_ASSERT_FATAL(long_peek(NULL, 1, pc, 0, &x));
+		i = cf_runs_get(&rs, &src, 1, 0, pc, &x);
+		CU_ASSERT_FATAL(i >= 0);
+		made++;
+	}
+	CU_ASSERT(rs.pool_size > 4096);	/* it grew, more than once */
+	for (uint32_t i = 0; i < rs.nr; i++) {
+		const struct cf_run *r = &rs.runs[i];
+
+		for (uint32_t k = 0; k < r->m; k++)
+			bad += rs.pcs[r->first + k] != LONG_BASE + (uint64_t)i * CF_RUN_MAX + k ||
+			       rs.sites[r->first + k].id != i * CF_RUN_MAX + k + 1;
+		bad += r->m != CF_RUN_MAX;
+	}
+	if (bad)
+		fprintf(stderr, "\n  %u of %u runs' pcs or sites are not theirs", bad, made);
+	CU_ASSERT_EQUAL(rs.nr, made);
+	CU_ASSERT_EQUAL(bad, 0);
+	cf_runs_release(&rs);
+}
+
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "runs of a thread's steps count as its steps one by one", test_runs },
@@ -1237,6 +1292,7 @@ static CU_TestInfo tests[] = {
 	{ "recording on and off: one call per activation", test_recording_on_off },
 	{ "unexplained transfers nest a bounded depth, signals as deep as they come",
 	  test_unexplained_bounded },
+	{ "runs keep their pcs while the pool grows", test_runs_keep_their_pcs },
 	CU_TEST_INFO_NULL,
 };
 
