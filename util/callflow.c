@@ -1456,17 +1456,23 @@ static void leave_call(struct callflow *cf, struct cf_thread *t, uint64_t index)
 }
 
 /*
- * Step index, at pc, is the first of site's function, jumped to from
- * from_pc in the top frame's: what cross_into() does, the frame replaced.
+ * Step index, at pc of site, follows from_pc (instruction from_insn) in
+ * the top frame's function by a transfer that thread_step() expects (a
+ * fall-through, a branch, a jump to its target) into another function:
+ * what thread_step() does there, cross_into() (a tail call, a jump into a
+ * function's middle, such as a cold part's or glibc's shared tails, or an
+ * unwind to a frame further down).  The top frame is site's function's
+ * after it, whichever it was.
  */
-static void tail_call(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
-		      uint64_t index, uint64_t pc, const struct cf_site *site, uint64_t from_pc)
+static void cross(struct callflow *cf, struct cf_thread *t, struct trace_event *ev, uint64_t index,
+		  uint64_t pc, const struct cf_site *site, uint64_t from_pc,
+		  const struct arch_insn *from_insn)
 {
 	ev->pc = pc;
 	ev->index = index;
 	cf->in_step = true;
 	cf->cur_index = index;
-	replace(cf, t, site, CF_ENTRY_TAIL, from_pc, ev);
+	cross_into(cf, t, site, from_pc, from_insn, ev);
 	cf->in_step = false;
 }
 
@@ -1480,7 +1486,8 @@ static void tail_call(struct callflow *cf, struct cf_thread *t, struct trace_eve
  * has just cleared it; the ring and the thread stay: a cf_steps run is
  * one thread's in one ring); or with the frame it would push, pop or
  * replace, done here as transition() does it: a call, a return to the
- * top frame's ret_addr, a jump to another function's entry.  A run met
+ * top frame's ret_addr, any of the transfers above into another function
+ * (cross(): a tail call, a jump into its middle, an unwind).  A run met
  * for the first time, or a transition not seen before, is stepped one by
  * one (so the consumers see every site and jump by step() first), then
  * remembered.
@@ -1620,13 +1627,13 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				break;
 		if (j < 2) {
 			nx = (int32_t)r->next[j] - 1;
-			if (r->next_jump & CF_RUN_TAIL(j)) {
+			if (r->next_jump & CF_RUN_CROSS(j)) {
 				if (!run_follows(rs, nx, pcs, k, n))
 					break;
 				BULK_DONE();
-				tail_call(cf, t, ev, first + k, pc, &rs->sites[rs->runs[nx].first],
-					  rs->pcs[last]);
-				fn = rs->info[nx].fn;
+				cross(cf, t, ev, first + k, pc, &rs->sites[rs->runs[nx].first],
+				      rs->pcs[last], in);
+				fn = top(t)->fn;	/* run nx's (cross()) */
 				via = -1;
 				matched = true;
 			} else {
@@ -1639,13 +1646,11 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 		if (!expected_flow(t, in, rs->pcs[last], pc))
 			break;
 		BULK_DONE();
-		depth = t->depth;
 		step_at(cf, t, ev, first, pcs, k++);
-		tail = t->sites[t->last_slot].fn != fn || top(t)->fn != fn;
-		if (tail && (in->cls != ARCH_INSN_JUMP || t->depth != depth ||
-			     top(t)->kind != CF_ENTRY_TAIL || top(t)->call_site != rs->pcs[last] ||
-			     top(t)->fn != t->sites[t->last_slot].fn || !t->sites[t->last_slot].entry))
-			goto restart;	/* into another function, not by a tail call */
+		/* into another function: cross_into() took it, as cross() will again */
+		tail = t->sites[t->last_slot].fn != fn;
+		if (tail && top(t)->fn != t->sites[t->last_slot].fn)
+			goto restart;
 		r_first = r->first;
 		r_m = r->m;
 		nx = cf_runs_get(rs, &cf->src, t->pid, ev->ring, pc, &t->sites[t->last_slot]);
@@ -1665,9 +1670,9 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 			cf_runs_tally_run(rs, (uint32_t)i); /* an indirect jump's other target */
 		r->next[j] = (uint32_t)nx + 1;
 		r->next_pc[j] = pc;
-		r->next_jump &= (uint8_t)~((1u << j) | CF_RUN_TAIL(j));
-		if (tail)	/* the frame replaced; no jump inside a function (arcs count none) */
-			r->next_jump |= (uint8_t)CF_RUN_TAIL(j);
+		r->next_jump &= (uint8_t)~((1u << j) | CF_RUN_CROSS(j));
+		if (tail)	/* cross(); no jump inside a function (arcs count none) */
+			r->next_jump |= (uint8_t)CF_RUN_CROSS(j);
 		else if ((in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
 			 pc != rs->pcs[last] + in->len)
 			r->next_jump |= (uint8_t)(1u << j);

@@ -17,9 +17,9 @@
  *
  * Each run remembers, for its last instruction, the two successors the
  * engine took without anything happening but the count (the fall-through
- * and the branch's target, or an indirect jump's last target; a jump's
- * target in another function entered at its first instruction, a tail
- * call, marked CF_RUN_TAIL), and counts the steps and taken jumps it
+ * and the branch's target, or an indirect jump's last target; one in
+ * another function, a tail call or a jump into its middle, marked
+ * CF_RUN_CROSS), and counts the steps and taken jumps it
  * stood for, to be told to the consumers (cf_tally) at the end of the
  * pass or before the run is rebuilt.  A run that ends in a call keeps its
  * callee's run in next[1] (an indirect call's last) and, in next[0], the
@@ -35,7 +35,7 @@
 
 #define CF_RUN_MAX 64
 #define CF_RUN_SLACK 8	  /* the pool's pcs readable past its last run */
-#define CF_RUN_TAIL(k) (4u << (k))
+#define CF_RUN_CROSS(k) (4u << (k))
 
 /* What cf_steps reads and counts of a run at each pass: one cache line. */
 struct cf_run {
@@ -46,7 +46,7 @@ struct cf_run {
 	uint16_t m;
 	uint8_t known;		  /* every site was once stepped one by one as part of it */
 	uint8_t next_jump;	  /* bit k: going to next[k] is a taken jump (arcs count it);
-				   * CF_RUN_TAIL(k): a tail call (next[k] another function's) */
+				   * CF_RUN_CROSS(k): next[k] is another function's */
 	uint64_t times;		  /* run whole, counted in bulk, not told yet */
 	uint64_t tail;		  /* sites 1..m-1 only (after a step of site 0), not told */
 	uint64_t jumps[2];	  /* taken jumps to next[k] not told yet */
