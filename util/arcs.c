@@ -60,6 +60,7 @@ struct arcs {
 	size_t nr_jumps, jumps_size;
 	struct row_index jump_index; /* by (pid, from, to) */
 	struct arcs_first_sight sight;
+	uint32_t tree_gen;	  /* adopts so far: each may change what node_child finds */
 };
 
 static void __attribute__((noreturn)) out_of_memory(size_t size)
@@ -508,6 +509,7 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	fn_stats(a, root->fn);
 	if (tt->depth != 1)
 		return;		/* cannot happen: the engine adopts only under one frame */
+	a->tree_gen++;
 	old = tt->stack[0];
 	node_detach(a, old);
 	g = node_new(a, root->fn, tt->root);
@@ -591,6 +593,84 @@ static void on_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
 	tt->have_last = true;
 }
 
+/*
+ * A call the engine took whole: each frame's push and pop as on_push()
+ * and on_pop() take them (each pushed above the top, its entry counted,
+ * then popped), the steps as on_bulk() takes them.  The replay's memo
+ * keeps the arcs its frames count in (the same functions every time) and
+ * the nodes they had under the caller's node last time (while no adopt
+ * moved nodes since):
+ *   [0] that caller's node + 1, [1] a->tree_gen then,
+ *   [2 + 2k] frame k's call arc + 1, [3 + 2k] its entry arc + 1,
+ *   [2 + 2 * REPLAY_MEMO_FRAMES + k] frame k's node.
+ */
+#define REPLAY_MEMO_FRAMES ((CF_REPLAY_MEMO - 2) / 3)
+
+static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr,
+		      uint32_t nr, const struct cf_bulk *b, uint32_t *memo)
+{
+	struct arcs *a = ctx;
+	struct tree_thread *tt = tree_thread(a, t);
+	uint32_t cur = tt->stack[tt->depth - 1], cur_fn = a->nodes[cur].fn;
+	uint32_t *nodes = memo + 2 + 2 * REPLAY_MEMO_FRAMES;
+	bool known = memo[0] == cur + 1 && memo[1] == a->tree_gen;
+	uint64_t site = fr[0].call_site;	/* a frame replacing another keeps it */
+
+	catch_up(a, tt, t->pid, tt->depth);
+	for (uint32_t k = 0; k < nr; k++) {
+		struct arc_fn_stats *fs = fn_stats(a, fr[k].fn);
+		uint32_t node = k < REPLAY_MEMO_FRAMES && known ? nodes[k] :
+				node_child(a, cur, fr[k].fn);
+		bool call = counts_as_call(fr[k].kind);
+		uint32_t ce = 0, ee;
+		struct arc_node *n;
+		struct arc_edge *e;
+
+		if (k < REPLAY_MEMO_FRAMES) {
+			nodes[k] = node;
+			if (call && !memo[2 + 2 * k])
+				memo[2 + 2 * k] =
+					(uint32_t)(edge(a, fr[k].caller_fn, fr[k].fn) - a->edges) + 1;
+			if (!memo[3 + 2 * k])
+				memo[3 + 2 * k] = (uint32_t)(edge(a, cur_fn, fr[k].fn) - a->edges) + 1;
+			ce = memo[2 + 2 * k] - 1;
+			ee = memo[3 + 2 * k] - 1;
+		} else {
+			if (call)
+				ce = (uint32_t)(edge(a, fr[k].caller_fn, fr[k].fn) - a->edges);
+			ee = (uint32_t)(edge(a, cur_fn, fr[k].fn) - a->edges);
+		}
+		n = &a->nodes[node];
+		if (call) {
+			e = &a->edges[ce];
+			if (!e->calls) {
+				e->call_site = fr[k].call_site;
+				e->pid = t->pid;
+			}
+			e->calls++;
+			fs->calls++;
+			n->calls++;
+		}
+		e = &a->edges[ee];
+		count_entry(a, e, t->pid, site);
+		fs->base += fr[k].cost.self;
+		fs->cum += fr[k].cost.fn_cum;
+		e->base += fr[k].cost.self;
+		e->cum += fr[k].cost.arc_cum;
+		n->base += fr[k].cost.self;
+		n->cum += fr[k].cost.incl;
+	}
+	memo[0] = cur + 1;
+	memo[1] = a->tree_gen;
+	tt->replaced_site = 0;
+	a->total += b->n;
+	tt->last_pc = b->pc;
+	tt->last_fn = b->site->fn;
+	tt->last_id = b->site->id;
+	tt->last_insn = b->site->insn;
+	tt->have_last = true;
+}
+
 static void on_tally(void *ctx, const struct cf_tally *tl)
 {
 	struct arcs *a = ctx;
@@ -614,7 +694,7 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 
 static const struct cf_consumer_ops arcs_ops = {
 	.push = on_push, .adopt = on_adopt, .pop = on_pop, .step = on_step, .mark = on_mark,
-	.bulk = on_bulk, .tally = on_tally,
+	.bulk = on_bulk, .tally = on_tally, .replay = on_replay,
 };
 
 struct arcs *arcs_new(struct callflow *cf)

@@ -23,6 +23,73 @@ struct cf_consumer {
 	void *ctx;
 };
 
+/*
+ * Replays: calls cf_steps takes whole.  A call met in cf_steps whose
+ * callee ran through known runs and quiet transfers only (no call of its
+ * own; tail calls and jumps into other functions replacing its frame, up
+ * to CF_REPLAY_FRAMES frames) and returned to the call's run after, all
+ * in at most CF_REPLAY_STEPS steps of one cf_steps run, is remembered by
+ * the call's run as a replay: its steps' pcs, its frames, the runs it took
+ * and how (each call's run keeps the last CF_REPLAY_SLOTS such).  When the
+ * same call is followed by the same pcs again, the call is taken whole:
+ * the runs count and the frames cost (push() and pop()'s arithmetic, done
+ * on the thread's stack as it is) what stepping through it again would
+ * give, because nothing it did depended on anything but those pcs and the
+ * stack, as long as
+ *   - the runs it took are still what they were (none rebuilt since) and
+ *     a jump it counts still leads where it did (an indirect one's too);
+ *   - no frame that a jump into a function's middle made has a function
+ *     already on the stack (cross_into() would have unwound to it);
+ *   - no task record came since it was made (what is mapped may differ);
+ *   - the return lands in the run it did, which follows.
+ */
+#define CF_REPLAY_STEPS 64
+#define CF_REPLAY_FRAMES 4
+#define CF_REPLAY_RUNS 24
+#define CF_REPLAY_SLOTS 4
+
+struct cf_replay_run {
+	uint32_t run, first;	  /* the run taken, and its place in the pool then */
+	uint16_t m;
+	uint8_t off;		  /* taken from site 1 (tail), else whole (times) */
+	int8_t via_slot;	  /* >= 0: the taken jump of via_run's next[via_slot] into it */
+	uint32_t via_run;
+	uint64_t via_pc;	  /* where that jump went (its run's next_pc) */
+};
+
+struct cf_replay_fr {
+	uint32_t fn, caller_fn;
+	uint8_t kind;
+	uint32_t start;		  /* its first step's offset in the replay */
+	uint64_t call_site;
+	uint32_t slot;		  /* where fn's state was in a thread's table (a guess) */
+};
+
+struct cf_replay {
+	uint64_t pcs[CF_REPLAY_STEPS + 8]; /* zero past len: compared eight at a time */
+	uint32_t len, gen;	  /* steps (0: an empty slot); task_gen when made */
+	uint32_t call_first;	  /* the call's run's place in the pool then, */
+	uint16_t call_m;	  /* and its length */
+	uint8_t nr_frames, nr_runs;
+	uint8_t victim;		  /* [0] of a run's: the slot a new replay goes to */
+	uint32_t land;		  /* the run the return lands in */
+	struct cf_replay_fr fr[CF_REPLAY_FRAMES];
+	struct cf_replay_run runs[CF_REPLAY_RUNS];
+	uint32_t memo[CF_MAX_CONSUMERS][CF_REPLAY_MEMO]; /* the consumers' (zero when made) */
+};
+
+struct cf_replays {
+	struct cf_replay *c;	  /* CF_REPLAY_SLOTS per call's run that has any */
+	uint32_t nr, size;
+	uint32_t *of_run;	  /* run index -> its slots' group + 1 */
+	uint32_t of_run_size;
+	/* the call being recorded, while rec */
+	bool rec;
+	uint32_t rec_call, rec_depth;
+	size_t rec_k;		  /* the callee's first step in the cf_steps run */
+	struct cf_replay rec_c;
+};
+
 struct callflow {
 	struct cf_source src;
 	struct cf_consumer cons[CF_MAX_CONSUMERS];
@@ -47,6 +114,8 @@ struct callflow {
 	struct cf_stats stats;
 	struct cf_runs runs;	  /* straight-line code met so far (cf_steps) */
 	bool bulk_ok;		  /* the source peeks, every step() consumer takes bulk steps */
+	bool replays_ok;	  /* every consumer takes calls whole (cf_consumer_ops.replay) */
+	struct cf_replays replays;  /* calls taken whole (cf_steps) */
 };
 
 static void *xrealloc(void *p, size_t size)
@@ -1338,6 +1407,7 @@ static void step_at(struct callflow *cf, struct cf_thread *t, struct trace_event
 {
 	ev->pc = pcs[k];
 	ev->index = first + k;
+	cf->replays.rec = false;	/* a call stepped through is no replay */
 	thread_step(cf, t, ev);
 }
 
@@ -1476,6 +1546,296 @@ static void cross(struct callflow *cf, struct cf_thread *t, struct trace_event *
 	cf->in_step = false;
 }
 
+/* ---- replays: calls taken whole (struct cf_replay) ---- */
+
+/* len pcs at a (avail readable there) are the replay's b (zero past its len). */
+static inline bool same_many(const uint64_t *a, const uint64_t *b, uint32_t len, size_t avail)
+{
+	uint32_t j = 0;
+
+	for (; j + 8 <= len; j += 8)
+		if (!same_pcs(a + j, b + j, 8, true))
+			return false;
+	return j == len || same_pcs(a + j, b + j, len - j, avail - j >= 8);
+}
+
+/* The call of run call (its last instruction) is about to push, at step k. */
+static void replay_rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call, size_t k)
+{
+	struct cf_replays *cs = &cf->replays;
+
+	cs->rec = cf->replays_ok;	/* a call inside the one recorded: that one is no replay */
+	cs->rec_call = call;
+	cs->rec_depth = t->depth;
+	cs->rec_k = k;
+	cs->rec_c.nr_frames = cs->rec_c.nr_runs = 0;
+}
+
+/* The top frame was pushed, or replaced, at step k: the replay's next frame. */
+static void replay_rec_frame(struct callflow *cf, struct cf_thread *t, size_t k)
+{
+	struct cf_replays *cs = &cf->replays;
+	struct cf_replay *c = &cs->rec_c;
+	const struct cf_frame *f = top(t);
+
+	if (!cs->rec)
+		return;
+	if (t->depth != cs->rec_depth + 1 || c->nr_frames == CF_REPLAY_FRAMES ||
+	    k - cs->rec_k >= CF_REPLAY_STEPS || f->resumes || f->unexplained) {
+		cs->rec = false;
+		return;
+	}
+	c->fr[c->nr_frames++] = (struct cf_replay_fr){
+		.fn = f->fn, .caller_fn = f->caller_fn, .kind = f->kind,
+		.start = (uint32_t)(k - cs->rec_k), .call_site = f->call_site, .slot = f->fnslot,
+	};
+}
+
+/* Run i was counted in bulk (from site off, its steps ending before step end; via as in follow_runs). */
+static void replay_rec_run(struct callflow *cf, uint32_t i, uint32_t off, int64_t via, size_t end)
+{
+	struct cf_replays *cs = &cf->replays;
+	struct cf_replay *c = &cs->rec_c;
+	const struct cf_runs *rs = &cf->runs;
+	struct cf_replay_run *op;
+
+	if (!cs->rec)
+		return;
+	if (c->nr_runs == CF_REPLAY_RUNS || end - cs->rec_k > CF_REPLAY_STEPS || !c->nr_frames) {
+		cs->rec = false;
+		return;
+	}
+	op = &c->runs[c->nr_runs++];
+	*op = (struct cf_replay_run){ .run = i, .first = rs->runs[i].first, .m = rs->runs[i].m,
+				     .off = (uint8_t)off, .via_slot = -1 };
+	if (via >= 0 && ((rs->runs[via / 2].next_jump >> (via % 2)) & 1)) {
+		op->via_slot = (int8_t)(via % 2);
+		op->via_run = (uint32_t)(via / 2);
+		op->via_pc = rs->runs[via / 2].next_pc[via % 2];
+	}
+}
+
+/* Where run's replays are (CF_REPLAY_SLOTS of them), made if need be. */
+static struct cf_replay *replays_make(struct callflow *cf, uint32_t run, bool make);
+
+static inline struct cf_replay *replays_of(struct callflow *cf, uint32_t run, bool make)
+{
+	const struct cf_replays *cs = &cf->replays;
+
+	if (run < cs->of_run_size && cs->of_run[run])
+		return &cs->c[CF_REPLAY_SLOTS * (cs->of_run[run] - 1)];
+	return make ? replays_make(cf, run, make) : NULL;
+}
+
+static struct cf_replay *replays_make(struct callflow *cf, uint32_t run, bool make)
+{
+	struct cf_replays *cs = &cf->replays;
+
+	if (run >= cs->of_run_size) {
+		uint32_t n = cs->of_run_size ? cs->of_run_size : 1024;
+
+		if (!make)
+			return NULL;
+		while (n <= run)
+			n *= 2;
+		cs->of_run = xrealloc(cs->of_run, n * sizeof(*cs->of_run));
+		memset(cs->of_run + cs->of_run_size, 0, (n - cs->of_run_size) * sizeof(*cs->of_run));
+		cs->of_run_size = n;
+	}
+	if (!cs->of_run[run]) {
+		if (!make)
+			return NULL;
+		if (cs->nr + CF_REPLAY_SLOTS > cs->size) {
+			cs->size = cs->size ? 2 * cs->size : 16 * CF_REPLAY_SLOTS;
+			cs->c = xrealloc(cs->c, cs->size * sizeof(*cs->c));
+		}
+		for (uint32_t j = 0; j < CF_REPLAY_SLOTS; j++) {
+			cs->c[cs->nr + j].len = 0;
+			cs->c[cs->nr + j].victim = 0;
+		}
+		cs->nr += CF_REPLAY_SLOTS;
+		cs->of_run[run] = cs->nr / CF_REPLAY_SLOTS;
+	}
+	return &cs->c[CF_REPLAY_SLOTS * (cs->of_run[run] - 1)];
+}
+
+/*
+ * The return at step k (to the top frame's caller, in run land) ends the
+ * call recorded: it becomes one of the call's run's replays, in an empty
+ * slot or in place of the one made longest ago.
+ */
+static void replay_rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uint32_t land,
+			   const uint64_t *pcs, size_t k)
+{
+	struct cf_replays *cs = &cf->replays;
+	const struct cf_replay *c = &cs->rec_c;
+	const struct cf_run *cr = &cf->runs.runs[call];
+	uint32_t len = (uint32_t)(k - cs->rec_k), slot;
+	struct cf_replay *group, *to;
+
+	if (!cs->rec)
+		return;
+	cs->rec = false;
+	if (call != cs->rec_call || t->depth != cs->rec_depth + 1 || !c->nr_frames ||
+	    !c->nr_runs || !len || len > CF_REPLAY_STEPS)
+		return;
+	group = replays_of(cf, call, true);
+	for (slot = 0; slot < CF_REPLAY_SLOTS && group[slot].len; slot++)
+		;
+	if (slot == CF_REPLAY_SLOTS) {
+		slot = group[0].victim;
+		group[0].victim = (uint8_t)((slot + 1) % CF_REPLAY_SLOTS);
+	}
+	to = &group[slot];
+	/* the parts in use only: it is made at every call that is not taken whole */
+	memcpy(to->pcs, pcs + cs->rec_k, len * sizeof(*pcs));
+	memset(to->pcs + len, 0, 8 * sizeof(*pcs));
+	to->len = len;
+	to->gen = cf->task_gen;
+	to->call_first = cr->first;
+	to->call_m = cr->m;
+	to->nr_frames = c->nr_frames;
+	to->nr_runs = c->nr_runs;
+	to->land = land;
+	memcpy(to->fr, c->fr, c->nr_frames * sizeof(*c->fr));
+	memcpy(to->runs, c->runs, c->nr_runs * sizeof(*c->runs));
+	memset(to->memo, 0, sizeof(to->memo));
+}
+
+/* The thread's state of frame fr's function (where it was last, if it still is). */
+static struct cf_fnstate *replay_fnstate(struct cf_thread *t, struct cf_replay_fr *fr)
+{
+	if (fr->slot >= t->fnstate_size || t->fnstate[fr->slot].fn_plus1 != fr->fn + 1)
+		fr->slot = (uint32_t)(fnstate(t, fr->fn) - t->fnstate);
+	return &t->fnstate[fr->slot];
+}
+
+/*
+ * The replay of call run call (a call, its callee's run known and next)
+ * that the steps from k are, if one is and it holds (struct cf_replay),
+ * else NULL.
+ */
+static struct cf_replay *replay_find(struct callflow *cf, struct cf_thread *t, const uint64_t *pcs,
+				     size_t k, size_t n, uint32_t call)
+{
+	const struct cf_runs *rs = &cf->runs;
+	const struct cf_run *cr = &rs->runs[call];
+	struct cf_replay *group = replays_of(cf, call, false);
+
+	if (!group)
+		return NULL;
+	for (int slot = 0; slot < CF_REPLAY_SLOTS; slot++) {
+		struct cf_replay *c = &group[slot];
+		uint32_t len = c->len, j;
+
+		if (!len || len >= n - k || !same_many(pcs + k, c->pcs, len, n - k))
+			continue;
+		if (c->gen != cf->task_gen || cr->first != c->call_first || cr->m != c->call_m ||
+		    cr->next[0] != c->land + 1 || cr->next_pc[0] != pcs[k + len] ||
+		    !run_follows(rs, (int32_t)c->land, pcs, k + len, n) ||
+		    rs->info[c->land].fn != top(t)->fn)
+			return NULL;
+		for (j = 0; j < c->nr_runs; j++) {
+			const struct cf_replay_run *op = &c->runs[j];
+			const struct cf_run *r = &rs->runs[op->run], *v;
+
+			if (r->first != op->first || r->m != op->m)
+				return NULL;
+			if (op->via_slot < 0)
+				continue;
+			v = &rs->runs[op->via_run];
+			if (v->next[op->via_slot] != op->run + 1 || v->next_pc[op->via_slot] != op->via_pc ||
+			    !((v->next_jump >> op->via_slot) & 1))
+				return NULL;
+		}
+		for (j = 1; j < c->nr_frames; j++)
+			if (c->fr[j].kind == CF_ENTRY_JUMP && replay_fnstate(t, &c->fr[j])->count)
+				return NULL;	/* cross_into() unwinds to it now */
+		return c;
+	}
+	return NULL;
+}
+
+/*
+ * Take replay c of a call for the steps from k (index first + k
+ * of ev's thread t, in ev's ring), nothing counted in bulk pending: the
+ * thread, the runs and the consumers as stepping through it would leave
+ * them, up to its return (step k + len - 1).  Each frame is pushed and
+ * popped as push() and pop() would: the caller's and an outer activation
+ * of its function's clocks, the function's state, the costs.
+ */
+static void replay_take(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev,
+			uint64_t first, size_t k, struct cf_replay *c)
+{
+	struct cf_runs *rs = &cf->runs;
+	struct cf_replay_frame fr[CF_REPLAY_FRAMES];
+	struct cf_frame *caller = top(t);
+	uint64_t base = t->steps, idx = first + k;
+	const struct cf_run *lr;
+	struct cf_bulk b;
+	uint32_t j;
+
+	for (j = 0; j < c->nr_frames; j++) {
+		uint32_t s0 = c->fr[j].start, e0 = j + 1 < c->nr_frames ? c->fr[j + 1].start : c->len;
+		uint64_t now = base + s0, end = base + e0;
+		struct cf_fnstate *st = replay_fnstate(t, &c->fr[j]);
+		struct cf_frame *outer = st->innermost >= 0 ? &t->frames[st->innermost] : NULL;
+		struct cf_cost cost = { .incl = e0 - s0, .self = e0 - s0,
+					.last_index = idx + e0 - 1, .end_index = idx + e0 };
+
+		/* push() at now */
+		caller->child_acc = 0;
+		if (caller->inner)
+			caller->inner_since = now;
+		if (outer && outer->inner) {
+			outer->child_acc += now - outer->inner_since;
+			outer->inner = false;
+		}
+		if (st->count++ == 0)
+			st->since = now;
+		/* pop() at end */
+		if (--st->count == 0)
+			cost.fn_cum = end - st->since;
+		cost.arc_cum = caller->child_acc + (caller->inner ? end - caller->inner_since : 0);
+		caller->child_acc = 0;
+		if (caller->inner)
+			caller->inner_since = end;
+		if (outer) {
+			outer->inner = true;
+			outer->inner_since = end;
+		}
+		fr[j] = (struct cf_replay_frame){ .fn = c->fr[j].fn, .caller_fn = c->fr[j].caller_fn,
+						  .kind = c->fr[j].kind,
+						  .call_site = c->fr[j].call_site, .cost = cost };
+	}
+	for (j = 0; j < c->nr_runs; j++) {
+		const struct cf_replay_run *op = &c->runs[j];
+
+		if (op->off)
+			rs->runs[op->run].tail++;
+		else
+			rs->runs[op->run].times++;
+		if (op->via_slot >= 0)
+			rs->runs[op->via_run].jumps[op->via_slot]++;
+	}
+	t->steps += c->len;
+	cf->stats.steps += c->len;
+	if (t->depth + 1 > t->max_depth)
+		t->max_depth = t->depth + 1;
+	if (t->depth + 1 > cf->stats.max_depth)
+		cf->stats.max_depth = t->depth + 1;
+	lr = &rs->runs[c->runs[c->nr_runs - 1].run];
+	t->last_slot ^= 1;
+	t->sites[t->last_slot] = rs->sites[lr->first + lr->m - 1];
+	t->last_pc = c->pcs[c->len - 1];
+	t->last_time = ev->time_ns;
+	t->last_index = idx + c->len - 1;
+	b = (struct cf_bulk){ .first = idx, .n = c->len, .time_ns = ev->time_ns, .ring = ev->ring,
+			      .pc = t->last_pc, .site = &t->sites[t->last_slot] };
+	for (int i = 0; i < cf->nr_cons; i++)
+		cf->cons[i].ops->replay(cf->cons[i].ctx, t, fr, c->nr_frames, &b, c->memo[i]);
+}
+
 /*
  * After a step of site x (the thread's last, step k - 1): as many of the
  * steps from k as follow known runs through quiet transitions, counted in
@@ -1502,6 +1862,7 @@ static size_t follow_runs(struct callflow *cf, struct cf_thread *t, struct trace
 	int32_t i;
 	int64_t via = -1;	  /* 2 * run + slot: the successor that led to run i */
 	bool matched = false;	  /* run i was compared already (run_follows): it is next */
+	struct cf_replay *rp;	  /* a call taken whole */
 
 #define BULK_DONE()                                                                        \
 	do {                                                                               \
@@ -1533,6 +1894,7 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 			matched = false;
 			if (!r->known) {
 				BULK_DONE();
+				cf->replays.rec = false;
 				for (j = 0; j < cnt; j++)	/* its first step counts the jump */
 					step_at(cf, t, ev, first, pcs, k + j);
 				rs->runs[i].known = true;
@@ -1544,6 +1906,8 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				if (via >= 0)	/* the jump into it, now that it ran */
 					rs->runs[via / 2].jumps[via % 2] +=
 						(rs->runs[via / 2].next_jump >> (via % 2)) & 1;
+				if (cf->replays.rec)
+					replay_rec_run(cf, (uint32_t)i, off, via, k + cnt);
 				bulk += cnt;
 				bulk_last = last;
 			}
@@ -1591,12 +1955,29 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				if (!run_follows(rs, nx, pcs, k, n) ||
 				    (!call && rs->info[nx].fn != t->frames[depth - 2].fn))
 					break;
+				if (call && cf->replays_ok &&
+				    (rp = replay_find(cf, t, pcs, k, n, (uint32_t)i))) {
+					/* the call whole (a replay), up to its return: the run it lands in next */
+					BULK_DONE();
+					cf->replays.rec = false; /* one being recorded has a call */
+					replay_take(cf, t, ev, first, k, rp);
+					k += rp->len;
+					i = (int32_t)rp->land;
+					off = 0;
+					via = -1;
+					matched = true;
+					continue;
+				}
 				BULK_DONE();
-				if (call)
+				if (call) {
+					replay_rec_start(cf, t, (uint32_t)i, k);
 					enter_call(cf, t, ev, first + k, fn, rs->info[nx].fn,
 						   rs->pcs[last], in, (uint32_t)i);
-				else
+					replay_rec_frame(cf, t, k);
+				} else {
+					replay_rec_end(cf, t, via_run, (uint32_t)nx, pcs, k);
 					leave_call(cf, t, first + k);
+				}
 				fn = rs->info[nx].fn;
 				i = nx;
 				off = 0;
@@ -1633,6 +2014,7 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				BULK_DONE();
 				cross(cf, t, ev, first + k, pc, &rs->sites[rs->runs[nx].first],
 				      rs->pcs[last], in);
+				replay_rec_frame(cf, t, k);
 				fn = top(t)->fn;	/* run nx's (cross()) */
 				via = -1;
 				matched = true;
@@ -1729,6 +2111,7 @@ struct callflow *cf_new(const struct cf_source *src)
 	cf->counting = true;
 	cf_runs_init(&cf->runs, tell_tally, cf);
 	cf->bulk_ok = src->peek != NULL;
+	cf->replays_ok = true;
 	return cf;
 }
 
@@ -1740,6 +2123,8 @@ int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void
 	cf->cons[cf->nr_cons].ctx = ctx;
 	if (ops->step && !ops->bulk)
 		cf->bulk_ok = false;	/* it wants every step by step() */
+	if (!ops->replay)
+		cf->replays_ok = false;	/* it wants every frame by push() and pop() */
 	return cf->nr_cons++;
 }
 
@@ -1759,6 +2144,8 @@ void cf_free(struct callflow *cf)
 		free((char *)cf->funcs[i].module_path);
 	}
 	cf_runs_release(&cf->runs);
+	free(cf->replays.c);
+	free(cf->replays.of_run);
 	free(cf->threads);
 	free(cf->thread_hash);
 	free(cf->funcs);

@@ -43,6 +43,7 @@
 
 #define CF_NO_FN UINT32_MAX	  /* "no function": a root frame's caller */
 #define CF_MAX_CONSUMERS 4
+#define CF_REPLAY_MEMO 16	  /* words a consumer keeps with each replay */
 /*
  * At most this many frames of a thread are open at once for transfers that
  * nothing explains: no instruction, no ASYNC record, no change of ring.  A
@@ -233,6 +234,14 @@ struct cf_bulk {
 	const struct cf_site *site;
 };
 
+/* A frame of a replay (cf_consumer_ops.replay): what push() and pop() would have told. */
+struct cf_replay_frame {
+	uint32_t fn, caller_fn;	  /* as in struct cf_frame */
+	uint8_t kind;
+	uint64_t call_site;
+	struct cf_cost cost;
+};
+
 /*
  * What bulk steps stood for, told at the end of the pass (cf_finish,
  * before the frames end) or earlier: site (at pc of pid) executed steps
@@ -269,6 +278,22 @@ struct cf_consumer_ops {
 	 */
 	void (*bulk)(void *ctx, struct cf_thread *t, const struct cf_bulk *b);
 	void (*tally)(void *ctx, const struct cf_tally *tl);
+	/*
+	 * A call that cf_steps took whole, as it took the same call before (a
+	 * replay): nr frames ran above the top frame, one after the other
+	 * (fr[0] the call's, each later one replacing the one before,
+	 * CF_END_REPLACED, by a tail call or a jump; the last returned,
+	 * CF_END_RETURN), with their costs; b says the steps (the last one,
+	 * the return, at b->pc of b->site).  It stands for the push(), pop()
+	 * and bulk() calls of those frames and steps; their sites and jumps
+	 * come by tally() as bulk steps' do.  memo: CF_REPLAY_MEMO words the
+	 * consumer may keep with this replay (zero when it is made; the same
+	 * frames, functions and caller's function every time, not the same
+	 * thread or caller frame).  The engine takes calls whole only when
+	 * every consumer has this.
+	 */
+	void (*replay)(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
+		       const struct cf_bulk *b, uint32_t *memo);
 	/* something worth showing happened (index: the next step's global index) */
 	void (*mark)(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index);
 	/*

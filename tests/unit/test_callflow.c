@@ -434,6 +434,9 @@ static void build_pingpong(void)
 
 static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev *evs, bool block,
 			    bool runs, bool peek);
+/* A consumer run_src adds beside the arcs, when set. */
+static const struct cf_consumer_ops *extra_ops;
+static void *extra_ctx;
 
 /*
  * Feed a scenario (as block starts if block; a thread's consecutive steps
@@ -453,6 +456,9 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 	struct arcs *a = arcs_new(cf);
 	struct trace_event first = { .kind = TEV_STEP };
 	uint64_t pcs[512];
+
+	if (extra_ops)
+		CU_ASSERT(cf_add_consumer(cf, extra_ops, extra_ctx) >= 0);
 	size_t n = 0;
 	uint64_t index = 0;
 
@@ -679,6 +685,7 @@ static void build_loop(void)
 /* A consumer that only counts how steps came: by step() or in bulk. */
 struct how_counted {
 	uint64_t stepped, bulk, pushed;
+	uint64_t replayed, replayed_frames, replayed_steps;	/* calls taken whole */
 	uint64_t landed;	  /* stepped at f's entry or where a call into f returns */
 };
 
@@ -701,6 +708,17 @@ static void hc_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
 {
 	(void)t;
 	((struct how_counted *)ctx)->bulk += b->n;
+}
+
+static void hc_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
+		      const struct cf_bulk *b, uint32_t *memo)
+{
+	struct how_counted *hc = ctx;
+
+	(void)t; (void)fr; (void)memo;
+	hc->replayed++;
+	hc->replayed_frames += nr;
+	hc->replayed_steps += b->n;
 }
 
 /*
@@ -1282,6 +1300,130 @@ static void test_runs_keep_their_pcs(void)
 	cf_runs_release(&rs);
 }
 
+/*
+ * A program for calls taken whole.  main loops calling outer (which
+ * recurses to a depth that changes each time and calls f on the way
+ * back: leaf calls of a function already on the stack), h (which calls
+ * f) and g (which calls h).  f goes one of three ways: straight to its
+ * return; through its cold part and back; or by a jump into g's middle
+ * and a jump back, which unwinds to g when g is on the stack and is two
+ * frames replacing f's when it is not.
+ */
+static const struct fake_insn whole_insns[] = {
+	CALL(0x1001, 0x7000), CALL(0x1007, 0x4000), CALL(0x100d, 0x3000), JMP(0x1012, 0x1000),
+	JCC(0x7001, 0x700e), CALL(0x7003, 0x7000), CALL(0x7009, 0x2000), RET(0x700e),
+	JCC(0x2001, 0x2010), JCC(0x2004, 0x3010), RET(0x2006), JMP(0x2011, 0x8000),
+	JMP(0x8001, 0x2006),
+	CALL(0x3001, 0x4000), RET(0x3006), JMP(0x3011, 0x2006),
+	CALL(0x4001, 0x2000), RET(0x4006),
+	END_INSNS,
+};
+static struct fake_ev whole_evs[60000];
+
+/* f's steps, the way way (0 straight, 1 the cold part, 2 into g and back), to its return. */
+static size_t whole_f(uint64_t *pcs, int way)
+{
+	static const uint64_t ways[3][8] = {
+		{ 0x2000, 0x2001, 0x2003, 0x2004, 0x2006 },
+		{ 0x2000, 0x2001, 0x2010, 0x2011, 0x8000, 0x8001, 0x2006 },
+		{ 0x2000, 0x2001, 0x2003, 0x2004, 0x3010, 0x3011, 0x2006 },
+	};
+	size_t n = 0;
+
+	while (n < 8 && ways[way][n])
+		pcs[n] = ways[way][n], n++;
+	return n;
+}
+
+static size_t whole_outer(uint64_t *pcs, int depth, int way)
+{
+	size_t n = 0;
+
+	pcs[n++] = 0x7000;
+	pcs[n++] = 0x7001;
+	if (depth) {
+		pcs[n++] = 0x7003;
+		n += whole_outer(pcs + n, depth - 1, (way + 1) % 3);
+		pcs[n++] = 0x7008;
+		pcs[n++] = 0x7009;
+		n += whole_f(pcs + n, way);
+	}
+	pcs[n++] = 0x700e;
+	return n;
+}
+
+static void build_whole(void)
+{
+	size_t n = 0;
+
+	for (int it = 0; it < 400; it++) {
+		uint64_t pcs[256];
+		size_t m = 0;
+
+		pcs[m++] = 0x1000;
+		pcs[m++] = 0x1001;
+		m += whole_outer(pcs + m, it % 5, (it / 5) % 3);
+		pcs[m++] = 0x1006;
+		pcs[m++] = 0x1007;
+		pcs[m++] = 0x4000;	/* h, from main */
+		pcs[m++] = 0x4001;
+		m += whole_f(pcs + m, it % 3);
+		pcs[m++] = 0x4006;
+		pcs[m++] = 0x100c;
+		pcs[m++] = 0x100d;
+		pcs[m++] = 0x3000;	/* g, then h, from g */
+		pcs[m++] = 0x3001;
+		pcs[m++] = 0x4000;
+		pcs[m++] = 0x4001;
+		m += whole_f(pcs + m, (it / 3) % 3);
+		pcs[m++] = 0x4006;
+		pcs[m++] = 0x3006;
+		pcs[m++] = 0x1012;
+		for (size_t k = 0; k < m; k++)
+			whole_evs[n++] = (struct fake_ev){ .pc = pcs[k] };
+	}
+	whole_evs[n].pc = 0;
+}
+
+/*
+ * Calls cf_steps takes whole (replays) give every number arcs keeps as
+ * stepping through them does: leaf calls of a function on the stack,
+ * tail parts and jumps between functions, a jump that unwinds to a frame
+ * further down where the same steps did not before; in one run and in
+ * runs cut anywhere; and most calls of the loop are taken whole.
+ */
+static void test_replays(void)
+{
+	static const struct cf_consumer_ops hc_ops = { .step = hc_step, .bulk = hc_bulk,
+						       .push = hc_push, .replay = hc_replay };
+	struct how_counted hc = { 0 };
+	struct arcs *one, *whole;
+	struct cf_stats st;
+	int bad;
+
+	build_whole();
+	one = run_src(whole_insns, whole_evs, false, false, false);
+	extra_ops = &hc_ops;
+	extra_ctx = &hc;
+	whole = run_src(whole_insns, whole_evs, false, true, true);
+	extra_ops = NULL;
+	bad = arcs_differ(one, whole);
+	if (bad)
+		fprintf(stderr, "\n  calls taken whole differ from single steps (%d)", bad);
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(arcs_check(whole), 0);
+	cf_get_stats(arcs_callflow(whole), &st);
+	CU_ASSERT_EQUAL(hc.stepped + hc.bulk + hc.replayed_steps, st.steps);
+	/* 400 iterations of up to 11 calls: most of them whole, some of more than one frame */
+	CU_ASSERT(hc.replayed > 400 * 3);
+	CU_ASSERT(hc.replayed_frames > hc.replayed + 400);
+	CU_ASSERT(hc.replayed_steps > st.steps / 4);
+	cf_free(arcs_callflow(whole));
+	arcs_free(whole);
+	cf_free(arcs_callflow(one));
+	arcs_free(one);
+}
+
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "runs of a thread's steps count as its steps one by one", test_runs },
@@ -1293,6 +1435,7 @@ static CU_TestInfo tests[] = {
 	{ "unexplained transfers nest a bounded depth, signals as deep as they come",
 	  test_unexplained_bounded },
 	{ "runs keep their pcs while the pool grows", test_runs_keep_their_pcs },
+	{ "calls taken whole cost what stepping through them costs", test_replays },
 	CU_TEST_INFO_NULL,
 };
 
