@@ -596,7 +596,8 @@ static void on_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
 /*
  * A call the engine took whole: each frame's push and pop as on_push()
  * and on_pop() take them (each pushed above the top, its entry counted,
- * then popped), the steps as on_bulk() takes them.  The replay's memo
+ * then popped), the steps before and in it as on_bulk() takes them (the
+ * last of before is not the last step: b's is).  The replay's memo
  * keeps the arcs its frames count in (the same functions every time) and
  * the nodes they had under the caller's node last time (while no adopt
  * moved nodes since):
@@ -607,7 +608,8 @@ static void on_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
 #define REPLAY_MEMO_FRAMES ((CF_REPLAY_MEMO - 2) / 3)
 
 static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr,
-		      uint32_t nr, const struct cf_bulk *b, uint32_t *memo)
+		      uint32_t nr, const struct cf_bulk *before, const struct cf_bulk *b,
+		      uint32_t *memo)
 {
 	struct arcs *a = ctx;
 	struct tree_thread *tt = tree_thread(a, t);
@@ -663,7 +665,7 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 	memo[0] = cur + 1;
 	memo[1] = a->tree_gen;
 	tt->replaced_site = 0;
-	a->total += b->n;
+	a->total += b->n + (before ? before->n : 0);
 	tt->last_pc = b->pc;
 	tt->last_fn = b->site->fn;
 	tt->last_id = b->site->id;

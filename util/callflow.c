@@ -1757,24 +1757,34 @@ static struct cf_replay *replay_find(struct callflow *cf, struct cf_thread *t, c
 }
 
 /*
- * Take replay c of a call for the steps from k (index first + k
- * of ev's thread t, in ev's ring), nothing counted in bulk pending: the
+ * Take replay c of a call for the steps from k (index first + k of ev's
+ * thread t, in ev's ring), after the top frame's `before` steps counted
+ * in bulk and not told yet (the last at pool index before_last): the
  * thread, the runs and the consumers as stepping through it would leave
  * them, up to its return (step k + len - 1).  Each frame is pushed and
  * popped as push() and pop() would: the caller's and an outer activation
  * of its function's clocks, the function's state, the costs.
  */
 static void replay_take(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev,
-			uint64_t first, size_t k, struct cf_replay *c)
+			uint64_t first, size_t k, struct cf_replay *c, uint64_t before,
+			uint32_t before_last)
 {
 	struct cf_runs *rs = &cf->runs;
+	struct cf_bulk pre = { .first = first + k - before, .n = before, .time_ns = ev->time_ns,
+			       .ring = ev->ring, .pc = rs->pcs[before_last],
+			       .site = &rs->sites[before_last] };
 	struct cf_replay_frame fr[CF_REPLAY_FRAMES];
 	struct cf_frame *caller = top(t);
-	uint64_t base = t->steps, idx = first + k;
+	uint64_t base, idx = first + k;
 	const struct cf_run *lr;
 	struct cf_bulk b;
 	uint32_t j;
 
+	/* the caller's steps counted in bulk before the call, as bulk_done() counts them */
+	caller->self += before;
+	t->steps += before;
+	cf->stats.steps += before;
+	base = t->steps;
 	for (j = 0; j < c->nr_frames; j++) {
 		uint32_t s0 = c->fr[j].start, e0 = j + 1 < c->nr_frames ? c->fr[j + 1].start : c->len;
 		uint64_t now = base + s0, end = base + e0;
@@ -1833,7 +1843,8 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	b = (struct cf_bulk){ .first = idx, .n = c->len, .time_ns = ev->time_ns, .ring = ev->ring,
 			      .pc = t->last_pc, .site = &t->sites[t->last_slot] };
 	for (int i = 0; i < cf->nr_cons; i++)
-		cf->cons[i].ops->replay(cf->cons[i].ctx, t, fr, c->nr_frames, &b, c->memo[i]);
+		cf->cons[i].ops->replay(cf->cons[i].ctx, t, fr, c->nr_frames, before ? &pre : NULL,
+					&b, c->memo[i]);
 }
 
 /*
@@ -1958,9 +1969,9 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				if (call && cf->replays_ok &&
 				    (rp = replay_find(cf, t, pcs, k, n, (uint32_t)i))) {
 					/* the call whole (a replay), up to its return: the run it lands in next */
-					BULK_DONE();
 					cf->replays.rec = false; /* one being recorded has a call */
-					replay_take(cf, t, ev, first, k, rp);
+					replay_take(cf, t, ev, first, k, rp, bulk, bulk_last);
+					bulk = 0;
 					k += rp->len;
 					i = (int32_t)rp->land;
 					off = 0;

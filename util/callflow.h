@@ -284,8 +284,10 @@ struct cf_consumer_ops {
 	 * (fr[0] the call's, each later one replacing the one before,
 	 * CF_END_REPLACED, by a tail call or a jump; the last returned,
 	 * CF_END_RETURN), with their costs; b says the steps (the last one,
-	 * the return, at b->pc of b->site).  It stands for the push(), pop()
-	 * and bulk() calls of those frames and steps; their sites and jumps
+	 * the return, at b->pc of b->site); before, if not NULL, the top
+	 * frame's steps counted in bulk just before the call.  It stands for
+	 * the bulk() of before, and the push(), pop() and bulk() calls of
+	 * those frames and steps; their sites and jumps
 	 * come by tally() as bulk steps' do.  memo: CF_REPLAY_MEMO words the
 	 * consumer may keep with this replay (zero when it is made; the same
 	 * frames, functions and caller's function every time, not the same
@@ -293,7 +295,7 @@ struct cf_consumer_ops {
 	 * every consumer has this.
 	 */
 	void (*replay)(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
-		       const struct cf_bulk *b, uint32_t *memo);
+		       const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo);
 	/* something worth showing happened (index: the next step's global index) */
 	void (*mark)(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index);
 	/*

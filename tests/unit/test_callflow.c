@@ -711,11 +711,13 @@ static void hc_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
 }
 
 static void hc_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
-		      const struct cf_bulk *b, uint32_t *memo)
+		      const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo)
 {
 	struct how_counted *hc = ctx;
 
 	(void)t; (void)fr; (void)memo;
+	if (before)
+		hc->bulk += before->n;
 	hc->replayed++;
 	hc->replayed_frames += nr;
 	hc->replayed_steps += b->n;
