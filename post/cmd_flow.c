@@ -137,20 +137,51 @@ static void line_head(struct flow *fl, uint64_t index, const struct cf_thread *t
 	flow_flush(fl);
 }
 
+/* '>' the entry of a frame of fn (kind, from other) at step index, depth frames below it. */
+static void push_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint8_t kind,
+		      uint32_t fn, uint32_t other, uint64_t index)
+{
+	char *p;
+
+	if (fl->condensed || !in_window(fl, t, index) || !selected(fl, fn))
+		return;
+	p = line_start(fl, flow_text_push_room(fl->r->cf, kind, fn, other), index, t, depth);
+	line_write(fl, flow_text_push_put(p, fl->r->cf, kind, fn, other));
+}
+
+/* The end of a frame of fn entered at step entry (cost, how), t->depth frames below it. */
+static void pop_line(struct flow *fl, struct cf_thread *t, uint32_t fn, uint64_t entry,
+		     const struct cf_cost *cost, enum cf_end_kind how)
+{
+	char *p;
+
+	if (!selected(fl, fn))
+		return;
+	if (fl->condensed) {
+		const struct session_filter *w = session_filter(fl->r->s);
+
+		if (!cost->incl || cost->last_index < w->from || entry > w->to ||
+		    !in_window(fl, t, entry))
+			return;
+		fl->lines++;
+		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s\n",
+		       entry, cost->last_index, cost->incl, t->tid, t->depth,
+		       report_indent(t->depth), "", fn_name(fl, fn), flow_text_end_note(how));
+		return;
+	}
+	if (!in_window(fl, t, cost->end_index))
+		return;
+	p = line_start(fl, flow_text_pop_room(fl->r->cf, fn), cost->end_index, t, t->depth);
+	line_write(fl, flow_text_pop_put(p, fl->r->cf, fn, cost->incl, cost->self, how));
+}
+
 static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
 		    const struct cf_frame *f)
 {
-	struct flow *fl = ctx;
-	unsigned depth = t->depth - 1;
 	uint32_t other = f->kind == CF_ENTRY_TAIL ? f->caller_fn :
 			 f->kind == CF_ENTRY_JUMP && parent ? parent->fn : CF_NO_FN;
-	char *p;
 
-	if (fl->condensed || !in_window(fl, t, f->entry_index) || !selected(fl, f->fn))
-		return;
-	p = line_start(fl, flow_text_push_room(fl->r->cf, f->kind, f->fn, other), f->entry_index, t,
-		       depth);
-	line_write(fl, flow_text_push_put(p, fl->r->cf, f->kind, f->fn, other));
+	push_line(ctx, t, t->depth - 1, f->kind, f->fn, other, f->entry_index);
 }
 
 static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
@@ -168,28 +199,30 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
 		   const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
 {
-	struct flow *fl = ctx;
-	char *p;
-
 	(void)parent;
-	if (!selected(fl, f->fn))
-		return;
-	if (fl->condensed) {
-		const struct session_filter *w = session_filter(fl->r->s);
+	pop_line(ctx, t, f->fn, f->entry_index, cost, how);
+}
 
-		if (!cost->incl || cost->last_index < w->from || f->entry_index > w->to ||
-		    !in_window(fl, t, f->entry_index))
-			return;
-		fl->lines++;
-		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s\n",
-		       f->entry_index, cost->last_index, cost->incl, t->tid, t->depth,
-		       report_indent(t->depth), "", fn_name(fl, f->fn), flow_text_end_note(how));
-		return;
+/*
+ * A call the engine took whole: each frame's lines as on_push() and
+ * on_pop() print them (each one above the caller, the top frame; the
+ * last returns, the others are replaced).
+ */
+static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
+		      const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo)
+{
+	uint32_t caller = t->depth ? t->frames[t->depth - 1].fn : CF_NO_FN;
+
+	(void)before; (void)memo;
+	for (uint32_t k = 0; k < nr; k++) {
+		uint32_t other = fr[k].kind == CF_ENTRY_TAIL ? fr[k].caller_fn :
+				 fr[k].kind == CF_ENTRY_JUMP ? caller : CF_NO_FN;
+		uint64_t entry = k ? fr[k - 1].cost.end_index : b->first;
+
+		push_line(ctx, t, t->depth, fr[k].kind, fr[k].fn, other, entry);
+		pop_line(ctx, t, fr[k].fn, entry, &fr[k].cost,
+			 k + 1 < nr ? CF_END_REPLACED : CF_END_RETURN);
 	}
-	if (!in_window(fl, t, cost->end_index))
-		return;
-	p = line_start(fl, flow_text_pop_room(fl->r->cf, f->fn), cost->end_index, t, t->depth);
-	line_write(fl, flow_text_pop_put(p, fl->r->cf, f->fn, cost->incl, cost->self, how));
 }
 
 static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index)
@@ -237,7 +270,7 @@ static void on_interrupt(void *ctx, struct cf_thread *t, const struct cf_interru
 
 static const struct cf_consumer_ops flow_ops = {
 	.push = on_push, .adopt = on_adopt, .pop = on_pop, .mark = on_mark,
-	.interrupt = on_interrupt,
+	.interrupt = on_interrupt, .replay = on_replay,
 };
 
 int cmd_flow(int argc, char **argv, struct post_opts *opts)

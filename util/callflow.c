@@ -83,6 +83,7 @@ struct cf_replays {
 	uint32_t nr, size;
 	uint32_t *of_run;	  /* run index -> its slots' group + 1 */
 	uint32_t of_run_size;
+	uint64_t taken;		  /* replays taken */
 	/* the call being recorded, while rec */
 	bool rec;
 	uint32_t rec_call, rec_depth;
@@ -500,6 +501,46 @@ struct push_args {
 	uint32_t call_run;	  /* cf_steps: the run whose call this is, + 1 */
 };
 
+/*
+ * The clocks a frame's entry moves, at thread clock now: its parent's
+ * (from now on the parent's innermost steps belong to the arc to this
+ * child), an outer activation of its function's (outer: no longer the
+ * innermost), its function's state st.  push() and replay_take().
+ */
+static inline void clocks_enter(struct cf_frame *parent, struct cf_frame *outer,
+				struct cf_fnstate *st, uint64_t now)
+{
+	if (parent) {
+		parent->child_acc = 0;
+		if (parent->inner)
+			parent->inner_since = now;
+	}
+	if (outer && outer->inner) {
+		outer->child_acc += now - outer->inner_since;
+		outer->inner = false;
+	}
+	if (st->count++ == 0)
+		st->since = now;
+}
+
+/* ... and its end, with what its function's and its arc's Cum get.  pop() and replay_take(). */
+static inline void clocks_leave(struct cf_frame *parent, struct cf_frame *outer,
+				struct cf_fnstate *st, uint64_t now, struct cf_cost *cost)
+{
+	if (--st->count == 0)
+		cost->fn_cum = now - st->since;
+	if (parent) {
+		cost->arc_cum = parent->child_acc + (parent->inner ? now - parent->inner_since : 0);
+		parent->child_acc = 0;
+		if (parent->inner)
+			parent->inner_since = now;
+	}
+	if (outer) {
+		outer->inner = true;
+		outer->inner_since = now;
+	}
+}
+
 static void push(struct callflow *cf, struct cf_thread *t, const struct push_args *a)
 {
 	uint64_t now = t->steps;
@@ -511,12 +552,6 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 		t->frames = xrealloc(t->frames, t->frames_size * sizeof(*t->frames));
 	}
 	parent = top(t);
-	if (parent) {
-		/* From now on the parent's innermost steps belong to the arc to this child. */
-		parent->child_acc = 0;
-		if (parent->inner)
-			parent->inner_since = now;
-	}
 	f = &t->frames[t->depth];
 	/*
 	 * Field by field, no memset: a frame a call is the engine's commonest
@@ -540,17 +575,8 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	st = fnstate(t, a->fn);
 	f->fnslot = (uint32_t)(st - t->fnstate);
 	f->prev_same = st->innermost;
-	if (st->innermost >= 0) {
-		struct cf_frame *outer = &t->frames[st->innermost];
-
-		if (outer->inner) {
-			outer->child_acc += now - outer->inner_since;
-			outer->inner = false;
-		}
-	}
+	clocks_enter(parent, st->innermost >= 0 ? &t->frames[st->innermost] : NULL, st, now);
 	st->innermost = (int32_t)t->depth;
-	if (st->count++ == 0)
-		st->since = now;
 	f->inner = true;
 	f->inner_since = now;
 	f->resumes = a->resumes;
@@ -588,21 +614,8 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	/* its function's state where push found it, unless the table grew since */
 	st = f->fnslot < t->fnstate_size && t->fnstate[f->fnslot].fn_plus1 == f->fn + 1 ?
 		     &t->fnstate[f->fnslot] : fnstate(t, f->fn);
-	if (--st->count == 0)
-		cost.fn_cum = now - st->since;
 	st->innermost = f->prev_same;
-	if (parent) {
-		cost.arc_cum = parent->child_acc + (parent->inner ? now - parent->inner_since : 0);
-		parent->child_acc = 0;
-		if (parent->inner)
-			parent->inner_since = now;
-	}
-	if (f->prev_same >= 0) {
-		struct cf_frame *outer = &t->frames[f->prev_same];
-
-		outer->inner = true;
-		outer->inner_since = now;
-	}
+	clocks_leave(parent, f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
 	saved = *f;
 	unindex_frame(t, (int32_t)t->depth - 1);
 	t->unexplained -= f->unexplained;
@@ -1793,27 +1806,9 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 		struct cf_cost cost = { .incl = e0 - s0, .self = e0 - s0,
 					.last_index = idx + e0 - 1, .end_index = idx + e0 };
 
-		/* push() at now */
-		caller->child_acc = 0;
-		if (caller->inner)
-			caller->inner_since = now;
-		if (outer && outer->inner) {
-			outer->child_acc += now - outer->inner_since;
-			outer->inner = false;
-		}
-		if (st->count++ == 0)
-			st->since = now;
-		/* pop() at end */
-		if (--st->count == 0)
-			cost.fn_cum = end - st->since;
-		cost.arc_cum = caller->child_acc + (caller->inner ? end - caller->inner_since : 0);
-		caller->child_acc = 0;
-		if (caller->inner)
-			caller->inner_since = end;
-		if (outer) {
-			outer->inner = true;
-			outer->inner_since = end;
-		}
+		/* push() at now, pop() at end (st->innermost as it was: pop() restores it) */
+		clocks_enter(caller, outer, st, now);
+		clocks_leave(caller, outer, st, end, &cost);
 		fr[j] = (struct cf_replay_frame){ .fn = c->fr[j].fn, .caller_fn = c->fr[j].caller_fn,
 						  .kind = c->fr[j].kind,
 						  .call_site = c->fr[j].call_site, .cost = cost };
@@ -1830,6 +1825,7 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	}
 	t->steps += c->len;
 	cf->stats.steps += c->len;
+	cf->replays.taken++;
 	if (t->depth + 1 > t->max_depth)
 		t->max_depth = t->depth + 1;
 	if (t->depth + 1 > cf->stats.max_depth)
@@ -2162,6 +2158,11 @@ void cf_free(struct callflow *cf)
 	free(cf->funcs);
 	free(cf->func_hash);
 	free(cf);
+}
+
+uint64_t cf_calls_whole(const struct callflow *cf)
+{
+	return cf->replays.taken;
 }
 
 void cf_get_stats(const struct callflow *cf, struct cf_stats *st)

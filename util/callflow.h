@@ -307,6 +307,8 @@ struct cf_consumer_ops {
 };
 
 struct callflow *cf_new(const struct cf_source *src);
+/* Calls cf_steps took whole so far (cf_consumer_ops.replay): how the pass went, not a count of the trace. */
+uint64_t cf_calls_whole(const struct callflow *cf);
 void cf_free(struct callflow *cf);
 
 /* Register a report builder; returns its slot in cf_thread.user[], -1 if full. */

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Calls taken whole: post takes a repeated call (the same call followed by
+# the same steps: qsort's comparison callback, memcpy through its PLT stub
+# and its shared tail, a recursion's leaf calls) at once, not step by step.
+# A window takes every step one at a time instead; with a window that holds
+# every step, each report must print what it prints without one (but the
+# header's window line).  tests/progs/bench_calls: 4 threads, qsort, a
+# recursion, libc's string calls; static, -O2.
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/e2e/arc-lib.sh"
+
+prog=$PROGS/bench_calls
+arc_record tr "$prog" 3
+"$POST" -v -i tr profile >/dev/null 2>whole.log || fail "post profile"
+whole=$(sed -n 's/.*call flow: \([0-9]*\) calls taken whole.*/\1/p' whole.log)
+[ -n "$whole" ] && [ "$whole" -gt 1000 ] ||
+	{ cat whole.log; fail "not over 1000 calls taken whole: '$whole'"; }
+"$POST" -v -i tr profile --to 999999999999 >/dev/null 2>stepped.log || fail "post profile --to"
+expect_eq "calls taken whole in a window" 0 \
+	"$(sed -n 's/.*call flow: \([0-9]*\) calls taken whole.*/\1/p' stepped.log)"
+
+for r in "profile" "tree --merged" "arc" "flow" "flow --condensed" "flow --symbol cmp" \
+	"export --format callgrind -o -" "export --format folded -o -"; do
+	# shellcheck disable=SC2086
+	"$POST" -i tr $r | grep -v '^# window' | sed 's/steps in the window/steps of the trace/' \
+		>whole.out || fail "post $r"
+	# shellcheck disable=SC2086
+	"$POST" -i tr $r --to 999999999999 | grep -v '^# window' |
+		sed 's/steps in the window/steps of the trace/' >stepped.out || fail "post $r --to"
+	[ -s whole.out ] || fail "post $r printed nothing"
+	expect_same_file "post $r" stepped.out whole.out
+done
+echo "PASS"
