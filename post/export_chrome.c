@@ -397,9 +397,56 @@ static void chrome_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
 	chrome_note_step(c, ct, b->first + b->n - 1, b->time_ns);
 }
 
+/*
+ * A call the engine took whole: what chrome_bulk(), chrome_push() and
+ * chrome_pop() do for its steps and frames, in their order (the steps
+ * before it; each frame above the caller, the top frame: its entry, its
+ * steps, its end).
+ */
+static void chrome_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr,
+			  uint32_t nr, const struct cf_bulk *before, const struct cf_bulk *b,
+			  uint32_t *memo)
+{
+	struct chrome *c = ctx;
+	struct chrome_thread *ct = chrome_thread(c, t);
+	uint64_t entry = b->first;
+
+	(void)memo;
+	if (before)
+		chrome_bulk(c, t, before);
+	for (uint32_t k = 0; k < nr; k++) {
+		uint64_t end = fr[k].cost.end_index;
+		struct cf_bulk steps = { .first = entry, .n = end - entry, .time_ns = b->time_ns,
+					 .ring = b->ring, .pc = b->pc, .site = b->site };
+
+		/* chrome_push(), the frame at t->depth */
+		if (ct->in_window) {
+			double ts = chrome_ts(c, t, entry, b->time_ns);
+
+			chrome_open_below(c, t, t->depth, ts);
+			if (ct->open == t->depth) {
+				if (fr_selected(c->r, fr[k].fn))
+					chrome_event(c, t, fr[k].fn, 'B', ts,
+						     cf_entry_kind_name(fr[k].kind));
+				ct->open++;
+			}
+		}
+		if (steps.n)
+			chrome_bulk(c, t, &steps);
+		/* chrome_pop(), t->depth frames below it */
+		if (t->depth < ct->open) {
+			ct->open = t->depth;
+			if (fr_selected(c->r, fr[k].fn))
+				chrome_event(c, t, fr[k].fn, 'E', chrome_ts(c, t, end, 0),
+					     cf_entry_kind_name(fr[k].kind));
+		}
+		entry = end;
+	}
+}
+
 static const struct cf_consumer_ops chrome_ops = {
 	.push = chrome_push, .adopt = chrome_adopt, .pop = chrome_pop, .step = chrome_step,
-	.bulk = chrome_bulk,
+	.bulk = chrome_bulk, .replay = chrome_replay,
 };
 
 struct chrome *export_chrome_new(struct flow_report *r, FILE *out, bool steps_clock)

@@ -21,7 +21,8 @@ expect_eq "calls taken whole in a window" 0 \
 	"$(sed -n 's/.*call flow: \([0-9]*\) calls taken whole.*/\1/p' stepped.log)"
 
 for r in "profile" "tree --merged" "arc" "flow" "flow --condensed" "flow --symbol cmp" \
-	"export --format callgrind -o -" "export --format folded -o -"; do
+	"export --format callgrind -o -" "export --format folded -o -" "export --format chrome -o -" \
+	"export --format chrome --clock steps -o -"; do
 	# shellcheck disable=SC2086
 	"$POST" -i tr $r | grep -v '^# window' | sed 's/steps in the window/steps of the trace/' \
 		>whole.out || fail "post $r"
