@@ -266,6 +266,17 @@ static struct cf_fnstate *fnstate(struct cf_thread *t, uint32_t fn)
 	return &t->fnstate[i];
 }
 
+/*
+ * fn's state where it was last, at *slot, if it still is there (the table
+ * moves its states when it grows), else found and *slot set to it.
+ */
+static inline struct cf_fnstate *fnstate_at(struct cf_thread *t, uint32_t *slot, uint32_t fn)
+{
+	if (*slot >= t->fnstate_size || t->fnstate[*slot].fn_plus1 != fn + 1)
+		*slot = (uint32_t)(fnstate(t, fn) - t->fnstate);
+	return &t->fnstate[*slot];
+}
+
 static struct cf_thread *thread_get(struct callflow *cf, uint32_t pid, uint32_t tid)
 {
 	uint32_t mask, i;
@@ -611,9 +622,7 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	cost.last_index = t->last_index;
 	cost.end_index = cf->in_step ? cf->cur_index : t->last_index + 1;
 	cost.self = f->self;
-	/* its function's state where push found it, unless the table grew since */
-	st = f->fnslot < t->fnstate_size && t->fnstate[f->fnslot].fn_plus1 == f->fn + 1 ?
-		     &t->fnstate[f->fnslot] : fnstate(t, f->fn);
+	st = fnstate_at(t, &f->fnslot, f->fn);	/* where push found it, unless the table grew */
 	st->innermost = f->prev_same;
 	clocks_leave(parent, f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
 	saved = *f;
@@ -1629,7 +1638,7 @@ static void replay_rec_run(struct callflow *cf, uint32_t i, uint32_t off, int64_
 }
 
 /* Where run's replays are (CF_REPLAY_SLOTS of them), made if need be. */
-static struct cf_replay *replays_make(struct callflow *cf, uint32_t run, bool make);
+static struct cf_replay *replays_make(struct callflow *cf, uint32_t run);
 
 static inline struct cf_replay *replays_of(struct callflow *cf, uint32_t run, bool make)
 {
@@ -1637,18 +1646,16 @@ static inline struct cf_replay *replays_of(struct callflow *cf, uint32_t run, bo
 
 	if (run < cs->of_run_size && cs->of_run[run])
 		return &cs->c[CF_REPLAY_SLOTS * (cs->of_run[run] - 1)];
-	return make ? replays_make(cf, run, make) : NULL;
+	return make ? replays_make(cf, run) : NULL;
 }
 
-static struct cf_replay *replays_make(struct callflow *cf, uint32_t run, bool make)
+static struct cf_replay *replays_make(struct callflow *cf, uint32_t run)
 {
 	struct cf_replays *cs = &cf->replays;
 
 	if (run >= cs->of_run_size) {
 		uint32_t n = cs->of_run_size ? cs->of_run_size : 1024;
 
-		if (!make)
-			return NULL;
 		while (n <= run)
 			n *= 2;
 		cs->of_run = xrealloc(cs->of_run, n * sizeof(*cs->of_run));
@@ -1656,8 +1663,6 @@ static struct cf_replay *replays_make(struct callflow *cf, uint32_t run, bool ma
 		cs->of_run_size = n;
 	}
 	if (!cs->of_run[run]) {
-		if (!make)
-			return NULL;
 		if (cs->nr + CF_REPLAY_SLOTS > cs->size) {
 			cs->size = cs->size ? 2 * cs->size : 16 * CF_REPLAY_SLOTS;
 			cs->c = xrealloc(cs->c, cs->size * sizeof(*cs->c));
@@ -1715,14 +1720,6 @@ static void replay_rec_end(struct callflow *cf, struct cf_thread *t, uint32_t ca
 	memset(to->memo, 0, sizeof(to->memo));
 }
 
-/* The thread's state of frame fr's function (where it was last, if it still is). */
-static struct cf_fnstate *replay_fnstate(struct cf_thread *t, struct cf_replay_fr *fr)
-{
-	if (fr->slot >= t->fnstate_size || t->fnstate[fr->slot].fn_plus1 != fr->fn + 1)
-		fr->slot = (uint32_t)(fnstate(t, fr->fn) - t->fnstate);
-	return &t->fnstate[fr->slot];
-}
-
 /*
  * The replay of call run call (a call, its callee's run known and next)
  * that the steps from k are, if one is and it holds (struct cf_replay),
@@ -1762,7 +1759,8 @@ static struct cf_replay *replay_find(struct callflow *cf, struct cf_thread *t, c
 				return NULL;
 		}
 		for (j = 1; j < c->nr_frames; j++)
-			if (c->fr[j].kind == CF_ENTRY_JUMP && replay_fnstate(t, &c->fr[j])->count)
+			if (c->fr[j].kind == CF_ENTRY_JUMP &&
+			    fnstate_at(t, &c->fr[j].slot, c->fr[j].fn)->count)
 				return NULL;	/* cross_into() unwinds to it now */
 		return c;
 	}
@@ -1801,7 +1799,7 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	for (j = 0; j < c->nr_frames; j++) {
 		uint32_t s0 = c->fr[j].start, e0 = j + 1 < c->nr_frames ? c->fr[j + 1].start : c->len;
 		uint64_t now = base + s0, end = base + e0;
-		struct cf_fnstate *st = replay_fnstate(t, &c->fr[j]);
+		struct cf_fnstate *st = fnstate_at(t, &c->fr[j].slot, c->fr[j].fn);
 		struct cf_frame *outer = st->innermost >= 0 ? &t->frames[st->innermost] : NULL;
 		struct cf_cost cost = { .incl = e0 - s0, .self = e0 - s0,
 					.last_index = idx + e0 - 1, .end_index = idx + e0 };
@@ -1900,8 +1898,7 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				break;	/* not this run (yet): one at a time */
 			matched = false;
 			if (!r->known) {
-				BULK_DONE();
-				cf->replays.rec = false;
+				BULK_DONE();	/* step_at() ends any call being recorded */
 				for (j = 0; j < cnt; j++)	/* its first step counts the jump */
 					step_at(cf, t, ev, first, pcs, k + j);
 				rs->runs[i].known = true;
