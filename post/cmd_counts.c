@@ -102,10 +102,17 @@ static void counts_consume_steps(void *ctx, const struct trace_event *ev, const 
 	counts_steps(ctx, ev, pcs, n);
 }
 
+static void counts_consume_bytes(void *ctx, const struct trace_event *ev,
+				 const struct step_bytes *sb)
+{
+	counts_bytes(ctx, ev, sb);
+}
+
 int cmd_counts(int argc, char **argv, struct post_opts *opts)
 {
 	static const struct session_consumer_ops ops = { .event = counts_consume,
-							   .steps = counts_consume_steps };
+							   .steps = counts_consume_steps,
+							   .bytes = counts_consume_bytes };
 	struct session_filter f = SESSION_FILTER_INIT;
 	struct report_out out = { 0 };
 	struct report_sort sort = { { CK_COUNT }, 1 };

@@ -7,6 +7,7 @@
 
 #include "arch_vectors.h"
 #include "callflow.h"
+#include "stepcodec.h"
 #include "cf_runs.h"
 #include "log.h"
 
@@ -29,9 +30,9 @@ struct cf_consumer {
  * own; tail calls and jumps into other functions replacing its frame, up
  * to CF_REPLAY_FRAMES frames) and returned to the call's run after, all
  * in at most CF_REPLAY_STEPS steps of one cf_steps run, is remembered by
- * the call's run as a replay: its steps' pcs, its frames, the runs it took
+ * the call's run as a replay: its steps' records, its frames, the runs it took
  * and how (each call's run keeps the last CF_REPLAY_SLOTS such).  When the
- * same call is followed by the same pcs again, the call is taken whole:
+ * same call is followed by the same records again (so the same pcs), the call is taken whole:
  * the runs count and the frames cost (push() and pop()'s arithmetic, done
  * on the thread's stack as it is) what stepping through it again would
  * give, because nothing it did depended on anything but those pcs and the
@@ -47,6 +48,7 @@ struct cf_consumer {
 #define CF_REPLAY_FRAMES 4
 #define CF_REPLAY_RUNS 24
 #define CF_REPLAY_SLOTS 4
+#define CF_REPLAY_BYTES 192	  /* the records of its steps and of the landing, at most */
 
 struct cf_replay_run {
 	uint32_t run, first;	  /* the run taken, and its place in the pool then */
@@ -66,7 +68,11 @@ struct cf_replay_fr {
 };
 
 struct cf_replay {
-	uint64_t pcs[CF_REPLAY_STEPS + 8]; /* zero past len: compared eight at a time */
+	uint8_t bytes[CF_REPLAY_BYTES + 8]; /* its steps' records, the landing's last;
+				   * zero past nbytes: compared eight at a time */
+	uint16_t nbytes;
+	uint8_t land_len;	  /* the landing step's record (the last bytes) */
+	uint64_t last_pc;	  /* the return's pc (its last step's) */
 	uint32_t len, gen;	  /* steps (0: an empty slot); task_gen when made */
 	uint32_t call_first;	  /* the call's run's place in the pool then, */
 	uint16_t call_m;	  /* and its length */
@@ -88,6 +94,7 @@ struct cf_replays {
 	bool rec;
 	uint32_t rec_call, rec_depth;
 	size_t rec_k;		  /* the callee's first step in the cf_steps run */
+	const uint8_t *rec_b;	  /* and its record */
 	struct cf_replay rec_c;
 };
 
@@ -1423,12 +1430,32 @@ static void tell_tally(void *ctx, const struct cf_tally *tl)
 			cf->cons[c].ops->tally(cf->cons[c].ctx, tl);
 }
 
-/* Step k of the run (pcs from index first), one at a time. */
-static void step_at(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
-		    uint64_t first, const uint64_t *pcs, size_t k)
+/*
+ * Where cf_steps_bytes is in a run of steps as they are encoded: the next
+ * step's record at b (before end), its index first + k of n, the last
+ * step's pc at pc (the next one's delta is from it).
+ */
+struct cf_cursor {
+	const uint8_t *b, *end;
+	uint64_t pc;
+	uint64_t first;
+	size_t k, n;
+};
+
+/* The next step's pc (not taken): its record's length, 0 when there is none. */
+static inline size_t cursor_peek(const struct cf_cursor *cu, uint64_t *pc)
 {
-	ev->pc = pcs[k];
-	ev->index = first + k;
+	*pc = cu->pc;
+	return cu->k < cu->n ? step_next_pc(cu->b, cu->end, pc) : 0;
+}
+
+/* The next step, one at a time. */
+static void step_at(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
+		    struct cf_cursor *cu)
+{
+	cu->b += step_next_pc(cu->b, cu->end, &cu->pc);
+	ev->pc = cu->pc;
+	ev->index = cu->first + cu->k++;
 	cf->replays.rec = false;	/* a call stepped through is no replay */
 	thread_step(cf, t, ev);
 }
@@ -1461,53 +1488,45 @@ static void bulk_done(struct callflow *cf, struct cf_thread *t, const struct tra
 }
 
 /*
- * Runs are short (a few instructions): with 8 pcs readable at a (and the
- * runs' pool keeps 8 more than it uses at b), eight compared at once as
- * vectors (two or four of the machine's registers), the ones past n
- * masked off, no branch on n; a loop for the rest.
+ * The n bytes at a are those at b (eight readable past each: the runs'
+ * pool keeps CF_RUN_SLACK, a run of steps STEP_BYTES_SLACK), compared
+ * eight at a time, the last ones masked.
  */
-typedef uint64_t pc_vec __attribute__((vector_size(32)));
-
-static const uint64_t pc_mask[9][8] __attribute__((aligned(32))) = {
-	{ 0 },
-	{ ~0ull },
-	{ ~0ull, ~0ull },
-	{ ~0ull, ~0ull, ~0ull },
-	{ ~0ull, ~0ull, ~0ull, ~0ull },
-	{ ~0ull, ~0ull, ~0ull, ~0ull, ~0ull },
-	{ ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull },
-	{ ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull },
-	{ ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull },
-};
-
-static inline bool same_pcs(const uint64_t *a, const uint64_t *b, uint32_t n, bool room)
+static inline bool same_bytes(const uint8_t *a, const uint8_t *b, uint32_t n)
 {
-	uint64_t diff = 0;
+	uint64_t x, y;
 
-	if (room && n <= 8) {
-		pc_vec a0, a1, b0, b1, d;
-
-		memcpy(&a0, a, sizeof(a0));
-		memcpy(&a1, a + 4, sizeof(a1));
-		memcpy(&b0, b, sizeof(b0));
-		memcpy(&b1, b + 4, sizeof(b1));
-		d = ((a0 ^ b0) & *(const pc_vec *)pc_mask[n]) |
-		    ((a1 ^ b1) & *(const pc_vec *)(pc_mask[n] + 4));
-		return !(d[0] | d[1] | d[2] | d[3]);
+	for (; n >= 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return false;
 	}
-	for (uint32_t j = 0; j < n; j++)
-		diff |= a[j] ^ b[j];
-	return !diff;
+	if (!n)
+		return true;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return !((x ^ y) & ((1ull << (8 * n)) - 1));
+#else
+	return !((x ^ y) & ~(~0ull >> (8 * n)));
+#endif
 }
 
-/* Run i is known and the steps from k are all of it. */
-static inline bool run_follows(const struct cf_runs *rs, int32_t i, const uint64_t *pcs, size_t k,
-			       size_t n)
+/*
+ * Run i is known and comes next: its first step the one whose record
+ * (lead bytes) is at the cursor, which goes to its first pc (the caller
+ * knows), its other steps the records after it (the steps of straight-
+ * line code: one byte each, the instructions' lengths).
+ */
+static inline bool run_follows(const struct cf_runs *rs, int32_t i, const struct cf_cursor *cu,
+			       size_t lead)
 {
 	const struct cf_run *r = &rs->runs[i];
 
-	return r->known && r->m <= n - k &&
-	       same_pcs(pcs + k, rs->pcs + r->first, r->m, n - k >= 8);
+	return r->known && r->m <= cu->n - cu->k &&
+	       (size_t)(cu->end - cu->b) >= lead + r->m - 1u &&
+	       same_bytes(cu->b + lead, rs->enc + r->first + 1, r->m - 1u);
 }
 
 /* A call or return that always transfers (not ppc64's conditional ones, no rep). */
@@ -1570,26 +1589,17 @@ static void cross(struct callflow *cf, struct cf_thread *t, struct trace_event *
 
 /* ---- replays: calls taken whole (struct cf_replay) ---- */
 
-/* len pcs at a (avail readable there) are the replay's b (zero past its len). */
-static inline bool same_many(const uint64_t *a, const uint64_t *b, uint32_t len, size_t avail)
-{
-	uint32_t j = 0;
-
-	for (; j + 8 <= len; j += 8)
-		if (!same_pcs(a + j, b + j, 8, true))
-			return false;
-	return j == len || same_pcs(a + j, b + j, len - j, avail - j >= 8);
-}
-
-/* The call of run call (its last instruction) is about to push, at step k. */
-static void replay_rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call, size_t k)
+/* The call of run call (its last instruction) is about to push, at the cursor (the callee's first step). */
+static void replay_rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call,
+			     const struct cf_cursor *cu)
 {
 	struct cf_replays *cs = &cf->replays;
 
 	cs->rec = cf->replays_ok;	/* a call inside the one recorded: that one is no replay */
 	cs->rec_call = call;
 	cs->rec_depth = t->depth;
-	cs->rec_k = k;
+	cs->rec_k = cu->k;
+	cs->rec_b = cu->b;
 	cs->rec_c.nr_frames = cs->rec_c.nr_runs = 0;
 }
 
@@ -1678,24 +1688,26 @@ static struct cf_replay *replays_make(struct callflow *cf, uint32_t run)
 }
 
 /*
- * The return at step k (to the top frame's caller, in run land) ends the
- * call recorded: it becomes one of the call's run's replays, in an empty
- * slot or in place of the one made longest ago.
+ * The return whose landing step (land_len bytes) is at the cursor (to the
+ * top frame's caller, in run land) ends the call recorded: it becomes one
+ * of the call's run's replays, in an empty slot or in place of the one
+ * made longest ago.  Its bytes: the callee's steps and the landing.
  */
 static void replay_rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uint32_t land,
-			   const uint64_t *pcs, size_t k)
+			   const struct cf_cursor *cu, size_t land_len)
 {
 	struct cf_replays *cs = &cf->replays;
 	const struct cf_replay *c = &cs->rec_c;
 	const struct cf_run *cr = &cf->runs.runs[call];
-	uint32_t len = (uint32_t)(k - cs->rec_k), slot;
+	uint32_t len = (uint32_t)(cu->k - cs->rec_k), slot;
+	size_t bytes = (size_t)(cu->b - cs->rec_b) + land_len;
 	struct cf_replay *group, *to;
 
 	if (!cs->rec)
 		return;
 	cs->rec = false;
 	if (call != cs->rec_call || t->depth != cs->rec_depth + 1 || !c->nr_frames ||
-	    !c->nr_runs || !len || len > CF_REPLAY_STEPS)
+	    !c->nr_runs || !len || len > CF_REPLAY_STEPS || bytes > CF_REPLAY_BYTES)
 		return;
 	group = replays_of(cf, call, true);
 	for (slot = 0; slot < CF_REPLAY_SLOTS && group[slot].len; slot++)
@@ -1706,9 +1718,12 @@ static void replay_rec_end(struct callflow *cf, struct cf_thread *t, uint32_t ca
 	}
 	to = &group[slot];
 	/* the parts in use only: it is made at every call that is not taken whole */
-	memcpy(to->pcs, pcs + cs->rec_k, len * sizeof(*pcs));
-	memset(to->pcs + len, 0, 8 * sizeof(*pcs));
+	memcpy(to->bytes, cs->rec_b, bytes);
+	memset(to->bytes + bytes, 0, 8);
+	to->nbytes = (uint16_t)bytes;
+	to->land_len = (uint8_t)land_len;
 	to->len = len;
+	to->last_pc = cu->pc;
 	to->gen = cf->task_gen;
 	to->call_first = cr->first;
 	to->call_m = cr->m;
@@ -1722,27 +1737,32 @@ static void replay_rec_end(struct callflow *cf, struct cf_thread *t, uint32_t ca
 
 /*
  * The replay of call run call (a call, its callee's run known and next)
- * that the steps from k are, if one is and it holds (struct cf_replay),
- * else NULL.
+ * that the steps at the cursor are, if one is and it holds (struct
+ * cf_replay), else NULL.
  */
-static struct cf_replay *replay_find(struct callflow *cf, struct cf_thread *t, const uint64_t *pcs,
-				     size_t k, size_t n, uint32_t call)
+static struct cf_replay *replay_find(struct callflow *cf, struct cf_thread *t,
+				     const struct cf_cursor *cu, uint32_t call)
 {
 	const struct cf_runs *rs = &cf->runs;
 	const struct cf_run *cr = &rs->runs[call];
 	struct cf_replay *group = replays_of(cf, call, false);
+	size_t avail = (size_t)(cu->end - cu->b);
 
 	if (!group)
 		return NULL;
 	for (int slot = 0; slot < CF_REPLAY_SLOTS; slot++) {
 		struct cf_replay *c = &group[slot];
 		uint32_t len = c->len, j;
+		struct cf_cursor land;
 
-		if (!len || len >= n - k || !same_many(pcs + k, c->pcs, len, n - k))
+		if (!len || len >= cu->n - cu->k || c->nbytes > avail ||
+		    !same_bytes(cu->b, c->bytes, c->nbytes))
 			continue;
+		land = (struct cf_cursor){ cu->b + c->nbytes - c->land_len, cu->end, c->last_pc,
+					   cu->first, cu->k + len, cu->n };
 		if (c->gen != cf->task_gen || cr->first != c->call_first || cr->m != c->call_m ||
-		    cr->next[0] != c->land + 1 || cr->next_pc[0] != pcs[k + len] ||
-		    !run_follows(rs, (int32_t)c->land, pcs, k + len, n) ||
+		    cr->next[0] != c->land + 1 ||
+		    !run_follows(rs, (int32_t)c->land, &land, c->land_len) ||
 		    rs->info[c->land].fn != top(t)->fn)
 			return NULL;
 		for (j = 0; j < c->nr_runs; j++) {
@@ -1768,25 +1788,24 @@ static struct cf_replay *replay_find(struct callflow *cf, struct cf_thread *t, c
 }
 
 /*
- * Take replay c of a call for the steps from k (index first + k of ev's
- * thread t, in ev's ring), after the top frame's `before` steps counted
- * in bulk and not told yet (the last at pool index before_last): the
- * thread, the runs and the consumers as stepping through it would leave
- * them, up to its return (step k + len - 1).  Each frame is pushed and
- * popped as push() and pop() would: the caller's and an outer activation
- * of its function's clocks, the function's state, the costs.
+ * Take replay c of a call for the steps at the cursor (index first of
+ * ev's thread t, in ev's ring), after the top frame's `before` steps
+ * counted in bulk and not told yet (the last at pool index before_last):
+ * the thread, the runs and the consumers as stepping through it would
+ * leave them, up to its return (step first + len - 1).  Each frame is
+ * pushed and popped as push() and pop() would: the caller's and an outer
+ * activation of its function's clocks, the function's state, the costs.
  */
 static void replay_take(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev,
-			uint64_t first, size_t k, struct cf_replay *c, uint64_t before,
-			uint32_t before_last)
+			uint64_t first, struct cf_replay *c, uint64_t before, uint32_t before_last)
 {
 	struct cf_runs *rs = &cf->runs;
-	struct cf_bulk pre = { .first = first + k - before, .n = before, .time_ns = ev->time_ns,
+	struct cf_bulk pre = { .first = first - before, .n = before, .time_ns = ev->time_ns,
 			       .ring = ev->ring, .pc = rs->pcs[before_last],
 			       .site = &rs->sites[before_last] };
 	struct cf_replay_frame fr[CF_REPLAY_FRAMES];
 	struct cf_frame *caller = top(t);
-	uint64_t base, idx = first + k;
+	uint64_t base, idx = first;
 	const struct cf_run *lr;
 	struct cf_bulk b;
 	uint32_t j;
@@ -1831,7 +1850,7 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	lr = &rs->runs[c->runs[c->nr_runs - 1].run];
 	t->last_slot ^= 1;
 	t->sites[t->last_slot] = rs->sites[lr->first + lr->m - 1];
-	t->last_pc = c->pcs[c->len - 1];
+	t->last_pc = c->last_pc;
 	t->last_time = ev->time_ns;
 	t->last_index = idx + c->len - 1;
 	b = (struct cf_bulk){ .first = idx, .n = c->len, .time_ns = ev->time_ns, .ring = ev->ring,
@@ -1842,37 +1861,43 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 }
 
 /*
- * After a step of site x (the thread's last, step k - 1): as many of the
- * steps from k as follow known runs through quiet transitions, counted in
- * bulk; returns the next step to take one at a time.  A quiet transition
- * is one thread_step() would take with nothing but the count: an ordinary
- * instruction's fall-through, a branch either way or a jump to its
- * target, into the top frame's own function, with nothing pending (a step
- * has just cleared it; the ring and the thread stay: a cf_steps run is
- * one thread's in one ring); or with the frame it would push, pop or
- * replace, done here as transition() does it: a call, a return to the
- * top frame's ret_addr, any of the transfers above into another function
- * (cross(): a tail call, a jump into its middle, an unwind).  A run met
- * for the first time, or a transition not seen before, is stepped one by
- * one (so the consumers see every site and jump by step() first), then
- * remembered.
+ * After a step of site x (the thread's last, the cursor's pc): as many of
+ * the steps at the cursor as follow known runs through quiet transitions,
+ * counted in bulk; the cursor is left at the next step to take one at a
+ * time.  A quiet transition is one thread_step() would take with nothing
+ * but the count: an ordinary instruction's fall-through, a branch either
+ * way or a jump to its target, into the top frame's own function, with
+ * nothing pending (a step has just cleared it; the ring and the thread
+ * stay: a cf_steps run is one thread's in one ring); or with the frame it
+ * would push, pop or replace, done here as transition() does it: a call, a
+ * return to the top frame's ret_addr, any of the transfers above into
+ * another function (cross(): a tail call, a jump into its middle, an
+ * unwind).  A run met for the first time, or a transition not seen
+ * before, is stepped one by one (so the consumers see every site and jump
+ * by step() first), then remembered.  Runs are compared as the streams
+ * encode them: each step after a run's first is one byte, the length of
+ * the instruction before it, so a run's bytes are the same every time and
+ * only the steps that move from one run to another are decoded.
  */
-static size_t follow_runs(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
-			  uint64_t first, const uint64_t *pcs, size_t k, size_t n)
+static void follow_runs(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
+			struct cf_cursor *cu)
 {
 	struct cf_runs *rs = &cf->runs;
+	const uint64_t first = cu->first;
 	uint64_t bulk = 0;	  /* steps counted in bulk, not yet told; the last: */
 	uint32_t bulk_last = 0;	  /* its place in the pool (step k - 1) */
 	uint32_t off, fn;	  /* run i's sites from off are next; the top frame's function */
 	int32_t i;
 	int64_t via = -1;	  /* 2 * run + slot: the successor that led to run i */
 	bool matched = false;	  /* run i was compared already (run_follows): it is next */
+	size_t lead = 0;	  /* off 0: the bytes of run i's first step at the cursor (its pc
+				   * known to be run i's first) */
 	struct cf_replay *rp;	  /* a call taken whole */
 
 #define BULK_DONE()                                                                        \
 	do {                                                                               \
-		bulk_done(cf, t, ev, first + k - 1, rs->pcs[bulk_last], &rs->sites[bulk_last], \
-			  bulk);                                                           \
+		bulk_done(cf, t, ev, first + cu->k - 1, rs->pcs[bulk_last],               \
+			  &rs->sites[bulk_last], bulk);                                    \
 		bulk = 0;                                                                  \
 	} while (0)
 
@@ -1881,26 +1906,32 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 	off = 1;
 	i = cf_runs_get(rs, &cf->src, t->pid, ev->ring, t->last_pc, &t->sites[t->last_slot]);
 	if (i < 0 || rs->info[i].fn != fn)
-		return k;
-	while (k < n) {
+		return;
+	while (cu->k < cu->n) {
 		struct cf_run *r = &rs->runs[i];
 		uint32_t cnt = r->m - off, last = r->first + r->m - 1, j, r_first, r_m, depth;
 		bool tail;
 		const struct arch_insn *in;
 		uint64_t pc;
+		size_t used;
 		int32_t nx;
 
 		if (!cnt) {
 			r->known = true;	/* one site, stepped just now (off 1) */
 		} else {
-			if (!matched && (cnt > n - k || !same_pcs(pcs + k, rs->pcs + r->first + off,
-								 cnt, n - k >= 8)))
-				break;	/* not this run (yet): one at a time */
+			if (!matched) {
+				size_t need = (off ? 0 : lead) + r->m - 1u;
+
+				if (cnt > cu->n - cu->k || need > (size_t)(cu->end - cu->b) ||
+				    !same_bytes(cu->b + (off ? 0 : lead), rs->enc + r->first + 1,
+						r->m - 1u))
+					break;	/* not this run (yet): one at a time */
+			}
 			matched = false;
 			if (!r->known) {
 				BULK_DONE();	/* step_at() ends any call being recorded */
 				for (j = 0; j < cnt; j++)	/* its first step counts the jump */
-					step_at(cf, t, ev, first, pcs, k + j);
+					step_at(cf, t, ev, cu);
 				rs->runs[i].known = true;
 			} else {
 				if (off)
@@ -1911,16 +1942,18 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 					rs->runs[via / 2].jumps[via % 2] +=
 						(rs->runs[via / 2].next_jump >> (via % 2)) & 1;
 				if (cf->replays.rec)
-					replay_rec_run(cf, (uint32_t)i, off, via, k + cnt);
+					replay_rec_run(cf, (uint32_t)i, off, via, cu->k + cnt);
 				bulk += cnt;
 				bulk_last = last;
+				cu->b += (off ? 0 : lead) + r->m - 1u;
+				cu->k += cnt;
+				cu->pc = rs->pcs[last];
 			}
 			via = -1;
-			k += cnt;
-			if (k == n)
+			if (cu->k == cu->n)
 				break;
 		}
-		pc = pcs[k];
+		used = cursor_peek(cu, &pc);
 		in = &rs->sites[last].insn;
 		if (plain_transfer(in)) {
 			/*
@@ -1956,41 +1989,44 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 			}
 			if (cr->next[slot] && cr->next_pc[slot] == pc) {
 				nx = (int32_t)cr->next[slot] - 1;
-				if (!run_follows(rs, nx, pcs, k, n) ||
+				if (!run_follows(rs, nx, cu, used) ||
 				    (!call && rs->info[nx].fn != t->frames[depth - 2].fn))
 					break;
-				if (call && cf->replays_ok &&
-				    (rp = replay_find(cf, t, pcs, k, n, (uint32_t)i))) {
+				if (call && cf->replays_ok && (rp = replay_find(cf, t, cu, (uint32_t)i))) {
 					/* the call whole (a replay), up to its return: the run it lands in next */
 					cf->replays.rec = false; /* one being recorded has a call */
-					replay_take(cf, t, ev, first, k, rp, bulk, bulk_last);
+					replay_take(cf, t, ev, first + cu->k, rp, bulk, bulk_last);
 					bulk = 0;
-					k += rp->len;
+					cu->b += rp->nbytes - rp->land_len;
+					cu->k += rp->len;
+					cu->pc = rp->last_pc;
 					i = (int32_t)rp->land;
 					off = 0;
+					lead = rp->land_len;
 					via = -1;
 					matched = true;
 					continue;
 				}
 				BULK_DONE();
 				if (call) {
-					replay_rec_start(cf, t, (uint32_t)i, k);
-					enter_call(cf, t, ev, first + k, fn, rs->info[nx].fn,
+					replay_rec_start(cf, t, (uint32_t)i, cu);
+					enter_call(cf, t, ev, first + cu->k, fn, rs->info[nx].fn,
 						   rs->pcs[last], in, (uint32_t)i);
-					replay_rec_frame(cf, t, k);
+					replay_rec_frame(cf, t, cu->k);
 				} else {
-					replay_rec_end(cf, t, via_run, (uint32_t)nx, pcs, k);
-					leave_call(cf, t, first + k);
+					replay_rec_end(cf, t, via_run, (uint32_t)nx, cu, used);
+					leave_call(cf, t, first + cu->k);
 				}
 				fn = rs->info[nx].fn;
 				i = nx;
 				off = 0;
+				lead = used;
 				via = -1;
 				matched = true;
 				continue;
 			}
 			BULK_DONE();
-			step_at(cf, t, ev, first, pcs, k++);
+			step_at(cf, t, ev, cu);
 			f = top(t);
 			if (call ? t->depth == depth + 1 && f->kind == CF_ENTRY_CALL &&
 					   f->call_site == rs->pcs[last] :
@@ -2013,12 +2049,12 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 		if (j < 2) {
 			nx = (int32_t)r->next[j] - 1;
 			if (r->next_jump & CF_RUN_CROSS(j)) {
-				if (!run_follows(rs, nx, pcs, k, n))
+				if (!run_follows(rs, nx, cu, used))
 					break;
 				BULK_DONE();
-				cross(cf, t, ev, first + k, pc, &rs->sites[rs->runs[nx].first],
+				cross(cf, t, ev, first + cu->k, pc, &rs->sites[rs->runs[nx].first],
 				      rs->pcs[last], in);
-				replay_rec_frame(cf, t, k);
+				replay_rec_frame(cf, t, cu->k);
 				fn = top(t)->fn;	/* run nx's (cross()) */
 				via = -1;
 				matched = true;
@@ -2027,12 +2063,13 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 			}
 			i = nx;
 			off = 0;
+			lead = used;
 			continue;
 		}
 		if (!expected_flow(t, in, rs->pcs[last], pc))
 			break;
 		BULK_DONE();
-		step_at(cf, t, ev, first, pcs, k++);
+		step_at(cf, t, ev, cu);
 		/* into another function: cross_into() took it, as cross() will again */
 		tail = t->sites[t->last_slot].fn != fn;
 		if (tail && top(t)->fn != t->sites[t->last_slot].fn)
@@ -2041,7 +2078,7 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 		r_m = r->m;
 		nx = cf_runs_get(rs, &cf->src, t->pid, ev->ring, pc, &t->sites[t->last_slot]);
 		if (nx < 0)
-			return k;
+			return;
 		r = &rs->runs[i];	/* the runs may have moved, or run i grown */
 		if (r->first != r_first || r->m != r_m || (tail && rs->info[nx].fn != top(t)->fn)) {
 			if (tail)
@@ -2068,34 +2105,54 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 	}
 	BULK_DONE();
 #undef BULK_DONE
-	return k;
 }
 
-void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, size_t n)
+void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb)
 {
-	uint64_t first = ev->index;
+	struct cf_cursor cu = { sb->b, sb->b + sb->len, sb->base_pc, ev->index, 0, sb->steps };
 	struct cf_thread *t;
 	bool runs;
 
-	if (!n)
+	if (!sb->steps)
 		return;
 	if (cf->block_mode) {
-		for (size_t k = 0; k < n; k++) {
-			ev->pc = pcs[k];
-			ev->index = first + k;
+		while (cu.k < cu.n) {
+			cu.b += step_next_pc(cu.b, cu.end, &cu.pc);
+			ev->pc = cu.pc;
+			ev->index = cu.first + cu.k++;
 			on_block(cf, ev);
 		}
 		return;
 	}
 	t = thread_get(cf, ev->pid, ev->tid);
 	runs = cf->bulk_ok && cf->counting;
-	for (size_t k = 0; k < n;) {
-		step_at(cf, t, ev, first, pcs, k++);
-		if (runs && k < n)
-			k = follow_runs(cf, t, ev, first, pcs, k, n);
+	while (cu.k < cu.n) {
+		step_at(cf, t, ev, &cu);
+		if (runs && cu.k < cu.n)
+			follow_runs(cf, t, ev, &cu);
 	}
-	ev->pc = pcs[n - 1];
-	ev->index = first + n - 1;
+	ev->pc = cu.pc;
+	ev->index = cu.first + cu.n - 1;
+}
+
+void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, size_t n)
+{
+	struct step_bytes sb;
+	uint8_t *buf;
+
+	if (!n)
+		return;
+	buf = malloc(n * PT_STEP_MAX_BYTES + STEP_BYTES_SLACK);
+	if (!buf) {
+		pr_err("out of memory for the call flow");
+		exit(EXIT_RUNTIME);
+	}
+	/* the first step's delta from itself (0, one byte), then the rest */
+	sb = (struct step_bytes){ buf, step_bytes_encode(pcs, n, pcs[0], buf), n, pcs[0],
+				  pcs[n - 1] };
+	memset(buf + sb.len, 0, STEP_BYTES_SLACK);
+	cf_steps_bytes(cf, ev, &sb);
+	free(buf);
 }
 
 void cf_finish(struct callflow *cf)

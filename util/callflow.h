@@ -325,6 +325,13 @@ void cf_event(struct callflow *cf, const struct trace_event *ev);
  * counted a run at a time (struct cf_bulk, cf_tally).
  */
 void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, size_t n);
+/*
+ * The same with the run as its steps are encoded (stepcodec.h's struct
+ * step_bytes; ev the first step): counted in bulk without decoding what
+ * follows known runs.
+ */
+struct step_bytes;
+void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb);
 
 /*
  * Block mode (traces of mode "block"): each step record is the start of a

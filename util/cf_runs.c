@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pitrace/stepenc.h>
+
 #include "cf_runs.h"
 #include "log.h"
 
@@ -32,13 +34,17 @@ void cf_runs_release(struct cf_runs *rs)
 	free(rs->by_id);
 	free(rs->pcs);
 	free(rs->sites);
+	free(rs->enc);
 	memset(rs, 0, sizeof(*rs));
 }
 
-/* Nothing but pc + len can follow it, and nothing happens on the way. */
+/*
+ * Nothing but pc + len can follow it, and nothing happens on the way (and
+ * the step to pc + len is a short one: a run's steps are a byte each).
+ */
 static bool ordinary(const struct arch_insn *in)
 {
-	return in->cls == ARCH_INSN_OTHER && in->len &&
+	return in->cls == ARCH_INSN_OTHER && in->len && pt_step_is_short(in->len) &&
 	       !(in->flags & (ARCH_INSN_CONDITIONAL | ARCH_INSN_REP));
 }
 
@@ -63,6 +69,8 @@ static void pool_reserve(struct cf_runs *rs, uint32_t n)
 	 */
 	memset(rs->pcs + old, 0, (rs->pool_size - old) * sizeof(*rs->pcs));
 	rs->sites = xgrow(rs->sites, rs->pool_size, sizeof(*rs->sites));
+	rs->enc = xgrow(rs->enc, rs->pool_size, sizeof(*rs->enc));
+	memset(rs->enc + old, 0, rs->pool_size - old);
 }
 
 /*
@@ -80,6 +88,8 @@ static void build(struct cf_runs *rs, const struct cf_source *src, uint32_t i, u
 	pool_reserve(rs, CF_RUN_MAX + CF_RUN_SLACK);
 	memmove(rs->pcs + first, rs->pcs + old_first, keep * sizeof(*rs->pcs));
 	memmove(rs->sites + first, rs->sites + old_first, keep * sizeof(*rs->sites));
+	memmove(rs->enc + first, rs->enc + old_first, keep);
+	rs->enc[first] = 0;	/* a run's first step comes by a transfer: no delta of its own */
 	ri->open = false;
 	while (m < CF_RUN_MAX) {
 		const struct cf_site *last = &rs->sites[first + m - 1];
@@ -97,6 +107,7 @@ static void build(struct cf_runs *rs, const struct cf_source *src, uint32_t i, u
 			break;
 		rs->pcs[first + m] = pc;
 		rs->sites[first + m] = next;
+		rs->enc[first + m] = (uint8_t)last->insn.len;	/* a short step: 1..15 */
 		m++;
 	}
 	r->first = first;
@@ -198,6 +209,7 @@ int32_t cf_runs_get(struct cf_runs *rs, const struct cf_source *src, uint32_t pi
 	pool_reserve(rs, 1 + CF_RUN_SLACK);
 	rs->pcs[rs->pool_used] = pc;
 	rs->sites[rs->pool_used] = *x;
+	rs->enc[rs->pool_used] = 0;
 	build(rs, src, i, rs->pool_used, 1);
 	rs->by_id[x->id] = i + 1;
 	return (int32_t)i;

@@ -34,7 +34,7 @@
 #include "callflow.h"
 
 #define CF_RUN_MAX 64
-#define CF_RUN_SLACK 8	  /* the pool's pcs readable past its last run */
+#define CF_RUN_SLACK 8	  /* the pool's pcs (and enc) readable past its last run */
 #define CF_RUN_CROSS(k) (4u << (k))
 
 /* What cf_steps reads and counts of a run at each pass: one cache line. */
@@ -68,6 +68,9 @@ struct cf_runs {
 	uint32_t by_id_size;
 	uint64_t *pcs;		  /* the pool: runs' pcs and sites */
 	struct cf_site *sites;
+	uint8_t *enc;		  /* per pool entry after a run's first: its step as the
+				   * streams encode it (the delta from the entry before: the
+				   * instruction's length, one short step); zero elsewhere */
 	uint32_t pool_used, pool_size;
 	void (*tally)(void *ctx, const struct cf_tally *tl);
 	void *tally_ctx;

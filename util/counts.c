@@ -8,6 +8,7 @@
 
 #include "arch_decode.h"
 #include "counts.h"
+#include "stepcodec.h"
 #include "filter.h"
 #include "log.h"
 #include "symbols.h"
@@ -82,14 +83,21 @@ struct site {
 };
 
 /*
- * The PATH_LEN steps that followed a site last time, and their sites:
- * when the next steps are these again, they are counted as one, the path's
- * times, and added to the sites (paths_flush) before the sites are moved,
- * dropped or read.
+ * The steps that followed a site last time, as many whole ones as their
+ * records take at most PATH_LEN bytes, and their sites: when the next
+ * bytes of the stream are these again, they are the same steps (each
+ * step's pc is the one before's plus its delta), counted as one, the
+ * path's times, and added to the sites (paths_flush) before the sites are
+ * moved, dropped or read.
  */
 #define PATH_LEN 8
 struct path {
-	uint64_t pc[PATH_LEN];
+	uint64_t bytes;		  /* the steps' records, len bytes; the rest zero */
+	uint64_t mask;		  /* len bytes of ones */
+	uint8_t len, steps;
+	uint32_t from;		  /* the slot of the site it follows */
+	uint32_t follow[2];	  /* the paths (index + 1) taken right after it, newest first: tried
+				   * first (one load, not the site's and then its path's) */
 	uint32_t slot[PATH_LEN];
 	uint64_t times;		  /* taken whole, not yet added to its sites */
 };
@@ -378,7 +386,7 @@ static void paths_flush(struct counts *c)
 
 		if (!p->times)
 			continue;
-		for (int j = 0; j < PATH_LEN; j++)
+		for (int j = 0; j < p->steps; j++)
 			c->sites[p->slot[j]].steps += p->times;
 		p->times = 0;
 	}
@@ -520,27 +528,27 @@ static void count_steps(struct counts *c, uint32_t pid, uint32_t tid, uint64_t p
 	c->total += n;
 }
 
-/* The PATH_LEN pcs at a are those at b: compared as vectors, no branch but the last. */
-typedef uint64_t path_vec __attribute__((vector_size(32)));
-static inline bool same_path(const uint64_t *a, const uint64_t *b)
+/* The first len (1..8) bytes at p, the rest zero: eight are readable there (STEP_BYTES_SLACK). */
+static inline uint64_t load_bytes(const uint8_t *p, uint64_t mask)
 {
-	path_vec a0, a1, b0, b1, d;
+	uint64_t w;
 
-	memcpy(&a0, a, sizeof(a0));
-	memcpy(&a1, a + 4, sizeof(a1));
-	memcpy(&b0, b, sizeof(b0));
-	memcpy(&b1, b + 4, sizeof(b1));
-	d = (a0 ^ b0) | (a1 ^ b1);
-	return !(d[0] | d[1] | d[2] | d[3]);
+	memcpy(&w, p, sizeof(w));
+	return w & mask;
 }
-_Static_assert(PATH_LEN == 8, "same_path compares eight");
+
+static inline uint64_t bytes_mask(unsigned len)
+{
+	return len >= 8 ? ~0ull : (1ull << (8 * len)) - 1;
+}
 
 /*
- * from's newest path from now on: pcs, at the sites of slot (counted one by
- * one this time); its older one, the one it had before (or a new one).
+ * from's newest path from now on: the steps at b (len bytes, steps of
+ * them), at the sites of slot (counted one by one this time); its older
+ * one, the one it had before (or a new one).
  */
-static void path_set(struct counts *c, struct site *from, const uint64_t *pcs,
-		     const uint32_t *slot)
+static void path_set(struct counts *c, struct site *from, const uint8_t *b, unsigned len,
+		     unsigned steps, const uint32_t *slot)
 {
 	uint32_t old = from->path[0];
 	struct path *p;
@@ -562,76 +570,125 @@ static void path_set(struct counts *c, struct site *from, const uint64_t *pcs,
 	}
 	p = &c->paths[from->path[0] - 1];
 	if (p->times) {	/* what it counted as it was, to its sites */
-		for (int j = 0; j < PATH_LEN; j++)
+		for (int j = 0; j < p->steps; j++)
 			c->sites[p->slot[j]].steps += p->times;
 		p->times = 0;
 	}
-	memcpy(p->pc, pcs, sizeof(p->pc));
-	memcpy(p->slot, slot, sizeof(p->slot));
+	p->mask = bytes_mask(len);
+	p->bytes = load_bytes(b, p->mask);
+	p->len = (uint8_t)len;
+	p->steps = (uint8_t)steps;
+	p->from = (uint32_t)(from - c->sites);
+	p->follow[0] = p->follow[1] = 0;
+	memcpy(p->slot, slot, steps * sizeof(*slot));
+}
+
+/* The function filter by id: each step to its row, one by one. */
+static void count_bytes_by_id(struct counts *c, const struct trace_event *ev,
+			      const struct step_bytes *sb)
+{
+	const uint8_t *b = sb->b, *end = sb->b + sb->len;
+	uint64_t pc = sb->base_pc;
+
+	for (size_t k = 0; k < sb->steps; k++) {
+		b += step_next_pc(b, end, &pc);
+		count_steps(c, ev->pid, ev->tid, pc, true, 1);
+	}
 }
 
 /*
- * A run of one thread's steps.  Code runs the same way again: when the
- * next PATH_LEN steps are one of the site's two paths, they count as one
- * (the path's times); else they are taken one by one, the two sites that
- * followed each site last tried before the hash, and remembered as the
- * site's newest path.  A step is counted at its site, whose steps go to
- * its row when the sites are dropped or the rows read (sites_flush).
+ * A run of one thread's steps as they are encoded.  Code runs the same
+ * way again: when the next bytes are one of the site's two paths, they
+ * count as one (the path's times); else the steps are taken one by one,
+ * the two sites that followed each site last tried before the hash, and
+ * remembered as the site's newest path.  A step is counted at its site,
+ * whose steps go to its row when the sites are dropped or the rows read
+ * (sites_flush).
  */
-void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t *pcs, size_t n)
+void counts_bytes(struct counts *c, const struct trace_event *ev, const struct step_bytes *sb)
 {
 	const uint32_t pid = ev->pid;
+	const uint8_t *b = sb->b, *end = sb->b + sb->len;
+	uint64_t key, pc = sb->base_pc;
 	struct site *s, *sites;
-	uint64_t key;
-	size_t mask;
+	struct path *last;	  /* the path the steps just took (s and pc are not kept then) */
+	size_t mask, k;
 
-	c->seen += n;
-	if (!n || !filter_ring(c->o.filter, ev->ring) || !filter_thread(c->o.filter, pid, ev->tid))
+	c->seen += sb->steps;
+	if (!sb->steps || !filter_ring(c->o.filter, ev->ring) ||
+	    !filter_thread(c->o.filter, pid, ev->tid))
 		return;
 	if (c->by_id) {
-		if (!filter_on_functions(c->o.filter)) {
-			count_steps(c, pid, ev->tid, pcs[0], true, n);
-			return;
-		}
-		/* a function filter by id: one by one */
-		for (size_t k = 0; k < n; k++)
-			count_steps(c, pid, ev->tid, pcs[k], true, 1);
+		if (!filter_on_functions(c->o.filter))
+			count_steps(c, pid, ev->tid, ev->pc, true, sb->steps);
+		else
+			count_bytes_by_id(c, ev, sb);
 		return;
 	}
-	s = site_get(c, pid, pcs[0]);
+	b += step_next_pc(b, end, &pc);
+	s = site_get(c, pid, pc);
 	s->steps++;
 	key = ((struct site){ .pid = pid, .epoch = c->epoch }).key;
 	/* the table in locals: a site's steps could be c's fields, as the compiler sees them */
 	sites = c->sites;
 	mask = c->sites_mask;
-	for (size_t k = 1; k < n;) {
-		struct site *from = s;
+	last = NULL;
+	for (k = 1; k < sb->steps;) {
+		struct site *from;
+		const uint8_t *start = b;
 		uint32_t slot[PATH_LEN];
-		size_t end;
+		bool full = false;	  /* the path ends where the next step would not fit */
+		struct path *p;
+		uint64_t w;
+		unsigned j;
 
-		if (n - k >= PATH_LEN && s->path[0]) {
-			struct path *p = &c->paths[s->path[0] - 1];
+		memcpy(&w, b, sizeof(w));
+		if (last) {
+			/* what came after it before: the same bytes from the same site */
+			uint32_t at = last->slot[last->steps - 1];
 
-			if (same_path(pcs + k, p->pc) ||
-			    (s->path[1] && (p = &c->paths[s->path[1] - 1], same_path(pcs + k, p->pc)))) {
-				p->times++;
-				s = &sites[p->slot[PATH_LEN - 1]];
-				k += PATH_LEN;
-				continue;
+			for (j = 0; j < 2 && last->follow[j]; j++) {
+				p = &c->paths[last->follow[j] - 1];
+				if ((w & p->mask) == p->bytes && p->from == at && p->len <= end - b)
+					goto take;
+			}
+			s = &sites[at];
+			pc = s->pc;
+		}
+		if (s->path[0]) {
+			p = &c->paths[s->path[0] - 1];
+			if (((w & p->mask) == p->bytes && p->len <= end - b) ||
+			    (s->path[1] && (p = &c->paths[s->path[1] - 1],
+					    (w & p->mask) == p->bytes && p->len <= end - b))) {
+				if (last && last->follow[0] != (uint32_t)(p - c->paths) + 1) {
+					last->follow[1] = last->follow[0];
+					last->follow[0] = (uint32_t)(p - c->paths) + 1;
+				}
+				goto take;
 			}
 		}
-		/* one by one: the next PATH_LEN steps, or the rest, remembered as s's path */
-		end = n - k >= PATH_LEN ? k + PATH_LEN : n;
-		for (size_t j = k; j < end; j++) {
-			/* the slots are in the table: it only grows, and a slot once given is never past it */
-			struct site *nx = &sites[s->next & mask];
+		/* one by one: the steps of the next PATH_LEN bytes, remembered as s's path */
+		last = NULL;
+		from = s;
+		for (j = 0; j < PATH_LEN && k < sb->steps; j++, k++) {
+			uint64_t npc = pc;
+			size_t used = step_next_pc(b, end, &npc);
+			struct site *nx;
 
-			if (nx->pc != pcs[j] || nx->key != key) {
+			if ((size_t)(b + used - start) > PATH_LEN && j) {
+				full = true;
+				break;
+			}
+			b += used;
+			pc = npc;
+			/* the slots are in the table: it only grows, and a slot once given is never past it */
+			nx = &sites[s->next & mask];
+			if (nx->pc != pc || nx->key != key) {
 				nx = &sites[s->alt & mask];
-				if (nx->pc != pcs[j] || nx->key != key) {
+				if (nx->pc != pc || nx->key != key) {
 					uint32_t epoch = c->epoch;
 
-					nx = site_get(c, pid, pcs[j]);
+					nx = site_get(c, pid, pc);
 					if (c->sites == sites) {	/* a grown table moved every site */
 						s->alt = s->next;
 						s->next = (uint32_t)(nx - sites);
@@ -646,12 +703,47 @@ void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t
 			}
 			s = nx;
 			s->steps++;
-			slot[j - k] = (uint32_t)(s - sites);
+			slot[j] = (uint32_t)(s - sites);
 		}
-		if (from && end - k == PATH_LEN)
-			path_set(c, from, pcs + k, slot);
-		k = end;
+		if (from && (full || j == PATH_LEN) && b - start <= PATH_LEN)
+			path_set(c, from, start, (unsigned)(b - start), j, slot);
+		continue;
+take:
+		p->times++;
+		b += p->len;
+		k += p->steps;
+		last = p;
 	}
+}
+
+/* Decoded steps (tests, and a session that decodes): counted as their encoding would be. */
+void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t *pcs, size_t n)
+{
+	uint8_t *buf;
+	struct step_bytes sb;
+
+	if (!n)
+		return;
+	buf = malloc(n * PT_STEP_MAX_BYTES + STEP_BYTES_SLACK);
+	if (!buf) {
+		/* no memory for the encoding: one by one */
+		for (size_t k = 0; k < n; k++) {
+			struct trace_event e = *ev;
+
+			e.pc = pcs[k];
+			counts_event(c, &e);
+		}
+		return;
+	}
+	sb.b = buf;
+	sb.base_pc = pcs[0];
+	/* the first step's delta from itself: 0, one byte; then the rest */
+	sb.len = step_bytes_encode(pcs, n, pcs[0], buf);
+	memset(buf + sb.len, 0, STEP_BYTES_SLACK);
+	sb.steps = n;
+	sb.end_pc = pcs[n - 1];
+	counts_bytes(c, ev, &sb);
+	free(buf);
 }
 
 void counts_event(struct counts *c, const struct trace_event *ev)

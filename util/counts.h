@@ -83,6 +83,9 @@ void counts_free(struct counts *c);
 void counts_event(struct counts *c, const struct trace_event *ev);
 /* A run of n steps of one thread (ev the first, pcs[k] step ev->index + k): counts_event on each. */
 void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t *pcs, size_t n);
+/* The same run as its steps are encoded (stepcodec.h), not decoded one by one. */
+struct step_bytes;
+void counts_bytes(struct counts *c, const struct trace_event *ev, const struct step_bytes *sb);
 
 /*
  * The result, sorted by count (descending), then by name.  Each row has

@@ -11,6 +11,7 @@
 #include "demangle.h"
 #include "log.h"
 #include "session.h"
+#include "stepcodec.h"
 #include "trace_arch.h"
 
 #define SESSION_MAX_CONSUMERS 4
@@ -282,11 +283,70 @@ static double cpu_seconds(void)
 	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
-int session_run(struct session *s)
+/* Progress after a run of steps, now and then. */
+static void session_progress(struct session *s, struct progress *p, struct trace_iter *it)
 {
-	double cpu0 = cpu_seconds();
-	struct trace_iter *it = trace_iter_new_threads(s->trace, s->src.threads);
-	struct progress p = { .on = log_is_tty(), .next = 1u << 20 };
+	if (p->on && s->seen >= p->next) {
+		progress_show(p, s->what, s->seen, trace_iter_bytes(it));
+		p->next = s->seen + (1u << 20);
+	}
+}
+
+/*
+ * Bytes mode: no window, no block mode, and every consumer takes runs of
+ * steps as encoded; the engine takes them so too.  With nothing at all to
+ * feed (post info --read) the steps are decoded: that pass is the floor
+ * the reports are measured against.
+ */
+static bool session_bytes_mode(const struct session *s)
+{
+	if (s->windowed || s->block_mode || (!s->cf && !s->nr_cons))
+		return false;
+	for (int c = 0; c < s->nr_cons; c++)
+		if (!s->cons[c].ops->bytes)
+			return false;
+	return true;
+}
+
+/* Bytes mode's pass: every run of steps whole to the engine and the consumers. */
+static int session_run_bytes(struct session *s, struct trace_iter *it, struct progress *p)
+{
+	struct trace_event ev;
+	struct step_bytes sb;
+	int r;
+
+	while ((r = trace_next_bytes(it, &ev, &sb)) == 1) {
+		if (!thread_selected(s, &ev))
+			continue;
+		if (ev.kind != TEV_STEP) {
+			if (s->cf)
+				cf_event(s->cf, &ev);
+			deliver(s, &ev);
+			continue;
+		}
+		if (!sb.steps)
+			continue;
+		s->fl.saw_ring[ev.ring ? 1 : 0] = true;
+		/* the engine first, then the consumers, as with decoded steps */
+		if (s->cf) {
+			struct trace_event e = ev;
+
+			cf_steps_bytes(s->cf, &e, &sb);
+		}
+		for (int c = 0; c < s->nr_cons; c++)
+			s->cons[c].ops->bytes(s->cons[c].ctx, &ev, &sb);
+		s->seen += sb.steps;
+		s->in_window += sb.steps;
+		s->last_index = ev.index + sb.steps - 1;
+		s->any_index = true;
+		session_progress(s, p, it);
+	}
+	return r;
+}
+
+/* The pass on decoded steps: with a window, in block mode, or for consumers that want them. */
+static int session_run_pcs(struct session *s, struct trace_iter *it, struct progress *p)
+{
 	bool counts_window = s->flags & SESSION_WINDOW_COUNTS;
 	bool direct = !s->block_mode;	/* steps go to the consumers as they are */
 	bool runs_taken = true;		/* every consumer takes runs of steps */
@@ -295,15 +355,9 @@ int session_run(struct session *s)
 	size_t n;
 	int r;
 
-	if (!it)
-		return EXIT_RUNTIME;
-	p.bytes = trace_iter_total_bytes(it);
 	for (int c = 0; c < s->nr_cons; c++)
 		if (s->cons[c].ops->event && !s->cons[c].ops->steps)
 			runs_taken = false;
-	if (s->block_mode && s->nr_cons)
-		session_callflow(s);
-	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	while ((r = trace_next_run(it, &ev, &pcs, &n)) == 1) {
 		if (!thread_selected(s, &ev))
 			continue;
@@ -335,16 +389,33 @@ int session_run(struct session *s)
 			}
 			if (k < n)
 				break;
-			if (p.on && s->seen >= p.next) {
-				progress_show(&p, s->what, s->seen, trace_iter_bytes(it));
-				p.next = s->seen + (1u << 20);
-			}
+			session_progress(s, p, it);
 			continue;
 		}
 		if (s->cf)
 			cf_event(s->cf, &ev);
 		deliver(s, &ev);
 	}
+	return r;
+}
+
+int session_run(struct session *s)
+{
+	double cpu0 = cpu_seconds();
+	struct trace_iter *it;
+	struct progress p = { .on = log_is_tty(), .next = 1u << 20 };
+	bool bytes;
+	int r;
+
+	if (s->block_mode && s->nr_cons)
+		session_callflow(s);
+	bytes = session_bytes_mode(s);
+	it = trace_iter_new_mode(s->trace, s->src.threads, bytes);
+	if (!it)
+		return EXIT_RUNTIME;
+	p.bytes = trace_iter_total_bytes(it);
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	r = bytes ? session_run_bytes(s, it, &p) : session_run_pcs(s, it, &p);
 	if (p.shown)
 		fprintf(stderr, "\r\033[K");
 	trace_iter_free(it);
@@ -365,7 +436,8 @@ int session_run(struct session *s)
 				CF_MAX_UNEXPLAINED);
 	}
 	s->pass_cpu = cpu_seconds() - cpu0;
-	pr_dbg("pass: %" PRIu64 " steps in %.4f s of CPU", s->seen, s->pass_cpu);
+	pr_dbg("pass: %" PRIu64 " steps in %.4f s of CPU%s", s->seen, s->pass_cpu,
+	       bytes ? " (steps as encoded)" : "");
 	if (r < 0)
 		return EXIT_RUNTIME;
 	s->ran = true;

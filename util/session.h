@@ -67,6 +67,14 @@ struct session_consumer_ops {
 	 * when every consumer takes them.
 	 */
 	void (*steps)(void *ctx, const struct trace_event *ev, const uint64_t *pcs, size_t n);
+	/*
+	 * Optional: the same run as its steps are encoded (stepcodec.h's
+	 * struct step_bytes: sb->steps steps, the first at ev->index and
+	 * ev->pc), not decoded one by one.  When every consumer takes these
+	 * (and the call-flow engine is used or there is a consumer at all),
+	 * the pass reads the streams in bytes mode and hands runs only so.
+	 */
+	void (*bytes)(void *ctx, const struct trace_event *ev, const struct step_bytes *sb);
 };
 
 struct session;

@@ -150,3 +150,54 @@ enum step_decode_status step_decode(const uint8_t *buf, size_t len, uint64_t *la
 	*used = 1 + n + v;
 	return STEP_DECODE_OK;
 }
+
+size_t step_next_pc_slow(const uint8_t *b, const uint8_t *end, uint64_t *pc)
+{
+	struct step_item it;
+	uint64_t last = *pc;
+	size_t used;
+
+	if (step_decode(b, (size_t)(end - b), &last, &it, &used) != STEP_DECODE_OK ||
+	    it.kind != STEP_ITEM_STEP)
+		return 0;
+	*pc = last;
+	return used;
+}
+
+size_t step_bytes_walk(const uint8_t *b, size_t len, size_t max, uint64_t *pc, size_t *steps)
+{
+	const uint8_t *p = b, *end = b + len;
+	size_t n = 0, used;
+
+	while (n < max && (used = step_next_pc(p, end, pc))) {
+		p += used;
+		n++;
+	}
+	*steps = n;
+	return (size_t)(p - b);
+}
+
+void step_bytes_split(const struct step_bytes *sb, size_t k, struct step_bytes *head,
+		      struct step_bytes *tail)
+{
+	uint64_t pc = sb->base_pc;
+	size_t n, used = step_bytes_walk(sb->b, sb->len, k, &pc, &n);
+	struct step_bytes h = { sb->b, used, n, sb->base_pc, n ? pc : sb->base_pc };
+	struct step_bytes t = { sb->b + used, sb->len - used, sb->steps - n, pc, sb->end_pc };
+
+	if (!t.steps)
+		t.end_pc = pc;
+	*head = h;
+	*tail = t;
+}
+
+size_t step_bytes_encode(const uint64_t *pcs, size_t n, uint64_t base, uint8_t *out)
+{
+	size_t len = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		len += pt_step_put(out + len, (int64_t)(pcs[k] - base));
+		base = pcs[k];
+	}
+	return len;
+}

@@ -90,4 +90,88 @@ static inline size_t step_long_fast(const uint8_t *b, const uint8_t *end, uint64
 	return 0;
 }
 
+/* step_next_pc's long path (a long step of more than 8 continuation bytes). */
+size_t step_next_pc_slow(const uint8_t *b, const uint8_t *end, uint64_t *pc);
+
+/*
+ * A stretch of step records as they are in the stream (bytes mode: the
+ * reports that take steps by their encoding, trace_next_bytes): every
+ * record of b[0..len) is a step (a short or long delta), each step's pc
+ * the one before's plus its delta, the first's from base_pc.  At least
+ * STEP_BYTES_SLACK bytes past b + len are readable (their values
+ * anything): a compare may load eight bytes at a time.
+ */
+#define STEP_BYTES_SLACK 16
+struct step_bytes {
+	const uint8_t *b;
+	size_t len;		  /* bytes */
+	size_t steps;		  /* step records in them */
+	uint64_t base_pc;	  /* the pc the first delta is from (0 after a SWITCH) */
+	uint64_t end_pc;	  /* the last step's pc */
+};
+
+/* The delta of a short step (0xxxxxxx): seven bits, two's complement. */
+static inline int64_t step_short_delta(uint8_t b)
+{
+	return (int64_t)((uint64_t)b << 57) >> 57;
+}
+
+/*
+ * Eight short steps at once (w: eight bytes, each with its top bit clear):
+ * the sum of their deltas.  Each byte is its value, less 128 when bit 6
+ * (the sign) is set; the bytes are summed in pairs, then the pairs by a
+ * multiplication (1,016 at most: no lane carries into the next).
+ */
+static inline int64_t step_short8_sum(uint64_t w)
+{
+	uint64_t pairs = (w & 0x00ff00ff00ff00ffull) + ((w >> 8) & 0x00ff00ff00ff00ffull);
+	uint64_t sum = (pairs * 0x0001000100010001ull) >> 48;
+	uint64_t neg = (((w >> 6) & 0x0101010101010101ull) * 0x0101010101010101ull) >> 56;
+
+	return (int64_t)sum - 128 * (int64_t)neg;
+}
+
+/*
+ * The step record at b (before end) of a verified stream: *pc moved by
+ * its delta, its length returned; 0 when it is no step or runs past end.
+ */
+static inline size_t step_next_pc(const uint8_t *b, const uint8_t *end, uint64_t *pc)
+{
+	uint64_t z;
+	size_t n;
+
+	if (b >= end)
+		return 0;
+	if (!(b[0] & PT_STEP_SHORT_MASK)) {
+		*pc += (uint64_t)step_short_delta(b[0]);
+		return 1;
+	}
+	n = step_long_fast(b, end, &z);
+	if (n) {
+		*pc += (uint64_t)pt_unzigzag(z);
+		return n;
+	}
+	return step_next_pc_slow(b, end, pc);
+}
+
+/*
+ * Walk the records of b[0..len): up to max steps from *pc (left the last
+ * one's); returns the bytes they take, *steps how many.  Stops early at
+ * anything that is no step.
+ */
+size_t step_bytes_walk(const uint8_t *b, size_t len, size_t max, uint64_t *pc, size_t *steps);
+
+/*
+ * The first k steps of sb into head, the rest into tail (either may be
+ * empty); sb may be either.
+ */
+void step_bytes_split(const struct step_bytes *sb, size_t k, struct step_bytes *head,
+		      struct step_bytes *tail);
+
+/*
+ * pcs[0..n) encoded as steps from base (the encoding the writers use):
+ * bytes written to out, which has room for n * PT_STEP_MAX_BYTES.
+ */
+size_t step_bytes_encode(const uint64_t *pcs, size_t n, uint64_t base, uint8_t *out);
+
 #endif /* PT_STEPCODEC_H */

@@ -30,6 +30,13 @@
 /* pitrace compresses with windows of 2 MiB: a frame asking for more than 8 MiB is refused. */
 #define SR_ZSTD_WINDOW_LOG_MAX 23
 
+/* A stretch of steps in a verified block: where (a stream offset), how long, the sum of its deltas. */
+struct sr_seg {
+	uint64_t off;
+	uint32_t len, steps;
+	int64_t sum;
+};
+
 struct stream_reader {
 	char *path;
 	int fd;
@@ -57,6 +64,14 @@ struct stream_reader {
 	bool cut_ok;		  /* the recording was cut short: no END is fine */
 	bool cut;		  /* it ended without END, after its last whole block */
 	int state;		  /* 0 reading, 1 finished, -1 failed */
+	/*
+	 * Bytes mode (stream_reader_set_bytes): the verified block's stretches
+	 * of steps, found by the scan that finds its CHECK, so that they go out
+	 * without being scanned again.
+	 */
+	bool bytes_mode;
+	struct sr_seg *seg;
+	size_t nr_seg, seg_size, seg_next;
 	/* what the trace says the stream holds (stream_reader_expect) */
 	const struct trace *trace;
 	const struct trace_stream_info *si;
@@ -254,6 +269,11 @@ void stream_reader_expect(struct stream_reader *r, const struct trace *t,
 	r->tid = si && !si->per_cpu ? si->id : 0;	/* a per-thread stream is its thread's */
 }
 
+uint64_t stream_reader_last_pc(const struct stream_reader *r)
+{
+	return r->last_pc;
+}
+
 uint64_t stream_reader_offset(const struct stream_reader *r)
 {
 	return r->base + r->pos;
@@ -311,7 +331,13 @@ void stream_reader_close(struct stream_reader *r)
 	free(r->buf);
 	free(r->damage);
 	free(r->path);
+	free(r->seg);
 	free(r);
+}
+
+void stream_reader_set_bytes(struct stream_reader *r, bool on)
+{
+	r->bytes_mode = on;
 }
 
 /*
@@ -371,14 +397,91 @@ static size_t sr_skip_short_steps(const uint8_t *buf, size_t p, size_t len)
 }
 
 /*
+ * Bytes mode's scan: from p, the steps before len that decode without a
+ * check (short ones eight at a time), each counted into *steps and its
+ * delta into *sum; returns where it stopped (a control record, a long step
+ * that needs step_decode, or len).
+ */
+static size_t sr_scan_steps(const uint8_t *buf, size_t p, size_t len, uint32_t *steps,
+			    int64_t *sum)
+{
+	const uint64_t top = 0x8080808080808080ull;
+	uint64_t z;
+	size_t used;
+
+	for (;;) {
+		if (p + 8 <= len) {
+			uint64_t w, hi;
+			unsigned k;
+
+			memcpy(&w, buf + p, 8);
+			hi = w & top;
+			if (!hi) {
+				*sum += step_short8_sum(w);
+				*steps += 8;
+				p += 8;
+				continue;
+			}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			k = (unsigned)__builtin_ctzll(hi) / 8;
+			if (k) {	/* the short steps before the first long step or record */
+				*sum += step_short8_sum(w & ((1ull << (8 * k)) - 1));
+				*steps += k;
+				p += k;
+			}
+#endif
+		}
+		if (p >= len)
+			return p;
+		if (!(buf[p] & PT_STEP_SHORT_MASK)) {
+			*sum += step_short_delta(buf[p]);
+			p++;
+		} else if ((used = step_long_fast(buf + p, buf + len, &z))) {
+			*sum += pt_unzigzag(z);
+			p += used;
+		} else {
+			return p;
+		}
+		++*steps;
+	}
+}
+
+/* Bytes mode: a stretch of steps of the block being verified ends (at stream offset end). */
+static int sr_seg_end(struct stream_reader *r, uint64_t start, uint64_t end, uint32_t steps,
+		      int64_t sum)
+{
+	if (!steps)
+		return 0;
+	if (r->nr_seg == r->seg_size) {
+		size_t n = r->seg_size ? 2 * r->seg_size : 64;
+		struct sr_seg *ns = reallocarray(r->seg, n, sizeof(*ns));
+
+		if (!ns) {
+			pr_err("%s: out of memory", r->path);
+			r->state = -1;
+			return -1;
+		}
+		r->seg = ns;
+		r->seg_size = n;
+	}
+	r->seg[r->nr_seg++] = (struct sr_seg){ start, (uint32_t)(end - start), steps, sum };
+	return 0;
+}
+
+/*
  * Make the next CHECK block available: find its CHECK record, compare the
  * CRC, and only then let records out, so no consumer ever sees a byte that
- * fails its check.  1: a block is ready, 0: clean end, -1: error.
+ * fails its check.  1: a block is ready, 0: clean end, -1: error.  In
+ * bytes mode the scan also notes the block's stretches of steps.
  */
 static int sr_verify_block(struct stream_reader *r)
 {
 	size_t p = r->pos;
+	uint64_t seg_start = r->base + p;	/* bytes mode: the stretch being scanned */
+	uint32_t seg_steps = 0;
+	int64_t seg_sum = 0;
 
+	r->nr_seg = r->seg_next = 0;
 	for (;;) {
 		struct step_item it;
 		uint64_t dummy = 0;
@@ -386,10 +489,14 @@ static int sr_verify_block(struct stream_reader *r)
 		enum step_decode_status st = STEP_DECODE_SHORT;
 		ssize_t got;
 
-		p = sr_skip_short_steps(r->buf, p, r->len);
-		if (p < r->len && (used = step_long_fast(r->buf + p, r->buf + r->len, &dummy))) {
-			p += used;
-			continue;
+		if (r->bytes_mode) {
+			p = sr_scan_steps(r->buf, p, r->len, &seg_steps, &seg_sum);
+		} else {
+			p = sr_skip_short_steps(r->buf, p, r->len);
+			if (p < r->len && (used = step_long_fast(r->buf + p, r->buf + r->len, &dummy))) {
+				p += used;
+				continue;
+			}
 		}
 		if (p < r->len)
 			st = step_decode(r->buf + p, r->len - p, &dummy, &it, &used);
@@ -399,7 +506,19 @@ static int sr_verify_block(struct stream_reader *r)
 		if (st == STEP_DECODE_OK) {
 			int v;
 
-			if (it.kind != STEP_ITEM_CTL || it.ctl_type != PT_CTL_CHECK) {
+			if (it.kind == STEP_ITEM_STEP) {	/* a long one the scan left */
+				seg_steps++;
+				seg_sum += (int64_t)dummy;
+				p += used;
+				continue;
+			}
+			if (r->bytes_mode &&
+			    sr_seg_end(r, seg_start, r->base + p, seg_steps, seg_sum) < 0)
+				return -1;
+			seg_start = r->base + p + used;
+			seg_steps = 0;
+			seg_sum = 0;
+			if (it.ctl_type != PT_CTL_CHECK) {
 				p += used;
 				continue;
 			}
@@ -569,10 +688,8 @@ static int sr_check_record(struct stream_reader *r, const struct step_item *it, 
 		       (unsigned long long)at);
 }
 
-int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *offset)
+int stream_reader_ready(struct stream_reader *r)
 {
-	uint64_t at, last_pc = r->last_pc;
-	size_t used;
 	int v;
 
 	if (r->state)
@@ -584,6 +701,18 @@ int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *
 		if (v <= 0)
 			return v;
 	}
+	return 1;
+}
+
+int stream_reader_next(struct stream_reader *r, struct step_item *it, uint64_t *offset)
+{
+	uint64_t at, last_pc = r->last_pc;
+	size_t used;
+	int v;
+
+	v = stream_reader_ready(r);
+	if (v <= 0)
+		return v;
 	/* a verified block decodes cleanly: step_decode cannot fail here */
 	at = r->base + r->pos;
 	if (step_decode(r->buf + r->pos, r->blk_end - r->pos, &last_pc, it, &used) !=
@@ -642,6 +771,54 @@ size_t stream_reader_steps(struct stream_reader *r, uint64_t *pcs, size_t max)
 		}
 		pcs[n++] = pc;
 	}
+	r->last_pc = pc;
+	r->pos = (size_t)(b - r->buf);
+	r->steps += n;
+	return n;
+}
+
+/*
+ * Bytes mode (trace_next_bytes): the step records that follow in the
+ * verified block, up to the next control record, as they are: their
+ * bytes, how many steps, the pc before and after.  Not decoded one by one:
+ * the verify scan counted and summed them (short steps eight at a time).
+ * 0 as stream_reader_steps.
+ */
+size_t stream_reader_bytes(struct stream_reader *r, struct step_bytes *sb)
+{
+	const uint8_t *b, *start, *end;
+	uint64_t pc = r->last_pc, at = r->base + r->pos;
+	uint32_t n = 0;
+	int64_t sum = 0;
+
+	if (r->state || r->end_seen || !r->checked_header || (r->si && !r->tid))
+		return 0;
+	start = b = r->buf + r->pos;
+	end = r->buf + r->blk_end;
+	while (r->seg_next < r->nr_seg && r->seg[r->seg_next].off < at)
+		r->seg_next++;
+	if (r->seg_next < r->nr_seg && r->seg[r->seg_next].off == at) {
+		/* the verify scan found it: as it is */
+		const struct sr_seg *g = &r->seg[r->seg_next++];
+
+		n = g->steps;
+		sum = g->sum;
+		b += g->len;
+	} else {
+		size_t used;
+
+		b = r->buf + sr_scan_steps(r->buf, r->pos, r->blk_end, &n, &sum);
+		while (b < end && (*b & PT_CTL_TAG) == PT_STEP_LONG_TAG &&
+		       (used = step_next_pc_slow(b, end, &pc))) {
+			sum += (int64_t)(pc - r->last_pc);	/* a long step the scan left */
+			pc = r->last_pc;
+			b += used;
+			n++;
+			b = r->buf + sr_scan_steps(r->buf, (size_t)(b - r->buf), r->blk_end, &n, &sum);
+		}
+	}
+	pc = r->last_pc + (uint64_t)sum;
+	*sb = (struct step_bytes){ start, (size_t)(b - start), n, r->last_pc, pc };
 	r->last_pc = pc;
 	r->pos = (size_t)(b - r->buf);
 	r->steps += n;

@@ -12,6 +12,7 @@
 #include "trace_decode.h"
 
 #define CHUNK_PCS 16384		  /* steps a chunk holds */
+#define CHUNK_BYTES (128u << 10)  /* bytes mode: step bytes a chunk holds (about) */
 #define CHUNK_ITEMS 1024	  /* runs and control records a chunk holds */
 #define QUEUE 4			  /* chunks decoded ahead per stream */
 
@@ -33,6 +34,7 @@ struct trace_decoder {
 	pthread_mutex_t lock;
 	pthread_cond_t work, ready;
 	bool stop;
+	bool bytes;		  /* bytes mode */
 };
 
 unsigned decoder_default_threads(void)
@@ -62,46 +64,140 @@ static int chunk_payload(struct dec_chunk *c, const uint8_t *p, size_t len)
 	return 0;
 }
 
-/* Decode the stream's next chunk into c (no lock held: one thread per stream). */
-static void decode_chunk(struct stream_reader *r, struct dec_chunk *c)
+/* Room for len more step bytes (and the slack after them) in c; -1 out of memory. */
+static int chunk_bytes_room(struct dec_chunk *c, size_t len)
 {
-	c->nr_pcs = c->nr_items = c->payload_len = 0;
+	size_t need = c->nr_bytes + len + STEP_BYTES_SLACK;
+
+	if (need > c->bytes_cap) {
+		size_t cap = c->bytes_cap ? c->bytes_cap : CHUNK_BYTES + 4096;
+		uint8_t *nb;
+
+		while (cap < need)
+			cap *= 2;
+		nb = realloc(c->bytes, cap);
+		if (!nb)
+			return -1;
+		c->bytes = nb;
+		c->bytes_cap = cap;
+	}
+	return 0;
+}
+
+/* Step bytes into c: the last item grows when it is a run of them. */
+static int chunk_add_bytes(struct dec_chunk *c, const struct step_bytes *sb)
+{
+	struct dec_item *last = c->nr_items ? &c->items[c->nr_items - 1] : NULL;
+
+	if (chunk_bytes_room(c, sb->len) < 0)
+		return -1;
+	memcpy(c->bytes + c->nr_bytes, sb->b, sb->len);
+	memset(c->bytes + c->nr_bytes + sb->len, 0, STEP_BYTES_SLACK);
+	if (last && last->ctl_type == DEC_BYTES) {
+		last->n += (uint32_t)sb->steps;
+		last->len += (uint32_t)sb->len;
+		last->end_pc = sb->end_pc;
+	} else {
+		c->items[c->nr_items++] = (struct dec_item){
+			DEC_BYTES, (uint32_t)sb->steps, (uint32_t)c->nr_bytes, (uint32_t)sb->len,
+			sb->base_pc, sb->end_pc };
+	}
+	c->nr_bytes += sb->len;
+	return 0;
+}
+
+/* Decoded steps into c: the last item grows when it is a run of them. */
+static void chunk_add_pcs(struct dec_chunk *c, size_t got)
+{
+	struct dec_item *last = c->nr_items ? &c->items[c->nr_items - 1] : NULL;
+
+	if (last && last->ctl_type == DEC_STEPS)
+		last->n += (uint32_t)got;
+	else
+		c->items[c->nr_items++] = (struct dec_item){
+			.ctl_type = DEC_STEPS, .n = (uint32_t)got, .off = (uint32_t)c->nr_pcs };
+	c->nr_pcs += got;
+}
+
+/*
+ * The steps that come next into c, decoded or (bytes) as encoded: 1 some
+ * did, 0 the next record is no step (or a check is due), -1 out of memory.
+ * The first step of a block comes by stream_reader_next (it checks first):
+ * not here.
+ */
+static int chunk_take_steps(struct stream_reader *r, struct dec_chunk *c, bool bytes)
+{
+	struct step_bytes sb;
+	size_t got;
+
+	if (!bytes) {
+		got = stream_reader_steps(r, c->pcs + c->nr_pcs, CHUNK_PCS - c->nr_pcs);
+		if (got)
+			chunk_add_pcs(c, got);
+		return got ? 1 : 0;
+	}
+	if (stream_reader_ready(r) <= 0 || !stream_reader_bytes(r, &sb))
+		return 0;	/* stream_reader_next says what is wrong */
+	return chunk_add_bytes(c, &sb) < 0 ? -1 : 1;
+}
+
+/* One step stream_reader_next returned (the pc before it: before) into c. */
+static int chunk_add_step(struct dec_chunk *c, const struct step_item *si, uint64_t before,
+			  bool bytes)
+{
+	uint8_t one[PT_STEP_MAX_BYTES];
+	struct step_bytes sb;
+
+	if (!bytes) {
+		c->pcs[c->nr_pcs] = si->pc;
+		chunk_add_pcs(c, 1);
+		return 0;
+	}
+	/* encoded anew from its pc: its delta's one encoding */
+	sb = (struct step_bytes){ one, pt_step_put(one, (int64_t)(si->pc - before)), 1, before,
+				  si->pc };
+	return chunk_add_bytes(c, &sb);
+}
+
+/*
+ * Decode the stream's next chunk into c (no lock held: one thread per
+ * stream); bytes mode: runs of steps as they are encoded.
+ */
+static void decode_chunk(struct stream_reader *r, struct dec_chunk *c, bool bytes)
+{
+	c->nr_pcs = c->nr_items = c->payload_len = c->nr_bytes = 0;
 	c->status = 1;
-	while (c->nr_items < CHUNK_ITEMS - 1 && c->nr_pcs < CHUNK_PCS) {
-		size_t got = stream_reader_steps(r, c->pcs + c->nr_pcs, CHUNK_PCS - c->nr_pcs);
+	while (c->nr_items < CHUNK_ITEMS - 1 &&
+	       (bytes ? c->nr_bytes < CHUNK_BYTES : c->nr_pcs < CHUNK_PCS)) {
+		uint64_t before = stream_reader_last_pc(r);
 		struct step_item si;
-		int v;
+		int v = chunk_take_steps(r, c, bytes);
 
-		if (got) {
-			struct dec_item *last = c->nr_items ? &c->items[c->nr_items - 1] : NULL;
-
-			if (last && last->ctl_type == DEC_STEPS)
-				last->n += (uint32_t)got;
-			else
-				c->items[c->nr_items++] = (struct dec_item){
-					DEC_STEPS, (uint32_t)got, (uint32_t)c->nr_pcs };
-			c->nr_pcs += got;
+		if (v < 0)
+			goto oom;
+		if (v)
 			continue;
-		}
 		v = stream_reader_next(r, &si, NULL);
 		if (v <= 0) {
 			c->status = v;
 			break;
 		}
 		if (si.kind == STEP_ITEM_STEP) {
-			c->items[c->nr_items++] = (struct dec_item){ DEC_STEPS, 1,
-								     (uint32_t)c->nr_pcs };
-			c->pcs[c->nr_pcs++] = si.pc;
+			if (chunk_add_step(c, &si, before, bytes) < 0)
+				goto oom;
 			continue;
 		}
-		c->items[c->nr_items++] = (struct dec_item){ si.ctl_type, (uint32_t)si.payload_len,
-							     (uint32_t)c->payload_len };
-		if (chunk_payload(c, si.payload, si.payload_len) < 0) {
-			pr_err("out of memory decoding a stream");
-			c->status = -1;
-			break;
-		}
+		c->items[c->nr_items++] = (struct dec_item){
+			.ctl_type = si.ctl_type, .n = (uint32_t)si.payload_len,
+			.off = (uint32_t)c->payload_len };
+		if (chunk_payload(c, si.payload, si.payload_len) < 0)
+			goto oom;
 	}
+	c->offset = stream_reader_offset(r);
+	return;
+oom:
+	pr_err("out of memory decoding a stream");
+	c->status = -1;
 	c->offset = stream_reader_offset(r);
 }
 
@@ -112,7 +208,7 @@ static void fill(struct trace_decoder *d, struct dec_stream *s)
 
 	s->busy = true;
 	pthread_mutex_unlock(&d->lock);
-	decode_chunk(s->r, c);
+	decode_chunk(s->r, c, d->bytes);
 	pthread_mutex_lock(&d->lock);
 	s->busy = false;
 	s->ready++;
@@ -162,12 +258,14 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned threads)
+struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned threads,
+				  bool bytes)
 {
 	struct trace_decoder *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
+	d->bytes = bytes;
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_cond_init(&d->work, NULL);
 	pthread_cond_init(&d->ready, NULL);
@@ -177,6 +275,7 @@ struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned t
 	d->n = n;
 	for (size_t i = 0; i < n; i++) {
 		d->s[i].r = r[i];
+		stream_reader_set_bytes(r[i], bytes);
 		for (int k = 0; k <= QUEUE; k++) {
 			struct dec_chunk *c = &d->s[i].chunk[k];
 
@@ -251,6 +350,7 @@ void decoder_free(struct trace_decoder *d)
 			free(d->s[i].chunk[k].pcs);
 			free(d->s[i].chunk[k].items);
 			free(d->s[i].chunk[k].payload);
+			free(d->s[i].chunk[k].bytes);
 		}
 	}
 	free(d->s);

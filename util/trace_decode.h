@@ -9,17 +9,22 @@
  */
 #ifndef PT_TRACE_DECODE_H
 #define PT_TRACE_DECODE_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "trace_reader.h"
 
-#define DEC_STEPS UINT32_MAX	  /* dec_item.ctl_type of a run of steps */
+#define DEC_STEPS UINT32_MAX	  /* dec_item.ctl_type of a run of steps, decoded */
+#define DEC_BYTES (UINT32_MAX - 1) /* ... of a run of steps as encoded (bytes mode) */
 
 struct dec_item {
-	uint32_t ctl_type;	  /* enum pt_ctl_type, or DEC_STEPS */
-	uint32_t n;		  /* DEC_STEPS: steps in pcs; else payload bytes */
-	uint32_t off;		  /* DEC_STEPS: first in pcs; else in payload */
+	uint32_t ctl_type;	  /* enum pt_ctl_type, DEC_STEPS or DEC_BYTES */
+	uint32_t n;		  /* DEC_STEPS, DEC_BYTES: steps; else payload bytes */
+	uint32_t off;		  /* DEC_STEPS: first in pcs; DEC_BYTES: first in bytes;
+				   * else in payload */
+	uint32_t len;		  /* DEC_BYTES: bytes */
+	uint64_t base_pc, end_pc; /* DEC_BYTES: the pc before the first step, the last's */
 };
 
 struct dec_chunk {
@@ -27,13 +32,20 @@ struct dec_chunk {
 	struct dec_item *items;
 	uint8_t *payload;
 	size_t nr_pcs, nr_items, payload_len, payload_cap;
+	uint8_t *bytes;		  /* bytes mode: the steps' records (STEP_BYTES_SLACK more) */
+	size_t nr_bytes, bytes_cap;
 	int status;		  /* 1 more chunks follow, 0 the stream ended, -1 failed */
 	uint64_t offset;	  /* stream bytes decoded up to the chunk's end */
 };
 
 struct trace_decoder;
-/* Streams r[0..n) (the decoder owns them); threads 1: all on the caller's thread. */
-struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned threads);
+/*
+ * Streams r[0..n) (the decoder owns them); threads 1: all on the caller's
+ * thread.  bytes: runs of steps as DEC_BYTES items (not decoded), else
+ * as DEC_STEPS.
+ */
+struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned threads,
+				  bool bytes);
 /* The stream's next chunk, waiting for it; the one before is given back. */
 const struct dec_chunk *decoder_next(struct trace_decoder *d, size_t stream);
 void decoder_free(struct trace_decoder *d);

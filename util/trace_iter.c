@@ -35,6 +35,13 @@ struct iter_stream {
 	size_t item, step;	  /* the next record in it, the next step of a run */
 };
 
+/* A run of one thread's steps: decoded (pcs) or as encoded (bytes mode). */
+struct iter_run {
+	const uint64_t *pcs;
+	struct step_bytes sb;
+	size_t n;
+};
+
 struct trace_iter {
 	struct trace *t;
 	struct trace_decoder *dec;
@@ -46,9 +53,9 @@ struct trace_iter {
 	uint64_t index;		  /* steps merged so far */
 	uint64_t counted;	  /* the sum of the COUNT records merged so far */
 	uint64_t total_bytes;
+	bool bytes;		  /* bytes mode (trace_next_bytes) */
 	struct trace_event held;  /* the next stream event, once looked at */
-	const uint64_t *held_pcs; /* its steps (a run) */
-	size_t held_n;
+	struct iter_run held_run; /* its steps (a run) */
 	int held_state;		  /* 0 none, 1 held, 2 streams exhausted */
 	bool failed;
 	struct trace_event run;	  /* trace_next: the run it gives a step at a time */
@@ -76,6 +83,11 @@ struct trace_iter *trace_iter_new(struct trace *t)
 
 struct trace_iter *trace_iter_new_threads(struct trace *t, unsigned threads)
 {
+	return trace_iter_new_mode(t, threads, false);
+}
+
+struct trace_iter *trace_iter_new_mode(struct trace *t, unsigned threads, bool bytes)
+{
 	struct trace_iter *it = calloc(1, sizeof(*it));
 	struct stream_reader **r = NULL;
 
@@ -83,6 +95,7 @@ struct trace_iter *trace_iter_new_threads(struct trace *t, unsigned threads)
 		return NULL;
 	raise_fd_limit(trace_nr_streams(t));
 	it->t = t;
+	it->bytes = bytes;
 	it->n = trace_nr_streams(t);
 	it->s = calloc(it->n ? it->n : 1, sizeof(*it->s));
 	r = calloc(it->n ? it->n : 1, sizeof(*r));
@@ -105,7 +118,7 @@ struct trace_iter *trace_iter_new_threads(struct trace *t, unsigned threads)
 				s->pid = s->tid;
 		}
 	}
-	it->dec = decoder_new(r, it->n, threads ? threads : decoder_default_threads());
+	it->dec = decoder_new(r, it->n, threads ? threads : decoder_default_threads(), bytes);
 	if (!it->dec)
 		goto err;
 	free(r);
@@ -240,6 +253,15 @@ static int apply_ctl(struct trace_iter *it, struct iter_stream *s, unsigned type
 	}
 }
 
+/* The first step's pc of a run as encoded. */
+static uint64_t first_pc(const struct step_bytes *sb)
+{
+	uint64_t pc = sb->base_pc;
+
+	step_next_pc(sb->b, sb->b + sb->len, &pc);
+	return pc;
+}
+
 /* Pick the stream that goes next: the lowest key, first in stream order on ties. */
 static struct iter_stream *pick_stream(struct trace_iter *it)
 {
@@ -269,11 +291,10 @@ static int stream_item(struct trace_iter *it, struct iter_stream *s, const struc
 	return 1;
 }
 
-/* The next event from the streams (a run of steps in *pcs, *n): 1, 0 at the end, -1 error. */
-static int next_stream_event(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,
-			     size_t *n)
+/* The next event from the streams (a run of steps in *run): 1, 0 at the end, -1 error. */
+static int next_stream_event(struct trace_iter *it, struct trace_event *ev, struct iter_run *run)
 {
-	*n = 0;
+	run->n = 0;
 	for (;;) {
 		struct iter_stream *s = it->cur;
 		const struct dec_item *item;
@@ -306,12 +327,22 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev, cons
 		}
 		if (item->ctl_type == DEC_STEPS) {
 			fill_event(s, ev, TEV_STEP, it->index);
-			*pcs = s->c->pcs + item->off + s->step;
-			*n = item->n - s->step;
-			ev->pc = **pcs;
-			it->index += *n;
+			run->pcs = s->c->pcs + item->off + s->step;
+			run->n = item->n - s->step;
+			ev->pc = run->pcs[0];
+			it->index += run->n;
 			s->item++;
 			s->step = 0;
+			return 1;
+		}
+		if (item->ctl_type == DEC_BYTES) {
+			fill_event(s, ev, TEV_STEP, it->index);
+			run->sb = (struct step_bytes){ s->c->bytes + item->off, item->len, item->n,
+						       item->base_pc, item->end_pc };
+			run->n = item->n;
+			ev->pc = first_pc(&run->sb);
+			it->index += run->n;
+			s->item++;
 			return 1;
 		}
 		s->item++;
@@ -376,14 +407,14 @@ static int check_totals(struct trace_iter *it)
 	return force ? 0 : -1;
 }
 
-int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,
-		   size_t *n)
+/* The next event, a run of steps in *run: trace_next_run and trace_next_bytes. */
+static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter_run *run)
 {
-	*n = 0;
+	run->n = 0;
 	if (it->failed)
 		return -1;
 	if (it->held_state == 0) {
-		int r = next_stream_event(it, &it->held, &it->held_pcs, &it->held_n);
+		int r = next_stream_event(it, &it->held, &it->held_run);
 
 		if (r == 0 && check_totals(it) < 0)
 			r = -1;
@@ -409,27 +440,65 @@ int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t
 			return 1;
 		}
 		if (it->held.kind == TEV_STEP && task->c.seq != PT_SEQ_NONE &&
-		    task->c.seq < it->held.index + it->held_n) {
+		    task->c.seq < it->held.index + it->held_run.n) {
 			/* the task comes before step seq: the run up to there first */
+			struct iter_run *h = &it->held_run;
 			size_t k = (size_t)(task->c.seq - it->held.index);
 
 			*ev = it->held;
-			*pcs = it->held_pcs;
-			*n = k;
+			run->n = k;
+			if (it->bytes) {
+				step_bytes_split(&h->sb, k, &run->sb, &h->sb);
+				it->held.pc = first_pc(&h->sb);
+			} else {
+				run->pcs = h->pcs;
+				h->pcs += k;
+				it->held.pc = h->pcs[0];
+			}
 			it->held.index += k;
-			it->held_pcs += k;
-			it->held_n -= k;
-			it->held.pc = it->held_pcs[0];
+			h->n -= k;
 			return 1;
 		}
 	}
 	if (it->held_state == 2)
 		return 0;
 	*ev = it->held;
-	*pcs = it->held_pcs;
-	*n = it->held_n;
+	*run = it->held_run;
 	it->held_state = 0;
 	return 1;
+}
+
+int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,
+		   size_t *n)
+{
+	struct iter_run run;
+	int r;
+
+	if (it->bytes) {
+		pr_err("internal error: trace_next_run on an iterator of encoded steps");
+		return -1;
+	}
+	r = next_event(it, ev, &run);
+	*pcs = run.pcs;
+	*n = run.n;
+	return r;
+}
+
+int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_bytes *sb)
+{
+	struct iter_run run;
+	int r;
+
+	if (!it->bytes) {
+		pr_err("internal error: trace_next_bytes on an iterator of decoded steps");
+		return -1;
+	}
+	r = next_event(it, ev, &run);
+	if (r == 1 && ev->kind == TEV_STEP)
+		*sb = run.sb;
+	else
+		memset(sb, 0, sizeof(*sb));
+	return r;
 }
 
 int trace_next(struct trace_iter *it, struct trace_event *ev)

@@ -185,6 +185,17 @@ int trace_next(struct trace_iter *it, struct trace_event *ev);
  */
 int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,
 		   size_t *n);
+/*
+ * Bytes mode: the same sequence with each run of steps as its records are
+ * encoded (stepcodec.h's struct step_bytes, valid until the next call;
+ * sb->steps is the run's length), not decoded one by one: for reports that
+ * take steps by their encoding.  An iterator made by trace_iter_new_mode
+ * with bytes true gives only these; trace_next_run and trace_next only
+ * the decoded ones.
+ */
+struct step_bytes;
+struct trace_iter *trace_iter_new_mode(struct trace *t, unsigned threads, bool bytes);
+int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_bytes *sb);
 /* Stream bytes read so far, and in all (for progress). */
 uint64_t trace_iter_bytes(const struct trace_iter *it);
 uint64_t trace_iter_total_bytes(const struct trace_iter *it);
@@ -218,6 +229,8 @@ void stream_reader_close(struct stream_reader *r);
 /* Stream offset just past the last record returned (the file header counts;
  * in a compressed file, an offset into the decompressed bytes). */
 uint64_t stream_reader_offset(const struct stream_reader *r);
+/* The pc of the last step returned (0 after a SWITCH): the next step's delta is from it. */
+uint64_t stream_reader_last_pc(const struct stream_reader *r);
 /* Bytes of the file read so far (compressed bytes of a zstd stream). */
 uint64_t stream_reader_file_offset(const struct stream_reader *r);
 /*
@@ -226,6 +239,23 @@ uint64_t stream_reader_file_offset(const struct stream_reader *r);
  * (then stream_reader_next goes on).
  */
 size_t stream_reader_steps(struct stream_reader *r, uint64_t *pcs, size_t max);
+/*
+ * The same, as the records are (stepcodec.h's struct step_bytes, pointing
+ * into the reader's buffer until its next call): every step up to the next
+ * control record or the block's end.
+ */
+struct step_bytes;
+size_t stream_reader_bytes(struct stream_reader *r, struct step_bytes *sb);
+/*
+ * Bytes mode: the scan that verifies each block also notes its stretches of
+ * steps, so that stream_reader_bytes gives them without scanning again.
+ */
+void stream_reader_set_bytes(struct stream_reader *r, bool on);
+/*
+ * The next record is ready to be read: the file header checked, its block
+ * verified.  1, 0 at the end, -1 error (printed), as stream_reader_next.
+ */
+int stream_reader_ready(struct stream_reader *r);
 /* Stop at damage with a warning (return 0) rather than an error (-1). */
 void stream_reader_set_force(struct stream_reader *r, bool force);
 /*

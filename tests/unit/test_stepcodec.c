@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The step-stream codec: round trips, control records, bad bytes. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stepcodec.h"
@@ -175,6 +176,75 @@ static void test_long_step_fast_path(void)
 	CU_ASSERT(fast > 0);
 }
 
+
+/* Eight short steps summed at once: the sum of each one's delta, for every kind of byte. */
+static void test_short8_sum(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (int k = 0; k < 100000; k++) {
+		uint64_t w;
+		int64_t want = 0;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* every byte's top bit clear; the extremes now and then */
+		w = k % 7 == 0 ? 0x4040404040404040ull : k % 7 == 1 ? 0x3f3f3f3f3f3f3f3full :
+			x & 0x7f7f7f7f7f7f7f7full;
+		for (int b = 0; b < 8; b++)
+			want += step_short_delta((uint8_t)(w >> (8 * b)));
+		CU_ASSERT_EQUAL(step_short8_sum(w), want);
+		if (step_short8_sum(w) != want)
+			break;
+	}
+	CU_ASSERT_EQUAL(step_short8_sum(0x7f7f7f7f7f7f7f7full), -8);
+	CU_ASSERT_EQUAL(step_short8_sum(0x3f3f3f3f3f3f3f3full), 8 * 63);
+}
+
+/*
+ * Steps as encoded: each case's pcs encoded, walked, and split at every
+ * step; each half gives its steps from its base and ends at its last pc.
+ */
+static void test_step_bytes_walk_split(void)
+{
+	for (size_t r = 0; r < sizeof(roundtrips) / sizeof(roundtrips[0]); r++) {
+		const uint64_t *pcs = roundtrips[r].pcs;
+		size_t n = roundtrips[r].n, steps;
+		uint8_t buf[256] = { 0 };
+		struct step_bytes sb = { buf, 0, n, 0x1234, pcs[n - 1] };
+		uint64_t pc = sb.base_pc;
+
+		sb.len = step_bytes_encode(pcs, n, sb.base_pc, buf);
+		CU_ASSERT_EQUAL(step_bytes_walk(buf, sb.len, SIZE_MAX, &pc, &steps), sb.len);
+		CU_ASSERT_EQUAL(steps, n);
+		CU_ASSERT_EQUAL(pc, pcs[n - 1]);
+		for (size_t k = 0; k <= n; k++) {
+			struct step_bytes h, t;
+			uint64_t p;
+
+			step_bytes_split(&sb, k, &h, &t);
+			CU_ASSERT_EQUAL(h.steps, k);
+			CU_ASSERT_EQUAL(t.steps, n - k);
+			CU_ASSERT_EQUAL(h.len + t.len, sb.len);
+			CU_ASSERT_EQUAL(h.base_pc, sb.base_pc);
+			CU_ASSERT_EQUAL(h.end_pc, k ? pcs[k - 1] : sb.base_pc);
+			CU_ASSERT_EQUAL(t.base_pc, h.end_pc);
+			CU_ASSERT_EQUAL(t.end_pc, pcs[n - 1]);
+			p = t.base_pc;
+			for (size_t j = k; j < n; j++) {
+				size_t used = step_next_pc(t.b, t.b + t.len, &p);
+
+				CU_ASSERT(used > 0);
+				t.b += used;
+				t.len -= used;
+				CU_ASSERT_EQUAL(p, pcs[j]);
+			}
+			CU_ASSERT_EQUAL(t.len, 0);
+		}
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "steps round-trip within their byte budget", test_step_roundtrip },
 	{ "every delta width round-trips", test_every_delta_width },
@@ -182,6 +252,8 @@ static CU_TestInfo tests[] = {
 	{ "a cut record asks for more input", test_truncation_detected },
 	{ "malformed bytes are rejected", test_malformed_rejected },
 	{ "a long step decodes the same without a call", test_long_step_fast_path },
+	{ "eight short steps sum to their deltas", test_short8_sum },
+	{ "steps as encoded walk and split at every step", test_step_bytes_walk_split },
 	CU_TEST_INFO_NULL,
 };
 

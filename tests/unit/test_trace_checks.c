@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "log.h"
+#include "stepcodec.h"
 #include "trace_reader.h"
 #include "trace_writer.h"
 #include "unit.h"
@@ -346,27 +347,56 @@ static char *read_text(const char *path)
 	return s;
 }
 
-/* Read every event; 0 at the clean end, -1 on damage. *steps: the steps read. */
-static int read_trace(const char *dir, unsigned flags, bool *opened, uint64_t *steps)
+/*
+ * Read every event, decoded or as encoded (bytes); 0 at the clean end, -1
+ * on damage.  *steps: the steps read.
+ */
+static int read_trace_mode(const char *dir, unsigned flags, bool bytes, bool *opened,
+			   uint64_t *steps)
 {
 	struct trace *t = trace_open_flags(dir, flags);
 	struct trace_iter *it;
 	struct trace_event ev;
+	struct step_bytes sb;
 	int r;
 
 	*steps = 0;
 	*opened = t != NULL;
 	if (!t)
 		return -1;
-	it = trace_iter_new(t);
+	it = trace_iter_new_mode(t, 1, bytes);
 	if (!it) {
 		trace_close(t);
 		return -1;
 	}
-	while ((r = trace_next(it, &ev)) == 1)
-		*steps += ev.kind == TEV_STEP;
+	if (bytes) {
+		while ((r = trace_next_bytes(it, &ev, &sb)) == 1)
+			*steps += ev.kind == TEV_STEP ? sb.steps : 0;
+	} else {
+		while ((r = trace_next(it, &ev)) == 1)
+			*steps += ev.kind == TEV_STEP;
+	}
 	trace_iter_free(it);
 	trace_close(t);
+	return r;
+}
+
+static int read_trace(const char *dir, unsigned flags, bool *opened, uint64_t *steps)
+{
+	return read_trace_mode(dir, flags, false, opened, steps);
+}
+
+/* The messages of reading dir in bytes mode (with flags) into path; returns read_trace_mode's. */
+static int read_bytes_to(const char *dir, unsigned flags, const char *path, uint64_t *steps)
+{
+	int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600), r;
+	bool opened;
+
+	dup2(fd, 2);
+	r = read_trace_mode(dir, flags, true, &opened, steps);
+	dup2(saved, 2);
+	close(fd);
+	close(saved);
 	return r;
 }
 
@@ -398,6 +428,21 @@ static void test_checks(void)
 		close(fd);
 		close(saved);
 		msg_f = read_text(err);
+		/* steps as encoded: the same damage found, said the same, the same steps read */
+		for (int f = 0; f < 2; f++) {
+			uint64_t bsteps;
+			int rb = read_bytes_to(dir, f ? TRACE_OPEN_FORCE : 0, err, &bsteps);
+			char *bmsg = read_text(err);
+
+			if (rb != (f ? rf : r) || bsteps != (f ? force_steps : steps) ||
+			    strcmp(bmsg, f ? msg_f : msg))
+				fprintf(stderr, "\n  %s, bytes%s: %d, %lu steps, '%s'", k->what,
+					f ? ", --force" : "", rb, bsteps, bmsg);
+			CU_ASSERT_EQUAL(rb, f ? rf : r);
+			CU_ASSERT_EQUAL(bsteps, f ? force_steps : steps);
+			CU_ASSERT_STRING_EQUAL(bmsg, f ? msg_f : msg);
+			free(bmsg);
+		}
 		if (!k->damage) {
 			if (r != 0 || steps != STEPS || *msg)
 				fprintf(stderr, "\n  %s: %d, %lu steps, '%s'", k->what, r, steps, msg);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "stepcodec.h"
 #include "trace_reader.h"
 #include "trace_writer.h"
 #include "unit.h"
@@ -725,8 +726,166 @@ static void test_stream_task_records(void)
 	trace_close(t);
 }
 
+
+/*
+ * One event of a trace flattened (a run's steps one by one), for comparing
+ * the decoded and the encoded ways of reading it.
+ */
+struct flat_ev {
+	enum trace_ev_kind kind;
+	uint32_t pid, tid, cpu;
+	uint8_t ring;
+	uint64_t pc, index, time_ns, a, b;
+};
+
+/* Every event of dir, runs of steps one by one: read decoded or as encoded. */
+static size_t flatten(const char *dir, bool bytes, struct flat_ev **out)
+{
+	struct trace *t = trace_open(dir);
+	struct trace_iter *it;
+	struct trace_event ev;
+	size_t n = 0, cap = 1024;
+	struct flat_ev *f = malloc(cap * sizeof(*f));
+	int r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	it = trace_iter_new_mode(t, 2, bytes);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(it);
+	for (;;) {
+		const uint64_t *pcs = NULL;
+		struct step_bytes sb;
+		size_t steps = 0;
+		uint64_t pc;
+
+		r = bytes ? trace_next_bytes(it, &ev, &sb) : trace_next_run(it, &ev, &pcs, &steps);
+		if (r != 1)
+			break;
+		if (bytes && ev.kind == TEV_STEP)
+			steps = sb.steps;
+		pc = bytes ? sb.base_pc : 0;
+		for (size_t k = 0; k < (ev.kind == TEV_STEP ? steps : 1); k++) {
+			if (n == cap)
+				f = realloc(f, (cap *= 2) * sizeof(*f));
+			f[n] = (struct flat_ev){ ev.kind, ev.pid, ev.tid, ev.cpu, ev.ring, 0,
+						 ev.index + k, ev.time_ns, ev.a, ev.b };
+			if (ev.kind == TEV_STEP && bytes) {
+				size_t used = step_next_pc(sb.b, sb.b + sb.len, &pc);
+
+				CU_ASSERT_FATAL(used > 0);
+				sb.b += used;
+				sb.len -= used;
+				f[n].pc = pc;
+			} else if (ev.kind == TEV_STEP) {
+				f[n].pc = pcs[k];
+			}
+			n++;
+		}
+		if (bytes && ev.kind == TEV_STEP) {
+			CU_ASSERT_EQUAL(sb.len, 0);	/* every byte a step */
+			CU_ASSERT_EQUAL(pc, sb.end_pc);
+			CU_ASSERT_EQUAL(ev.pc, f[n - steps].pc);
+		}
+	}
+	CU_ASSERT_EQUAL(r, 0);
+	trace_iter_free(it);
+	trace_close(t);
+	*out = f;
+	return n;
+}
+
+static void check_both_ways(const char *dir)
+{
+	struct flat_ev *a, *b;
+	size_t na = flatten(dir, false, &a), nb = flatten(dir, true, &b);
+
+	CU_ASSERT(na > 0);
+	CU_ASSERT_EQUAL(na, nb);
+	for (size_t k = 0; k < na && k < nb; k++)
+		if (a[k].kind != b[k].kind || a[k].pid != b[k].pid || a[k].tid != b[k].tid ||
+		    a[k].cpu != b[k].cpu || a[k].ring != b[k].ring || a[k].pc != b[k].pc ||
+		    a[k].index != b[k].index || a[k].time_ns != b[k].time_ns || a[k].a != b[k].a ||
+		    a[k].b != b[k].b) {
+			fprintf(stderr, "\n  %s: event %zu differs (kind %d/%d, pc %#llx/%#llx, "
+				"index %llu/%llu, tid %u/%u)", dir, k, a[k].kind, b[k].kind,
+				(unsigned long long)a[k].pc, (unsigned long long)b[k].pc,
+				(unsigned long long)a[k].index, (unsigned long long)b[k].index,
+				a[k].tid, b[k].tid);
+			CU_FAIL("the two ways differ");
+			break;
+		}
+	free(a);
+	free(b);
+}
+
+/*
+ * Steps as encoded (bytes mode) are the steps decoded: every schedule,
+ * plain and zstd; a per-CPU trace of TIME, SWITCH, RING and ASYNC records,
+ * long steps and steps spanning CHECK blocks; a task record inside a run.
+ */
+static void test_bytes_mode_same(void)
+{
+	const char *dir;
+	struct trace_writer *tw;
+	struct tw_stream *st[2];
+	struct pt_task_mmap m = { .c = { .time_ns = 0, .seq = 437, .pid = 5, .tid = 5 },
+				  .start = 0x7000000, .len = 0x1000, .prot = 5 };
+
+	for (int z = 0; z < 2; z++) {
+		for (size_t s = 0; s < sizeof(schedules) / sizeof(schedules[0]); s++) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "bytes-%zu-%d", s, z);
+			write_schedule(scratch(name), s, z);
+			check_both_ways(scratch(name));
+		}
+	}
+	dir = scratch("bytes-percpu");
+	tw = tw_open(dir, &(struct tw_options){ .compress = true });
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+	st[0] = tw_stream_open(tw, true, 0);
+	st[1] = tw_stream_open(tw, true, 1);
+	for (uint32_t tid = 20; tid <= 23; tid++)
+		name_thread(tw, tid, tid, PT_SEQ_NONE);
+	for (unsigned r = 0; r < 40; r++) {
+		struct tw_stream *s = st[r % 2];
+		uint32_t tid = 20 + r % 4;
+
+		if (r < 2 || r % 3)
+			tw_switch(s, tid, tid, 100 * r, PT_SEQ_NONE);
+		else
+			tw_time(s, 100 * r, PT_SEQ_NONE);
+		for (unsigned k = 0; k < 5000 + 331 * r; k++) {
+			if (k == 2000)
+				tw_ring(s, 1);
+			if (k == 2100)
+				tw_ring(s, 0);
+			if (k % 777 == 5)
+				tw_async(s, PT_ASYNC_INTERRUPT, 236);
+			tw_step(s, k == 2050 ? 0xffffffff81000000ull + k :
+				   0x400000 + 0x1000 * tid + (k % 61) * 4 + (k % 10 == 9 ? 0x5000 : 0));
+		}
+	}
+	tw_stream_close(st[0]);
+	tw_stream_close(st[1]);
+	CU_ASSERT_EQUAL(tw_close(tw, "complete"), 0);
+	check_both_ways(dir);
+	dir = scratch("bytes-task");
+	tw = tw_open(dir, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+	name_thread(tw, 5, 5, 0);
+	st[0] = tw_stream_open(tw, false, 5);
+	tw_switch(st[0], 5, 5, 0, 0);
+	tw_task(tw, PT_TASK_MMAP, &m, sizeof(m), "/lib/x.so");
+	for (unsigned k = 0; k < 1000; k++)
+		tw_step(st[0], 0x500000 + (k % 13) * 3 + (k % 100 == 50 ? 0x100000 : 0));
+	tw_stream_close(st[0]);
+	CU_ASSERT_EQUAL(tw_close(tw, "complete"), 0);
+	check_both_ways(dir);
+}
+
 static CU_TestInfo tests[] = {
 	{ "threads merge in seq order, tasks at their seq (plain and zstd)", test_roundtrip_order },
+	{ "steps as encoded are the steps decoded, in the same order", test_bytes_mode_same },
 	{ "per-CPU streams merge by time, tasks without seq by time", test_per_cpu_time_order },
 	{ "control records become events in place", test_control_events },
 	{ "FORK, EXEC, EXIT stream records are not repeated as tasks", test_stream_task_records },
