@@ -149,9 +149,9 @@ static void push_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint
 	line_write(fl, flow_text_push_put(p, fl->r->cf, kind, fn, other));
 }
 
-/* The end of a frame of fn entered at step entry (cost, how), t->depth frames below it. */
-static void pop_line(struct flow *fl, struct cf_thread *t, uint32_t fn, uint64_t entry,
-		     const struct cf_cost *cost, enum cf_end_kind how)
+/* The end of a frame of fn entered at step entry (cost, how), depth frames below it. */
+static void pop_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint32_t fn,
+		     uint64_t entry, const struct cf_cost *cost, enum cf_end_kind how)
 {
 	char *p;
 
@@ -165,13 +165,13 @@ static void pop_line(struct flow *fl, struct cf_thread *t, uint32_t fn, uint64_t
 			return;
 		fl->lines++;
 		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s\n",
-		       entry, cost->last_index, cost->incl, t->tid, t->depth,
-		       report_indent(t->depth), "", fn_name(fl, fn), flow_text_end_note(how));
+		       entry, cost->last_index, cost->incl, t->tid, depth,
+		       report_indent(depth), "", fn_name(fl, fn), flow_text_end_note(how));
 		return;
 	}
 	if (!in_window(fl, t, cost->end_index))
 		return;
-	p = line_start(fl, flow_text_pop_room(fl->r->cf, fn), cost->end_index, t, t->depth);
+	p = line_start(fl, flow_text_pop_room(fl->r->cf, fn), cost->end_index, t, depth);
 	line_write(fl, flow_text_pop_put(p, fl->r->cf, fn, cost->incl, cost->self, how));
 }
 
@@ -200,29 +200,53 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 		   const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
 {
 	(void)parent;
-	pop_line(ctx, t, f->fn, f->entry_index, cost, how);
+	pop_line(ctx, t, t->depth, f->fn, f->entry_index, cost, how);
 }
 
-/*
- * A call the engine took whole: each frame's lines as on_push() and
- * on_pop() print them (each one above the caller, the top frame; the
- * last returns, the others are replaced).
- */
+/* A replay walked (cf_replay_walk): its frames' lines at their depths. */
+struct flow_replay {
+	struct flow *fl;
+	struct cf_thread *t;
+	const struct cf_replay_frame *fr;
+	uint64_t first;		  /* b->first: the frames' steps count from it */
+	uint32_t fn[CF_REPLAY_DEPTH_MAX + 1]; /* per depth: the frame's function ([0] the caller's) */
+};
+
+static void flow_replay_visit(void *ctx, uint32_t k, bool push)
+{
+	struct flow_replay *w = ctx;
+	const struct cf_replay_frame *f = &w->fr[k];
+	unsigned depth = w->t->depth + f->depth - 1;
+	uint64_t entry = w->first + f->start;
+
+	if (push) {
+		uint32_t other = f->kind == CF_ENTRY_TAIL ? f->caller_fn :
+				 f->kind == CF_ENTRY_JUMP ? w->fn[f->depth - 1] : CF_NO_FN;
+
+		w->fn[f->depth] = f->fn;
+		push_line(w->fl, w->t, depth, f->kind, f->fn, other, entry);
+	} else {
+		struct cf_cost cost = f->cost;
+
+		cost.last_index += w->first;
+		cost.end_index += w->first;
+		pop_line(w->fl, w->t, depth, f->fn, entry, &cost, (enum cf_end_kind)f->how);
+	}
+}
+
+/* A call the engine took whole: each frame's lines as on_push() and on_pop() print them. */
 static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
 		      const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo)
 {
-	uint32_t caller = t->depth ? t->frames[t->depth - 1].fn : CF_NO_FN;
+	struct flow_replay w;	/* no initializer: fn[] is written before it is read */
 
 	(void)before; (void)memo;
-	for (uint32_t k = 0; k < nr; k++) {
-		uint32_t other = fr[k].kind == CF_ENTRY_TAIL ? fr[k].caller_fn :
-				 fr[k].kind == CF_ENTRY_JUMP ? caller : CF_NO_FN;
-		uint64_t entry = k ? fr[k - 1].cost.end_index : b->first;
-
-		push_line(ctx, t, t->depth, fr[k].kind, fr[k].fn, other, entry);
-		pop_line(ctx, t, fr[k].fn, entry, &fr[k].cost,
-			 k + 1 < nr ? CF_END_REPLACED : CF_END_RETURN);
-	}
+	w.fl = ctx;
+	w.t = t;
+	w.fr = fr;
+	w.first = b->first;
+	w.fn[0] = t->depth ? t->frames[t->depth - 1].fn : CF_NO_FN;
+	cf_replay_walk(fr, nr, flow_replay_visit, &w);
 }
 
 static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index)

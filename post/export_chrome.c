@@ -397,51 +397,65 @@ static void chrome_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
 	chrome_note_step(c, ct, b->first + b->n - 1, b->time_ns);
 }
 
+/* A replay walked (cf_replay_walk): its frames' events. */
+struct chrome_replay {
+	struct chrome *c;
+	struct cf_thread *t;
+	const struct cf_replay_frame *fr;
+	uint64_t first, time_ns;
+};
+
+static void chrome_replay_visit(void *ctx, uint32_t k, bool push)
+{
+	struct chrome_replay *w = ctx;
+	struct chrome *c = w->c;
+	struct cf_thread *t = w->t;
+	struct chrome_thread *ct = chrome_thread(c, t);
+	const struct cf_replay_frame *f = &w->fr[k];
+	uint32_t depth = t->depth + f->depth - 1;	/* frames below it */
+
+	if (push) {
+		/* chrome_push(): the frames below it written, then it */
+		if (ct->in_window) {
+			double ts = chrome_ts(c, t, w->first + f->start, w->time_ns);
+
+			chrome_open_below(c, t, depth < t->depth ? depth : t->depth, ts);
+			if (ct->open == depth) {
+				if (fr_selected(c->r, f->fn))
+					chrome_event(c, t, f->fn, 'B', ts, cf_entry_kind_name(f->kind));
+				ct->open++;
+			}
+		}
+		return;
+	}
+	/* chrome_pop() */
+	if (depth >= ct->open)
+		return;
+	ct->open = depth;
+	if (fr_selected(c->r, f->fn))
+		chrome_event(c, t, f->fn, 'E', chrome_ts(c, t, w->first + f->cost.end_index, 0),
+			     cf_entry_kind_name(f->kind));
+}
+
 /*
  * A call the engine took whole: what chrome_bulk(), chrome_push() and
  * chrome_pop() do for its steps and frames, in their order (the steps
- * before it; each frame above the caller, the top frame: its entry, its
- * steps, its end).
+ * before it; each frame's entry and end; its steps, of one time, need no
+ * more than their last noted: every timestamp in it is of a later step).
  */
 static void chrome_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr,
 			  uint32_t nr, const struct cf_bulk *before, const struct cf_bulk *b,
 			  uint32_t *memo)
 {
 	struct chrome *c = ctx;
-	struct chrome_thread *ct = chrome_thread(c, t);
-	uint64_t entry = b->first;
+	struct chrome_replay w = { .c = c, .t = t, .fr = fr, .first = b->first,
+				   .time_ns = b->time_ns };
 
 	(void)memo;
 	if (before)
 		chrome_bulk(c, t, before);
-	for (uint32_t k = 0; k < nr; k++) {
-		uint64_t end = fr[k].cost.end_index;
-		struct cf_bulk steps = { .first = entry, .n = end - entry, .time_ns = b->time_ns,
-					 .ring = b->ring, .pc = b->pc, .site = b->site };
-
-		/* chrome_push(), the frame at t->depth */
-		if (ct->in_window) {
-			double ts = chrome_ts(c, t, entry, b->time_ns);
-
-			chrome_open_below(c, t, t->depth, ts);
-			if (ct->open == t->depth) {
-				if (fr_selected(c->r, fr[k].fn))
-					chrome_event(c, t, fr[k].fn, 'B', ts,
-						     cf_entry_kind_name(fr[k].kind));
-				ct->open++;
-			}
-		}
-		if (steps.n)
-			chrome_bulk(c, t, &steps);
-		/* chrome_pop(), t->depth frames below it */
-		if (t->depth < ct->open) {
-			ct->open = t->depth;
-			if (fr_selected(c->r, fr[k].fn))
-				chrome_event(c, t, fr[k].fn, 'E', chrome_ts(c, t, end, 0),
-					     cf_entry_kind_name(fr[k].kind));
-		}
-		entry = end;
-	}
+	cf_replay_walk(fr, nr, chrome_replay_visit, &w);
+	chrome_bulk(c, t, b);
 }
 
 static const struct cf_consumer_ops chrome_ops = {

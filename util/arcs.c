@@ -61,6 +61,34 @@ struct arcs {
 	struct row_index jump_index; /* by (pid, from, to) */
 	struct arcs_first_sight sight;
 	uint32_t tree_gen;	  /* adopts so far: each may change what node_child finds */
+	struct arcs_replay *replays; /* what walking each replay added (memo[0]: index + 1) */
+	uint32_t nr_replays, replays_size, replays_free; /* free: a chain through next_free, + 1 */
+	struct arcs_delta *scratch; /* a walk's additions, before they are merged */
+	uint32_t nr_scratch, scratch_size;
+};
+
+/*
+ * What walking a replay's frames added to one row (a function's, an arc's
+ * or a tree node's): after one walk from a caller's node, every row it
+ * touches exists and has had its first sight, so walking it again from
+ * there adds the same, and the sums are added at once instead.
+ */
+enum { DELTA_FN, DELTA_EDGE, DELTA_NODE };
+struct arcs_delta {
+	uint32_t kind, idx;
+	uint64_t calls, entries, base, cum;
+};
+
+#define ARCS_REPLAY_WAYS 4	  /* callers' nodes a replay keeps its sums for (threads' trees) */
+struct arcs_replay {
+	struct {
+		uint32_t node;	  /* the caller's node + 1 (0: none), */
+		uint32_t tree_gen; /* while no adopt moved nodes since */
+		uint32_t nr;
+		struct arcs_delta *d;
+	} way[ARCS_REPLAY_WAYS];
+	uint32_t victim;
+	uint32_t next_free;
 };
 
 static void __attribute__((noreturn)) out_of_memory(size_t size)
@@ -594,76 +622,218 @@ static void on_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
 }
 
 /*
- * A call the engine took whole: each frame's push and pop as on_push()
- * and on_pop() take them (each pushed above the top, its entry counted,
- * then popped), the steps before and in it as on_bulk() takes them (the
- * last of before is not the last step: b's is).  The replay's memo
- * keeps the arcs its frames count in (the same functions every time) and
- * the nodes they had under the caller's node last time (while no adopt
- * moved nodes since):
- *   [0] that caller's node + 1, [1] a->tree_gen then,
- *   [2 + 2k] frame k's call arc + 1, [3 + 2k] its entry arc + 1,
- *   [2 + 2 * REPLAY_MEMO_FRAMES + k] frame k's node.
+ * A call the engine took whole, walked: each frame's push and pop as
+ * on_push() and on_pop() take them, on a stack of the replay's own (its
+ * frames' nodes and call sites, above the caller's node), each addition
+ * also noted in a->scratch.
  */
-#define REPLAY_MEMO_FRAMES ((CF_REPLAY_MEMO - 2) / 3)
+struct replay_walk {
+	struct arcs *a;
+	struct cf_thread *t;
+	const struct cf_replay_frame *fr;
+	uint32_t node[CF_REPLAY_DEPTH_MAX + 1]; /* per depth: the frame's node ([0] the caller's) */
+	uint32_t fn[CF_REPLAY_DEPTH_MAX + 1];
+	uint64_t site[CF_REPLAY_DEPTH_MAX + 1];
+	uint64_t replaced_site;
+};
 
+static void note_delta(struct arcs *a, uint32_t kind, uint32_t idx, uint64_t calls,
+		       uint64_t entries, uint64_t base, uint64_t cum)
+{
+	if (a->nr_scratch == a->scratch_size) {
+		a->scratch_size = a->scratch_size ? 2 * a->scratch_size : 256;
+		a->scratch = xrealloc(a->scratch, a->scratch_size * sizeof(*a->scratch));
+	}
+	a->scratch[a->nr_scratch++] = (struct arcs_delta){ kind, idx, calls, entries, base, cum };
+}
+
+static void replay_visit(void *ctx, uint32_t k, bool push)
+{
+	struct replay_walk *w = ctx;
+	struct arcs *a = w->a;
+	const struct cf_replay_frame *f = &w->fr[k];
+	unsigned d = f->depth;
+	struct arc_fn_stats *fs = fn_stats(a, f->fn);
+	struct arc_node *n;
+	struct arc_edge *e;
+
+	if (push) {
+		uint64_t site = f->kind == CF_ENTRY_TAIL || f->kind == CF_ENTRY_JUMP ?
+					w->replaced_site : f->call_site;
+
+		w->node[d] = node_child(a, w->node[d - 1], f->fn);
+		w->fn[d] = f->fn;
+		w->site[d] = site;
+		w->replaced_site = 0;
+		n = &a->nodes[w->node[d]];
+		if (counts_as_call(f->kind)) {
+			e = node_edge(a, w->node[d], f->caller_fn, f->fn);
+			if (!e->calls) {
+				e->call_site = f->call_site;
+				e->pid = w->t->pid;
+			}
+			e->calls++;
+			fs->calls++;
+			n->calls++;
+			note_delta(a, DELTA_EDGE, (uint32_t)(e - a->edges), 1, 0, 0, 0);
+			note_delta(a, DELTA_FN, f->fn, 1, 0, 0, 0);
+			note_delta(a, DELTA_NODE, w->node[d], 1, 0, 0, 0);
+		}
+		e = node_edge(a, w->node[d], w->fn[d - 1], f->fn);
+		count_entry(a, e, w->t->pid, site);
+		note_delta(a, DELTA_EDGE, (uint32_t)(e - a->edges), 0, 1, 0, 0);
+		return;
+	}
+	e = node_edge(a, w->node[d], w->fn[d - 1], f->fn);
+	n = &a->nodes[w->node[d]];
+	fs->base += f->cost.self;
+	fs->cum += f->cost.fn_cum;
+	e->base += f->cost.self;
+	e->cum += f->cost.arc_cum;
+	n->base += f->cost.self;
+	n->cum += f->cost.incl;
+	note_delta(a, DELTA_FN, f->fn, 0, 0, f->cost.self, f->cost.fn_cum);
+	note_delta(a, DELTA_EDGE, (uint32_t)(e - a->edges), 0, 0, f->cost.self, f->cost.arc_cum);
+	note_delta(a, DELTA_NODE, w->node[d], 0, 0, f->cost.self, f->cost.incl);
+	w->replaced_site = f->how == CF_END_REPLACED ? w->site[d] : 0;
+}
+
+static int delta_cmp(const void *pa, const void *pb)
+{
+	const struct arcs_delta *x = pa, *y = pb;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* a->scratch's additions, the same row's summed: a new array of them (*nr). */
+static struct arcs_delta *deltas_merged(struct arcs *a, uint32_t *nr)
+{
+	struct arcs_delta *d;
+	uint32_t w = 0;
+
+	qsort(a->scratch, a->nr_scratch, sizeof(*a->scratch), delta_cmp);
+	for (uint32_t k = 0; k < a->nr_scratch; k++) {
+		const struct arcs_delta *x = &a->scratch[k];
+
+		if (w && a->scratch[w - 1].kind == x->kind && a->scratch[w - 1].idx == x->idx) {
+			struct arcs_delta *y = &a->scratch[w - 1];
+
+			y->calls += x->calls;
+			y->entries += x->entries;
+			y->base += x->base;
+			y->cum += x->cum;
+		} else {
+			a->scratch[w++] = *x;
+		}
+	}
+	d = xrealloc(NULL, (w ? w : 1) * sizeof(*d));
+	memcpy(d, a->scratch, w * sizeof(*d));
+	*nr = w;
+	return d;
+}
+
+/* The sums of a walk, added again. */
+static void deltas_add(struct arcs *a, const struct arcs_delta *d, uint32_t nr)
+{
+	for (uint32_t k = 0; k < nr; k++, d++) {
+		switch (d->kind) {
+		case DELTA_FN: {
+			struct arc_fn_stats *f = &a->fns[d->idx];
+
+			f->calls += d->calls;
+			f->base += d->base;
+			f->cum += d->cum;
+			break;
+		}
+		case DELTA_EDGE: {
+			struct arc_edge *e = &a->edges[d->idx];
+
+			e->calls += d->calls;
+			e->entries += d->entries;
+			e->base += d->base;
+			e->cum += d->cum;
+			break;
+		}
+		default: {
+			struct arc_node *n = &a->nodes[d->idx];
+
+			n->calls += d->calls;
+			n->base += d->base;
+			n->cum += d->cum;
+			break;
+		}
+		}
+	}
+}
+
+/* The replay memo's sums, made if need be. */
+static struct arcs_replay *arcs_replay_of(struct arcs *a, uint32_t *memo)
+{
+	struct arcs_replay *r;
+	uint32_t i;
+
+	if (memo[0])
+		return &a->replays[memo[0] - 1];
+	if (a->replays_free) {
+		i = a->replays_free - 1;
+		a->replays_free = a->replays[i].next_free;
+	} else {
+		if (a->nr_replays == a->replays_size) {
+			a->replays_size = a->replays_size ? 2 * a->replays_size : 256;
+			a->replays = xrealloc(a->replays, a->replays_size * sizeof(*a->replays));
+		}
+		i = a->nr_replays++;
+	}
+	r = &a->replays[i];
+	memset(r, 0, sizeof(*r));
+	memo[0] = i + 1;
+	return r;
+}
+
+/*
+ * A call the engine took whole: each of its frames' push and pop as
+ * on_push() and on_pop() take them (their entries counted as they are
+ * pushed), the steps before and in it as on_bulk() takes them (the last of
+ * before is not the last step: b's is).  Walked once from a caller's node,
+ * its sums are kept with the replay (memo[0]) and added at once the next
+ * times from there.
+ */
 static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr,
 		      uint32_t nr, const struct cf_bulk *before, const struct cf_bulk *b,
 		      uint32_t *memo)
 {
 	struct arcs *a = ctx;
 	struct tree_thread *tt = tree_thread(a, t);
-	uint32_t cur = tt->stack[tt->depth - 1], cur_fn = a->nodes[cur].fn;
-	uint32_t *nodes = memo + 2 + 2 * REPLAY_MEMO_FRAMES;
-	bool known = memo[0] == cur + 1 && memo[1] == a->tree_gen;
-	uint64_t site = fr[0].call_site;	/* a frame replacing another keeps it */
+	struct arcs_replay *r = arcs_replay_of(a, memo);
+	uint32_t cur, way;
 
 	catch_up(a, tt, t->pid, tt->depth);
-	for (uint32_t k = 0; k < nr; k++) {
-		struct arc_fn_stats *fs = fn_stats(a, fr[k].fn);
-		uint32_t node = k < REPLAY_MEMO_FRAMES && known ? nodes[k] :
-				node_child(a, cur, fr[k].fn);
-		bool call = counts_as_call(fr[k].kind);
-		uint32_t ce = 0, ee;
-		struct arc_node *n;
-		struct arc_edge *e;
+	cur = tt->stack[tt->depth - 1];
+	for (way = 0; way < ARCS_REPLAY_WAYS; way++)
+		if (r->way[way].node == cur + 1 && r->way[way].tree_gen == a->tree_gen)
+			break;
+	if (way < ARCS_REPLAY_WAYS) {
+		deltas_add(a, r->way[way].d, r->way[way].nr);
+	} else {
+		struct replay_walk w;	/* no initializer: its stacks are written before they are read */
 
-		if (k < REPLAY_MEMO_FRAMES) {
-			nodes[k] = node;
-			if (call && !memo[2 + 2 * k])
-				memo[2 + 2 * k] =
-					(uint32_t)(edge(a, fr[k].caller_fn, fr[k].fn) - a->edges) + 1;
-			if (!memo[3 + 2 * k])
-				memo[3 + 2 * k] = (uint32_t)(edge(a, cur_fn, fr[k].fn) - a->edges) + 1;
-			ce = memo[2 + 2 * k] - 1;
-			ee = memo[3 + 2 * k] - 1;
-		} else {
-			if (call)
-				ce = (uint32_t)(edge(a, fr[k].caller_fn, fr[k].fn) - a->edges);
-			ee = (uint32_t)(edge(a, cur_fn, fr[k].fn) - a->edges);
-		}
-		n = &a->nodes[node];
-		if (call) {
-			e = &a->edges[ce];
-			if (!e->calls) {
-				e->call_site = fr[k].call_site;
-				e->pid = t->pid;
-			}
-			e->calls++;
-			fs->calls++;
-			n->calls++;
-		}
-		e = &a->edges[ee];
-		count_entry(a, e, t->pid, site);
-		fs->base += fr[k].cost.self;
-		fs->cum += fr[k].cost.fn_cum;
-		e->base += fr[k].cost.self;
-		e->cum += fr[k].cost.arc_cum;
-		n->base += fr[k].cost.self;
-		n->cum += fr[k].cost.incl;
+		w.a = a;
+		w.t = t;
+		w.fr = fr;
+		w.replaced_site = 0;
+		w.node[0] = cur;
+		w.fn[0] = a->nodes[cur].fn;
+		a->nr_scratch = 0;
+		cf_replay_walk(fr, nr, replay_visit, &w);
+		way = r->victim;
+		r->victim = (way + 1) % ARCS_REPLAY_WAYS;
+		free(r->way[way].d);
+		r->way[way].d = deltas_merged(a, &r->way[way].nr);
+		r->way[way].node = cur + 1;
+		r->way[way].tree_gen = a->tree_gen;
 	}
-	memo[0] = cur + 1;
-	memo[1] = a->tree_gen;
 	tt->replaced_site = 0;
 	a->total += b->n + (before ? before->n : 0);
 	tt->last_pc = b->pc;
@@ -671,6 +841,24 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 	tt->last_id = b->site->id;
 	tt->last_insn = b->site->insn;
 	tt->have_last = true;
+}
+
+/* The replay is gone: its sums too. */
+static void on_replay_drop(void *ctx, uint32_t *memo)
+{
+	struct arcs *a = ctx;
+	struct arcs_replay *r;
+
+	if (!memo[0])
+		return;
+	r = &a->replays[memo[0] - 1];
+	for (int k = 0; k < ARCS_REPLAY_WAYS; k++) {
+		free(r->way[k].d);
+		r->way[k].d = NULL;
+	}
+	r->next_free = a->replays_free;
+	a->replays_free = memo[0];
+	memo[0] = 0;
 }
 
 static void on_tally(void *ctx, const struct cf_tally *tl)
@@ -696,7 +884,7 @@ static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t ind
 
 static const struct cf_consumer_ops arcs_ops = {
 	.push = on_push, .adopt = on_adopt, .pop = on_pop, .step = on_step, .mark = on_mark,
-	.bulk = on_bulk, .tally = on_tally, .replay = on_replay,
+	.bulk = on_bulk, .tally = on_tally, .replay = on_replay, .replay_drop = on_replay_drop,
 };
 
 struct arcs *arcs_new(struct callflow *cf)
@@ -738,6 +926,11 @@ void arcs_free(struct arcs *a)
 	free(a->nodes);
 	free(a->node_edge);
 	free(a->child_hash);
+	for (uint32_t i = 0; i < a->nr_replays; i++)
+		for (int k = 0; k < ARCS_REPLAY_WAYS; k++)
+			free(a->replays[i].way[k].d);
+	free(a->replays);
+	free(a->scratch);
 	free(a->pcs);
 	free(a->by_site);
 	row_index_free(&a->pc_index);

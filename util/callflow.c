@@ -26,76 +26,140 @@ struct cf_consumer {
 
 /*
  * Replays: calls cf_steps takes whole.  A call met in cf_steps whose
- * callee ran through known runs and quiet transfers only (no call of its
- * own; tail calls and jumps into other functions replacing its frame, up
- * to CF_REPLAY_FRAMES frames) and returned to the call's run after, all
- * in at most CF_REPLAY_STEPS steps of one cf_steps run, is remembered by
- * the call's run as a replay: its steps' records, its frames, the runs it took
- * and how (each call's run keeps the last CF_REPLAY_SLOTS such).  When the
- * same call is followed by the same records again (so the same pcs), the call is taken whole:
- * the runs count and the frames cost (push() and pop()'s arithmetic, done
- * on the thread's stack as it is) what stepping through it again would
- * give, because nothing it did depended on anything but those pcs and the
- * stack, as long as
- *   - the runs it took are still what they were (none rebuilt since) and
- *     a jump it counts still leads where it did (an indirect one's too);
- *   - no frame that a jump into a function's middle made has a function
- *     already on the stack (cross_into() would have unwound to it);
+ * callee ran through known runs and quiet transfers only, calls of its own
+ * included (each pushed, replaced and popped in bulk, or taken whole), and
+ * returned to the call's run after, all in at most CF_MEMO_STEPS steps of
+ * one cf_steps run, is remembered by the call's run as a replay (struct
+ * cf_memo): its steps' records (the landing's after them), its frames and
+ * their costs, the runs and jumps it counted.  When the same call is
+ * followed by the same records again, so by the same pcs, the call is
+ * taken whole: its runs and jumps count (the replay's own tallies, told
+ * with the runs'), its frames cost what they cost before, and the thread's
+ * stack is left as stepping through would leave it, because nothing it did
+ * depended on anything but those pcs and the stack, as long as
  *   - no task record came since it was made (what is mapped may differ);
+ *   - every function it ran is on the stack below the call now if and only
+ *     if it was then (a function's Cum counts its outermost activation;
+ *     cross_into() unwinds to a function on the stack);
  *   - the return lands in the run it did, which follows.
+ * Its frames' costs are differences of the thread's clock, the same every
+ * time; what it leaves the caller's clocks is the same too, and an outer
+ * activation of a function it ran gets its clocks moved by the same
+ * offsets (struct cf_memo_fn).
  */
-#define CF_REPLAY_STEPS 64
-#define CF_REPLAY_FRAMES 4
-#define CF_REPLAY_RUNS 24
-#define CF_REPLAY_SLOTS 4
-#define CF_REPLAY_BYTES 192	  /* the records of its steps and of the landing, at most */
+#define CF_MEMO_STEPS 8192	  /* a replay's steps, at most */
+#define CF_MEMO_BYTES 32768	  /* their records, at most */
+#define CF_MEMO_FRAMES CF_REPLAY_DEPTH_MAX /* its frames, at most (so no deeper) */
+#define CF_MEMO_SLOTS 8		  /* replays a call's run keeps */
+#define CF_REC_LEVELS 64	  /* calls recorded at once, one inside the other */
+#define CF_MEMO_TOTAL (64u << 20) /* bytes all replays may take before new ones replace old */
 
-struct cf_replay_run {
-	uint32_t run, first;	  /* the run taken, and its place in the pool then */
-	uint16_t m;
-	uint8_t off;		  /* taken from site 1 (tail), else whole (times) */
-	int8_t via_slot;	  /* >= 0: the taken jump of via_run's next[via_slot] into it */
-	uint32_t via_run;
-	uint64_t via_pc;	  /* where that jump went (its run's next_pc) */
+/*
+ * What a replay counted, count times: a run (m > 0: the pool's sites pool
+ * .. pool + m - 1, from site off) or a taken jump (m 0: from the pool's
+ * site pool to pc to).
+ */
+struct cf_memo_count {
+	uint32_t pool;
+	uint16_t m, off;
+	uint64_t to;
+	uint64_t count;
 };
 
-struct cf_replay_fr {
-	uint32_t fn, caller_fn;
-	uint8_t kind;
-	uint32_t start;		  /* its first step's offset in the replay */
-	uint64_t call_site;
-	uint32_t slot;		  /* where fn's state was in a thread's table (a guess) */
+/*
+ * A function a replay ran (the caller's aside): whether it was on the
+ * stack below the call when it was made, and if so what its outermost
+ * frames in it did to the clocks of the innermost activation below (its
+ * first frame's entry, the steps between them, its last frame's end:
+ * offsets from the call).
+ */
+struct cf_memo_fn {
+	uint32_t fn, slot;	  /* slot: where its state was in a thread's table (a guess) */
+	bool on_stack;
+	uint32_t first_enter, gaps, last_leave;
 };
 
-struct cf_replay {
-	uint8_t bytes[CF_REPLAY_BYTES + 8]; /* its steps' records, the landing's last;
-				   * zero past nbytes: compared eight at a time */
-	uint16_t nbytes;
+struct cf_memo {
+	size_t size;		  /* bytes allocated for it */
+	uint32_t len;		  /* steps: the callee's first to the return */
+	uint32_t nbytes;	  /* their records and the landing's */
 	uint8_t land_len;	  /* the landing step's record (the last bytes) */
-	uint64_t last_pc;	  /* the return's pc (its last step's) */
-	uint32_t len, gen;	  /* steps (0: an empty slot); task_gen when made */
-	uint32_t call_first;	  /* the call's run's place in the pool then, */
-	uint16_t call_m;	  /* and its length */
-	uint8_t nr_frames, nr_runs;
-	uint8_t victim;		  /* [0] of a run's: the slot a new replay goes to */
+	uint16_t max_depth;	  /* frames above the caller at most */
+	uint64_t call_pc;	  /* the call: the records' first delta is from it */
+	uint64_t last_pc;	  /* the return's pc */
+	uint32_t last_pool;	  /* the return's site in the runs' pool */
+	uint32_t gen;		  /* task_gen when made */
 	uint32_t land;		  /* the run the return lands in */
-	struct cf_replay_fr fr[CF_REPLAY_FRAMES];
-	struct cf_replay_run runs[CF_REPLAY_RUNS];
+	uint32_t pid;
+	uint64_t taken;		  /* taken whole since its tallies were told */
+	struct cf_memo *next_dead; /* on cf_recorder.dead */
+	uint32_t nr_frames, nr_fns, nr_counts;
+	struct cf_replay_frame *fr;
+	struct cf_memo_fn *fns;
+	struct cf_memo_count *counts;
+	uint8_t *bytes;		  /* nbytes, then 8 zero bytes: compared eight at a time */
 	uint32_t memo[CF_MAX_CONSUMERS][CF_REPLAY_MEMO]; /* the consumers' (zero when made) */
 };
 
+/* A call being recorded: where it began, and where its parts begin in the logs. */
+struct cf_rec_level {
+	uint32_t call;		  /* its run */
+	uint32_t depth;		  /* the thread's depth before its push */
+	size_t k;		  /* its callee's first step in the cf_steps run */
+	const uint8_t *b;	  /* that step's record */
+	uint64_t call_pc;
+	uint32_t fr0, counts0, refs0;
+	uint32_t frames0;	  /* the frames recorded before it, replays' included */
+};
+
+/* A replay taken while calls are recorded: its part of theirs, not copied until one of them ends. */
+struct cf_rec_ref {
+	struct cf_memo *c;
+	uint32_t at;		  /* its first step (from cf->cur_base) */
+	uint32_t depth;		  /* the thread's depth (its frames are above it) */
+	uint32_t fr_pos;	  /* its frames come before the log's frame fr_pos */
+};
+
+/*
+ * The calls being recorded (one inside the other, in one cf_steps run of
+ * one thread) and what they did so far: frames (with costs once they
+ * ended), runs and jumps counted, in logs that the calls share; a call's
+ * replay is its part of them.
+ */
+struct cf_recorder {
+	bool on;
+	uint32_t nr_levels;
+	struct cf_rec_level level[CF_REC_LEVELS];
+	struct cf_replay_frame *fr;
+	uint32_t nr_fr, fr_size;
+	uint32_t *open;		  /* per depth above base_depth: the log frame open there */
+	uint32_t open_size;
+	struct cf_memo_fn *fns;	  /* scratch for a replay's functions */
+	uint32_t fns_size;
+	struct cf_replay_frame *gfr; /* a replay's frames and counts, gathered */
+	struct cf_memo_count *gcounts;
+	uint32_t gfr_size, gcounts_size;
+	uint32_t *open_end, open_end_size;
+	uint32_t last_pool;	  /* the pool index of the last run's last site (rec_run) */
+	struct cf_memo_count *counts;
+	uint32_t nr_counts, counts_size;
+	struct cf_rec_ref *refs;
+	uint32_t nr_refs, refs_size;
+	uint32_t frames;	  /* frames recorded: the log's and the replays' taken */
+	struct cf_memo *dead;	  /* replays gone while some may be referred to (next: their land) */
+};
+
 struct cf_replays {
-	struct cf_replay *c;	  /* CF_REPLAY_SLOTS per call's run that has any */
+	struct cf_memo **c;	  /* CF_MEMO_SLOTS per call's run that has any */
 	uint32_t nr, size;
 	uint32_t *of_run;	  /* run index -> its slots' group + 1 */
 	uint32_t of_run_size;
+	uint8_t *victim;	  /* per group: the slot a new replay goes to when all are full */
+	size_t total;		  /* bytes of every replay */
 	uint64_t taken;		  /* replays taken */
-	/* the call being recorded, while rec */
-	bool rec;
-	uint32_t rec_call, rec_depth;
-	size_t rec_k;		  /* the callee's first step in the cf_steps run */
-	const uint8_t *rec_b;	  /* and its record */
-	struct cf_replay rec_c;
+	uint64_t taken_steps;	  /* their steps */
+	uint64_t made;		  /* replays made */
+	struct cf_recorder rec;
 };
 
 struct callflow {
@@ -119,6 +183,7 @@ struct callflow {
 	uint32_t task_gen;	  /* task records so far: what is mapped may change at each */
 	bool in_resume;		  /* resume() is applying the interrupted instruction */
 	uint64_t cur_index;
+	uint64_t cur_base;	  /* cf_steps_bytes: the run's first step's index (replays' logs count from it) */
 	struct cf_stats stats;
 	struct cf_runs runs;	  /* straight-line code met so far (cf_steps) */
 	bool bulk_ok;		  /* the source peeks, every step() consumer takes bulk steps */
@@ -511,6 +576,11 @@ static struct cf_frame *top(struct cf_thread *t)
 	return t->depth ? &t->frames[t->depth - 1] : NULL;
 }
 
+/* Calls being recorded as replays see every frame pushed and popped (the replays' section). */
+static void rec_push(struct callflow *cf, struct cf_thread *t, const struct cf_frame *f);
+static void rec_pop(struct callflow *cf, struct cf_thread *t, const struct cf_cost *cost,
+		    enum cf_end_kind how);
+
 struct push_args {
 	uint32_t fn, caller_fn, from_fn;
 	uint8_t kind, ring;
@@ -604,6 +674,8 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	t->unexplained += a->unexplained;
 	index_frame(t, (int32_t)t->depth);
 	t->depth++;
+	if (cf->replays.rec.on)
+		rec_push(cf, t, f);
 	if (t->depth > t->max_depth)
 		t->max_depth = t->depth;
 	if (t->depth > cf->stats.max_depth)
@@ -632,6 +704,8 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	st = fnstate_at(t, &f->fnslot, f->fn);	/* where push found it, unless the table grew */
 	st->innermost = f->prev_same;
 	clocks_leave(parent, f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
+	if (cf->replays.rec.on)
+		rec_pop(cf, t, &cost, how);
 	saved = *f;
 	unindex_frame(t, (int32_t)t->depth - 1);
 	t->unexplained -= f->unexplained;
@@ -1163,6 +1237,7 @@ static void thread_step(struct callflow *cf, struct cf_thread *t, const struct t
 		top(t)->self++;
 		t->steps++;
 		cf->stats.steps++;
+		cf->stats.steps_single++;
 		s.pc = ev->pc;
 		s.index = ev->index;
 		s.time_ns = ev->time_ns;
@@ -1449,6 +1524,17 @@ static inline size_t cursor_peek(const struct cf_cursor *cu, uint64_t *pc)
 	return cu->k < cu->n ? step_next_pc(cu->b, cu->end, pc) : 0;
 }
 
+static void rec_bury(struct cf_recorder *r);
+
+/* Stop recording every call (a step one at a time, an unwind, the end of a cf_steps run). */
+static inline void rec_abort(struct callflow *cf)
+{
+	cf->replays.rec.on = false;
+	cf->replays.rec.nr_levels = 0;
+	if (cf->replays.rec.dead)
+		rec_bury(&cf->replays.rec);
+}
+
 /* The next step, one at a time. */
 static void step_at(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
 		    struct cf_cursor *cu)
@@ -1456,7 +1542,7 @@ static void step_at(struct callflow *cf, struct cf_thread *t, struct trace_event
 	cu->b += step_next_pc(cu->b, cu->end, &cu->pc);
 	ev->pc = cu->pc;
 	ev->index = cu->first + cu->k++;
-	cf->replays.rec = false;	/* a call stepped through is no replay */
+	rec_abort(cf);	/* a call stepped through is no replay */
 	thread_step(cf, t, ev);
 }
 
@@ -1587,79 +1673,260 @@ static void cross(struct callflow *cf, struct cf_thread *t, struct trace_event *
 	cf->in_step = false;
 }
 
-/* ---- replays: calls taken whole (struct cf_replay) ---- */
+/* ---- replays: calls taken whole (struct cf_memo) ---- */
 
-/* The call of run call (its last instruction) is about to push, at the cursor (the callee's first step). */
-static void replay_rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call,
-			     const struct cf_cursor *cu)
+static void *rec_grow(void *p, uint32_t *size, uint32_t need, size_t elem)
 {
-	struct cf_replays *cs = &cf->replays;
+	uint32_t n = *size ? *size : 64;
 
-	cs->rec = cf->replays_ok;	/* a call inside the one recorded: that one is no replay */
-	cs->rec_call = call;
-	cs->rec_depth = t->depth;
-	cs->rec_k = cu->k;
-	cs->rec_b = cu->b;
-	cs->rec_c.nr_frames = cs->rec_c.nr_runs = 0;
+	if (need <= *size)
+		return p;
+	while (n < need)
+		n *= 2;
+	*size = n;
+	return xrealloc(p, (size_t)n * elem);
 }
 
-/* The top frame was pushed, or replaced, at step k: the replay's next frame. */
-static void replay_rec_frame(struct callflow *cf, struct cf_thread *t, size_t k)
+/* The replays that went while calls were recorded (their logs may have referred to them). */
+static void rec_bury(struct cf_recorder *r)
 {
-	struct cf_replays *cs = &cf->replays;
-	struct cf_replay *c = &cs->rec_c;
-	const struct cf_frame *f = top(t);
+	while (r->dead) {
+		struct cf_memo *c = r->dead;
 
-	if (!cs->rec)
-		return;
-	if (t->depth != cs->rec_depth + 1 || c->nr_frames == CF_REPLAY_FRAMES ||
-	    k - cs->rec_k >= CF_REPLAY_STEPS || f->resumes || f->unexplained) {
-		cs->rec = false;
+		r->dead = c->next_dead;
+		free(c);
+	}
+}
+
+/* Recording stops (every call recorded has ended or gone). */
+static void rec_off(struct cf_recorder *r)
+{
+	r->on = false;
+	r->nr_levels = 0;
+	rec_bury(r);
+}
+
+/*
+ * The outermost call recorded goes: it is too long (its inner ones may
+ * still make replays); the logs keep what the others need.
+ */
+static void rec_drop_outermost(struct cf_recorder *r)
+{
+	const struct cf_rec_level *l1 = &r->level[1];
+	uint32_t f = l1->fr0, ru = l1->counts0, rf = l1->refs0, fs = l1->frames0;
+
+	if (r->nr_levels <= 1) {
+		rec_off(r);
 		return;
 	}
-	c->fr[c->nr_frames++] = (struct cf_replay_fr){
-		.fn = f->fn, .caller_fn = f->caller_fn, .kind = f->kind,
-		.start = (uint32_t)(k - cs->rec_k), .call_site = f->call_site, .slot = f->fnslot,
+	memmove(r->fr, r->fr + f, (r->nr_fr - f) * sizeof(*r->fr));
+	memmove(r->counts, r->counts + ru, (r->nr_counts - ru) * sizeof(*r->counts));
+	memmove(r->refs, r->refs + rf, (r->nr_refs - rf) * sizeof(*r->refs));
+	for (uint32_t d = 0; d < r->open_size; d++)
+		r->open[d] = r->open[d] != UINT32_MAX && r->open[d] >= f ? r->open[d] - f : UINT32_MAX;
+	r->nr_fr -= f;
+	r->nr_counts -= ru;
+	r->nr_refs -= rf;
+	r->frames -= fs;
+	for (uint32_t k = 0; k < r->nr_refs; k++)
+		r->refs[k].fr_pos -= f;
+	for (uint32_t k = 1; k < r->nr_levels; k++) {
+		r->level[k].fr0 -= f;
+		r->level[k].counts0 -= ru;
+		r->level[k].refs0 -= rf;
+		r->level[k].frames0 -= fs;
+	}
+	memmove(r->level, r->level + 1, (r->nr_levels - 1) * sizeof(*r->level));
+	r->nr_levels--;
+}
+
+/* The step at index k is reached: calls recorded that would be too long now go. */
+static inline bool rec_room(struct cf_recorder *r, size_t k, uint32_t frames)
+{
+	while (r->on && (k - r->level[0].k > CF_MEMO_STEPS ||
+			 r->frames - r->level[0].frames0 + frames > CF_MEMO_FRAMES))
+		rec_drop_outermost(r);
+	return r->on;
+}
+
+/* The call of run call (its last instruction) is about to push, at the cursor (the callee's first step). */
+static void rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call,
+		      const struct cf_cursor *cu)
+{
+	struct cf_recorder *r = &cf->replays.rec;
+
+	if (!cf->replays_ok)
+		return;
+	if (!r->on) {
+		r->on = true;
+		r->nr_levels = r->nr_fr = r->nr_counts = r->nr_refs = r->frames = 0;
+	}
+	if (r->nr_levels == CF_REC_LEVELS)
+		return;	/* not this one: the calls around it go on */
+	r->level[r->nr_levels++] = (struct cf_rec_level){
+		.call = call, .depth = t->depth, .k = cu->k, .b = cu->b, .call_pc = cu->pc,
+		.fr0 = r->nr_fr, .counts0 = r->nr_counts, .refs0 = r->nr_refs,
+		.frames0 = r->frames,
 	};
 }
 
-/* Run i was counted in bulk (from site off, its steps ending before step end; via as in follow_runs). */
-static void replay_rec_run(struct callflow *cf, uint32_t i, uint32_t off, int64_t via, size_t end)
+/* push(): frame f is pushed (at t->depth - 1): the logs' next frame. */
+static void rec_push(struct callflow *cf, struct cf_thread *t, const struct cf_frame *f)
 {
-	struct cf_replays *cs = &cf->replays;
-	struct cf_replay *c = &cs->rec_c;
-	const struct cf_runs *rs = &cf->runs;
-	struct cf_replay_run *op;
+	struct cf_recorder *r = &cf->replays.rec;
 
-	if (!cs->rec)
-		return;
-	if (c->nr_runs == CF_REPLAY_RUNS || end - cs->rec_k > CF_REPLAY_STEPS || !c->nr_frames) {
-		cs->rec = false;
+	if (t->depth <= r->level[0].depth || f->resumes || f->unexplained ||
+	    !rec_room(r, f->entry_index - cf->cur_base, 1)) {
+		rec_abort(cf);
 		return;
 	}
-	op = &c->runs[c->nr_runs++];
-	*op = (struct cf_replay_run){ .run = i, .first = rs->runs[i].first, .m = rs->runs[i].m,
-				     .off = (uint8_t)off, .via_slot = -1 };
+	r->fr = rec_grow(r->fr, &r->fr_size, r->nr_fr + 1, sizeof(*r->fr));
+	r->open = rec_grow(r->open, &r->open_size, t->depth + 1, sizeof(*r->open));
+	r->open[t->depth] = r->nr_fr;
+	r->frames++;
+	r->fr[r->nr_fr++] = (struct cf_replay_frame){
+		.fn = f->fn, .caller_fn = f->caller_fn, .kind = f->kind, .depth = (uint16_t)t->depth,
+		.start = (uint32_t)(f->entry_index - cf->cur_base), .call_site = f->call_site,
+	};
+}
+
+/* pop(): the top frame f (at t->depth - 1) ends with cost, how. */
+static void rec_pop(struct callflow *cf, struct cf_thread *t, const struct cf_cost *cost,
+		    enum cf_end_kind how)
+{
+	struct cf_recorder *r = &cf->replays.rec;
+	struct cf_replay_frame *fr;
+
+	if (t->depth <= r->level[0].depth + 0u || t->depth >= r->open_size ||
+	    r->open[t->depth] == UINT32_MAX || r->open[t->depth] >= r->nr_fr ||
+	    (how != CF_END_RETURN && how != CF_END_REPLACED)) {
+		rec_abort(cf);
+		return;
+	}
+	fr = &r->fr[r->open[t->depth]];
+	fr->how = (uint8_t)how;
+	fr->cost = *cost;
+	fr->cost.last_index -= cf->cur_base;
+	fr->cost.end_index -= cf->cur_base;
+	r->open[t->depth] = UINT32_MAX;
+}
+
+/* Run i was counted in bulk (from site off; via as in follow_runs), its steps up to before step end. */
+static void rec_run(struct callflow *cf, uint32_t i, uint32_t off, int64_t via, size_t end)
+{
+	struct cf_recorder *r = &cf->replays.rec;
+	const struct cf_runs *rs = &cf->runs;
+
+	if (!rec_room(r, end, 0))
+		return;
+	r->counts = rec_grow(r->counts, &r->counts_size, r->nr_counts + 2, sizeof(*r->counts));
+	r->counts[r->nr_counts++] = (struct cf_memo_count){ rs->runs[i].first, rs->runs[i].m,
+							    (uint16_t)off, 0, 1 };
+	r->last_pool = rs->runs[i].first + rs->runs[i].m - 1u;
 	if (via >= 0 && ((rs->runs[via / 2].next_jump >> (via % 2)) & 1)) {
-		op->via_slot = (int8_t)(via % 2);
-		op->via_run = (uint32_t)(via / 2);
-		op->via_pc = rs->runs[via / 2].next_pc[via % 2];
+		const struct cf_run *v = &rs->runs[via / 2];
+
+		r->counts[r->nr_counts++] = (struct cf_memo_count){ v->first + v->m - 1u, 0, 0,
+								    v->next_pc[via % 2], 1 };
 	}
 }
 
-/* Where run's replays are (CF_REPLAY_SLOTS of them), made if need be. */
-static struct cf_replay *replays_make(struct callflow *cf, uint32_t run);
+/* Replay c was taken at step index first while calls are recorded: its part of theirs. */
+static void rec_append(struct callflow *cf, struct cf_thread *t, struct cf_memo *c, uint64_t first)
+{
+	struct cf_recorder *r = &cf->replays.rec;
+	uint64_t at = first - cf->cur_base;
 
-static inline struct cf_replay *replays_of(struct callflow *cf, uint32_t run, bool make)
+	if (!rec_room(r, at + c->len, c->nr_frames))
+		return;
+	r->refs = rec_grow(r->refs, &r->refs_size, r->nr_refs + 1, sizeof(*r->refs));
+	r->refs[r->nr_refs++] = (struct cf_rec_ref){ c, (uint32_t)at, t->depth, r->nr_fr };
+	r->frames += c->nr_frames;
+}
+
+static int memo_count_cmp(const void *pa, const void *pb)
+{
+	const struct cf_memo_count *a = pa, *b = pb;
+
+	if (a->pool != b->pool)
+		return a->pool < b->pool ? -1 : 1;
+	if (a->m != b->m)
+		return a->m < b->m ? -1 : 1;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	return a->to < b->to ? -1 : a->to > b->to;
+}
+
+/* counts[0..n) sorted, the same run's or jump's added into one: how many are left. */
+static uint32_t memo_counts_merge(struct cf_memo_count *counts, uint32_t n)
+{
+	uint32_t w = 0;
+
+	qsort(counts, n, sizeof(*counts), memo_count_cmp);
+	for (uint32_t k = 0; k < n; k++) {
+		if (w && !memo_count_cmp(&counts[w - 1], &counts[k]))
+			counts[w - 1].count += counts[k].count;
+		else
+			counts[w++] = counts[k];
+	}
+	return w;
+}
+
+/*
+ * The functions of frames fr[0..n) but caller's, into fns (room for n):
+ * how many.  For those on the thread's stack now (below the call), what
+ * their outermost frames (no frame of theirs around them) do to the clocks
+ * of the activation below them: the first one's entry, the steps between
+ * them, the last one's end.  open_end: scratch, room for n.
+ */
+static uint32_t memo_fns(struct cf_thread *t, uint32_t caller, const struct cf_replay_frame *fr,
+			 uint32_t n, struct cf_memo_fn *fns, uint32_t *open_end)
+{
+	uint32_t nr = 0;
+
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t j;
+		struct cf_memo_fn *m;
+
+		if (fr[k].fn == caller)
+			continue;
+		for (j = 0; j < nr && fns[j].fn != fr[k].fn; j++)
+			;
+		m = &fns[j];
+		if (j == nr) {
+			struct cf_fnstate *st = fnstate(t, fr[k].fn);
+
+			*m = (struct cf_memo_fn){ .fn = fr[k].fn, .slot = (uint32_t)(st - t->fnstate),
+						  .on_stack = st->count > 0 };
+			open_end[nr++] = UINT32_MAX;	/* none of its frames yet */
+		}
+		if (!m->on_stack)
+			continue;
+		if (open_end[j] == UINT32_MAX)
+			m->first_enter = fr[k].start;
+		else if (open_end[j] > fr[k].start)
+			continue;	/* inside a frame of its own: not an outermost one */
+		else
+			m->gaps += fr[k].start - m->last_leave;
+		m->last_leave = (uint32_t)fr[k].cost.end_index;
+		open_end[j] = m->last_leave;
+	}
+	return nr;
+}
+
+/* Where run's replays are (CF_MEMO_SLOTS of them), made if need be; the group's index in *g. */
+static struct cf_memo **replays_make(struct callflow *cf, uint32_t run, uint32_t *g);
+
+static inline struct cf_memo **replays_of(struct callflow *cf, uint32_t run)
 {
 	const struct cf_replays *cs = &cf->replays;
 
 	if (run < cs->of_run_size && cs->of_run[run])
-		return &cs->c[CF_REPLAY_SLOTS * (cs->of_run[run] - 1)];
-	return make ? replays_make(cf, run) : NULL;
+		return &cs->c[CF_MEMO_SLOTS * (cs->of_run[run] - 1)];
+	return NULL;
 }
 
-static struct cf_replay *replays_make(struct callflow *cf, uint32_t run)
+static struct cf_memo **replays_make(struct callflow *cf, uint32_t run, uint32_t *g)
 {
 	struct cf_replays *cs = &cf->replays;
 
@@ -1673,115 +1940,253 @@ static struct cf_replay *replays_make(struct callflow *cf, uint32_t run)
 		cs->of_run_size = n;
 	}
 	if (!cs->of_run[run]) {
-		if (cs->nr + CF_REPLAY_SLOTS > cs->size) {
-			cs->size = cs->size ? 2 * cs->size : 16 * CF_REPLAY_SLOTS;
+		if (cs->nr + CF_MEMO_SLOTS > cs->size) {
+			cs->size = cs->size ? 2 * cs->size : 16 * CF_MEMO_SLOTS;
 			cs->c = xrealloc(cs->c, cs->size * sizeof(*cs->c));
+			cs->victim = xrealloc(cs->victim, cs->size / CF_MEMO_SLOTS);
 		}
-		for (uint32_t j = 0; j < CF_REPLAY_SLOTS; j++) {
-			cs->c[cs->nr + j].len = 0;
-			cs->c[cs->nr + j].victim = 0;
-		}
-		cs->nr += CF_REPLAY_SLOTS;
-		cs->of_run[run] = cs->nr / CF_REPLAY_SLOTS;
+		memset(cs->c + cs->nr, 0, CF_MEMO_SLOTS * sizeof(*cs->c));
+		cs->victim[cs->nr / CF_MEMO_SLOTS] = 0;
+		cs->nr += CF_MEMO_SLOTS;
+		cs->of_run[run] = cs->nr / CF_MEMO_SLOTS;
 	}
-	return &cs->c[CF_REPLAY_SLOTS * (cs->of_run[run] - 1)];
+	*g = cs->of_run[run] - 1;
+	return &cs->c[CF_MEMO_SLOTS * *g];
+}
+
+/* What replay c's takes stood for, told (cf_tally) and cleared. */
+static void memo_tally(struct callflow *cf, struct cf_memo *c)
+{
+	const struct cf_runs *rs = &cf->runs;
+
+	if (!c->taken)
+		return;
+	for (uint32_t k = 0; k < c->nr_counts; k++) {
+		const struct cf_memo_count *m = &c->counts[k];
+
+		if (!m->m) {
+			tell_tally(cf, &(struct cf_tally){ .pid = c->pid, .pc = rs->pcs[m->pool],
+							   .site = &rs->sites[m->pool], .to = m->to,
+							   .jumps = m->count * c->taken });
+			continue;
+		}
+		for (uint32_t j = m->off; j < m->m; j++)
+			tell_tally(cf, &(struct cf_tally){
+				.pid = c->pid, .pc = rs->pcs[m->pool + j],
+				.site = &rs->sites[m->pool + j], .steps = m->count * c->taken });
+	}
+	c->taken = 0;
+}
+
+/* Replay c goes (a newer one takes its place): what it stood for told first. */
+static void memo_drop(struct callflow *cf, struct cf_memo *c)
+{
+	memo_tally(cf, c);
+	for (int i = 0; i < cf->nr_cons; i++)
+		if (cf->cons[i].ops->replay_drop)
+			cf->cons[i].ops->replay_drop(cf->cons[i].ctx, c->memo[i]);
+	cf->replays.total -= c->size;
+	if (cf->replays.rec.on) {	/* a log may refer to it until recording stops */
+		c->next_dead = cf->replays.rec.dead;
+		cf->replays.rec.dead = c;
+	} else {
+		free(c);
+	}
 }
 
 /*
- * The return whose landing step (land_len bytes) is at the cursor (to the
- * top frame's caller, in run land) ends the call recorded: it becomes one
- * of the call's run's replays, in an empty slot or in place of the one
- * made longest ago.  Its bytes: the callee's steps and the landing.
+ * Where in group (index g) the replay of the call recorded at level l goes
+ * (its records nbytes long): CF_MEMO_SLOTS when the group has it already
+ * (the same records, made since the last task record: it was not taken
+ * for something else, as its landing's run not following), else a slot
+ * whose replay is of code no longer known to be mapped, an empty one, or
+ * the one made longest ago.
  */
-static void replay_rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uint32_t land,
-			   const struct cf_cursor *cu, size_t land_len)
+static uint32_t memo_slot(struct callflow *cf, struct cf_memo **group, uint32_t g,
+			  const struct cf_rec_level *l, uint32_t nbytes)
+{
+	uint32_t slot, empty = CF_MEMO_SLOTS;
+
+	for (slot = 0; slot < CF_MEMO_SLOTS; slot++) {
+		const struct cf_memo *c = group[slot];
+
+		if (!c) {
+			if (empty == CF_MEMO_SLOTS)
+				empty = slot;
+			continue;
+		}
+		if (c->gen != cf->task_gen)
+			return slot;
+		if (c->nbytes == nbytes && c->call_pc == l->call_pc &&
+		    !memcmp(c->bytes, l->b, nbytes))
+			return CF_MEMO_SLOTS;
+	}
+	if (empty < CF_MEMO_SLOTS)
+		return empty;
+	slot = cf->replays.victim[g];
+	cf->replays.victim[g] = (uint8_t)((slot + 1) % CF_MEMO_SLOTS);
+	return slot;
+}
+
+/*
+ * The logs' frames of level l, the replays' taken in it among them, each
+ * rebased to l's call (its callee's first step, its caller's depth), into
+ * r->gfr; what it counted (the replays' too, unmerged) into r->gcounts
+ * (*nr_counts of them).  The logs stay as they are: the calls around l
+ * have l's part in theirs.
+ */
+static void rec_gather(struct cf_recorder *r, const struct cf_rec_level *l, uint32_t *nr_counts)
+{
+	uint32_t n = 0, ref = l->refs0, base = (uint32_t)l->k;
+	uint32_t counts = r->nr_counts - l->counts0;
+
+	for (uint32_t x = ref; x < r->nr_refs; x++)
+		counts += r->refs[x].c->nr_counts;
+	r->gfr = rec_grow(r->gfr, &r->gfr_size, r->frames - l->frames0, sizeof(*r->gfr));
+	r->gcounts = rec_grow(r->gcounts, &r->gcounts_size, counts, sizeof(*r->gcounts));
+	counts = r->nr_counts - l->counts0;
+	memcpy(r->gcounts, r->counts + l->counts0, counts * sizeof(*r->counts));
+	for (uint32_t p = l->fr0;; p++) {
+		for (; ref < r->nr_refs && r->refs[ref].fr_pos == p; ref++) {
+			const struct cf_rec_ref *x = &r->refs[ref];
+			const struct cf_memo *c = x->c;
+			uint32_t at = x->at - base, depth = x->depth - l->depth;
+
+			for (uint32_t k = 0; k < c->nr_frames; k++, n++) {
+				struct cf_replay_frame *f = &r->gfr[n];
+
+				*f = c->fr[k];
+				f->depth = (uint16_t)(f->depth + depth);
+				f->start += at;
+				f->cost.last_index += at;
+				f->cost.end_index += at;
+			}
+			memcpy(r->gcounts + counts, c->counts, c->nr_counts * sizeof(*c->counts));
+			counts += c->nr_counts;
+		}
+		if (p == r->nr_fr)
+			break;
+		r->gfr[n] = r->fr[p];
+		r->gfr[n].depth = (uint16_t)(r->gfr[n].depth - l->depth);
+		r->gfr[n].start -= base;
+		r->gfr[n].cost.last_index -= base;
+		r->gfr[n].cost.end_index -= base;
+		n++;
+	}
+	*nr_counts = counts;
+}
+
+/*
+ * The return whose landing step (land_len bytes) is at the cursor has
+ * ended the innermost call recorded, if this was its return (the thread
+ * back at its depth): its part of the logs becomes one of the call's
+ * run's replays, unless it has it, in an empty slot or in place of the one
+ * made longest ago.  Its bytes: the callee's steps' records and the
+ * landing's.
+ */
+static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uint32_t land,
+		    const struct cf_cursor *cu, size_t land_len)
 {
 	struct cf_replays *cs = &cf->replays;
-	const struct cf_replay *c = &cs->rec_c;
-	const struct cf_run *cr = &cf->runs.runs[call];
-	uint32_t len = (uint32_t)(cu->k - cs->rec_k), slot;
-	size_t bytes = (size_t)(cu->b - cs->rec_b) + land_len;
-	struct cf_replay *group, *to;
+	struct cf_recorder *r = &cs->rec;
+	struct cf_rec_level l;
+	uint32_t len, nbytes, nr_fr, nr_counts, nr_fns, g, slot, max_depth = 0, last_pool;
+	struct cf_memo **group, *c;
+	size_t size;
 
-	if (!cs->rec)
+	if (!r->on || !r->nr_levels || r->level[r->nr_levels - 1].depth != t->depth)
 		return;
-	cs->rec = false;
-	if (call != cs->rec_call || t->depth != cs->rec_depth + 1 || !c->nr_frames ||
-	    !c->nr_runs || !len || len > CF_REPLAY_STEPS || bytes > CF_REPLAY_BYTES)
-		return;
-	group = replays_of(cf, call, true);
-	for (slot = 0; slot < CF_REPLAY_SLOTS && group[slot].len; slot++)
-		;
-	if (slot == CF_REPLAY_SLOTS) {
-		slot = group[0].victim;
-		group[0].victim = (uint8_t)((slot + 1) % CF_REPLAY_SLOTS);
-	}
-	to = &group[slot];
-	/* the parts in use only: it is made at every call that is not taken whole */
-	memcpy(to->bytes, cs->rec_b, bytes);
-	memset(to->bytes + bytes, 0, 8);
-	to->nbytes = (uint16_t)bytes;
-	to->land_len = (uint8_t)land_len;
-	to->len = len;
-	to->last_pc = cu->pc;
-	to->gen = cf->task_gen;
-	to->call_first = cr->first;
-	to->call_m = cr->m;
-	to->nr_frames = c->nr_frames;
-	to->nr_runs = c->nr_runs;
-	to->land = land;
-	memcpy(to->fr, c->fr, c->nr_frames * sizeof(*c->fr));
-	memcpy(to->runs, c->runs, c->nr_runs * sizeof(*c->runs));
-	memset(to->memo, 0, sizeof(to->memo));
+	l = r->level[--r->nr_levels];
+	len = (uint32_t)(cu->k - l.k);
+	nbytes = (uint32_t)(cu->b - l.b) + (uint32_t)land_len;
+	nr_fr = r->frames - l.frames0;
+	last_pool = r->last_pool;	/* the return's: the last run counted */
+	if (call != l.call || !nr_fr || r->nr_counts == l.counts0 || !len || len > CF_MEMO_STEPS ||
+	    nbytes > CF_MEMO_BYTES)
+		goto done;
+	group = replays_make(cf, call, &g);
+	slot = memo_slot(cf, group, g, &l, nbytes);
+	if (slot == CF_MEMO_SLOTS)
+		goto done;	  /* it has this replay already */
+	r->fns = rec_grow(r->fns, &r->fns_size, nr_fr, sizeof(*r->fns));
+	r->open_end = rec_grow(r->open_end, &r->open_end_size, nr_fr, sizeof(*r->open_end));
+	rec_gather(r, &l, &nr_counts);
+	nr_counts = memo_counts_merge(r->gcounts, nr_counts);
+	size = sizeof(*c) + nr_fr * sizeof(*c->fr) + nr_fr * sizeof(*c->fns) +
+	       nr_counts * sizeof(*c->counts) + nbytes + 8;
+	if (!group[slot] && cs->total + size > CF_MEMO_TOTAL)
+		goto done;	  /* replays take all the room they may: only new for old */
+	c = xcalloc(1, size);
+	c->size = size;
+	c->fr = (struct cf_replay_frame *)(c + 1);
+	c->fns = (struct cf_memo_fn *)(c->fr + nr_fr);
+	c->counts = (struct cf_memo_count *)(c->fns + nr_fr);
+	c->bytes = (uint8_t *)(c->counts + nr_counts);
+	memcpy(c->fr, r->gfr, nr_fr * sizeof(*c->fr));
+	for (uint32_t k = 0; k < nr_fr; k++)
+		if (c->fr[k].depth > max_depth)
+			max_depth = c->fr[k].depth;
+	nr_fns = memo_fns(t, top(t)->fn, c->fr, nr_fr, r->fns, r->open_end);
+	memcpy(c->fns, r->fns, nr_fns * sizeof(*c->fns));
+	memcpy(c->counts, r->gcounts, nr_counts * sizeof(*c->counts));
+	memcpy(c->bytes, l.b, nbytes);
+	c->len = len;
+	c->nbytes = nbytes;
+	c->land_len = (uint8_t)land_len;
+	c->max_depth = (uint16_t)max_depth;
+	c->call_pc = l.call_pc;
+	c->last_pc = cu->pc;
+	c->last_pool = last_pool;
+	c->gen = cf->task_gen;
+	c->land = land;
+	c->pid = cf->runs.info[call].pid;
+	c->nr_frames = nr_fr;
+	c->nr_fns = nr_fns;
+	c->nr_counts = nr_counts;
+	if (group[slot])
+		memo_drop(cf, group[slot]);
+	group[slot] = c;
+	cs->total += size;
+	cs->made++;
+done:
+	if (!r->nr_levels)
+		rec_off(r);
 }
 
 /*
  * The replay of call run call (a call, its callee's run known and next)
  * that the steps at the cursor are, if one is and it holds (struct
- * cf_replay), else NULL.
+ * cf_memo), else NULL.
  */
-static struct cf_replay *replay_find(struct callflow *cf, struct cf_thread *t,
-				     const struct cf_cursor *cu, uint32_t call)
+static struct cf_memo *replay_find(struct callflow *cf, struct cf_thread *t,
+				   const struct cf_cursor *cu, uint32_t call)
 {
 	const struct cf_runs *rs = &cf->runs;
-	const struct cf_run *cr = &rs->runs[call];
-	struct cf_replay *group = replays_of(cf, call, false);
+	struct cf_memo **group = replays_of(cf, call);
 	size_t avail = (size_t)(cu->end - cu->b);
 
 	if (!group)
 		return NULL;
-	for (int slot = 0; slot < CF_REPLAY_SLOTS; slot++) {
-		struct cf_replay *c = &group[slot];
-		uint32_t len = c->len, j;
+	for (int slot = 0; slot < CF_MEMO_SLOTS && group[slot]; slot++) {
+		struct cf_memo *c = group[slot];
 		struct cf_cursor land;
+		uint32_t j;
 
-		if (!len || len >= cu->n - cu->k || c->nbytes > avail ||
+		if (c->len >= cu->n - cu->k || c->nbytes > avail || c->call_pc != cu->pc ||
 		    !same_bytes(cu->b, c->bytes, c->nbytes))
 			continue;
 		land = (struct cf_cursor){ cu->b + c->nbytes - c->land_len, cu->end, c->last_pc,
-					   cu->first, cu->k + len, cu->n };
-		if (c->gen != cf->task_gen || cr->first != c->call_first || cr->m != c->call_m ||
-		    cr->next[0] != c->land + 1 ||
+					   cu->first, cu->k + c->len, cu->n };
+		if (c->gen != cf->task_gen ||
 		    !run_follows(rs, (int32_t)c->land, &land, c->land_len) ||
 		    rs->info[c->land].fn != top(t)->fn)
-			return NULL;
-		for (j = 0; j < c->nr_runs; j++) {
-			const struct cf_replay_run *op = &c->runs[j];
-			const struct cf_run *r = &rs->runs[op->run], *v;
-
-			if (r->first != op->first || r->m != op->m)
-				return NULL;
-			if (op->via_slot < 0)
-				continue;
-			v = &rs->runs[op->via_run];
-			if (v->next[op->via_slot] != op->run + 1 || v->next_pc[op->via_slot] != op->via_pc ||
-			    !((v->next_jump >> op->via_slot) & 1))
-				return NULL;
-		}
-		for (j = 1; j < c->nr_frames; j++)
-			if (c->fr[j].kind == CF_ENTRY_JUMP &&
-			    fnstate_at(t, &c->fr[j].slot, c->fr[j].fn)->count)
-				return NULL;	/* cross_into() unwinds to it now */
+			continue;
+		for (j = 0; j < c->nr_fns; j++)
+			if ((fnstate_at(t, &c->fns[j].slot, c->fns[j].fn)->count > 0) !=
+			    c->fns[j].on_stack)
+				break;	/* Cum and cross_into() would see another stack */
+		if (j < c->nr_fns)
+			continue;
 		return c;
 	}
 	return NULL;
@@ -1792,71 +2197,59 @@ static struct cf_replay *replay_find(struct callflow *cf, struct cf_thread *t,
  * ev's thread t, in ev's ring), after the top frame's `before` steps
  * counted in bulk and not told yet (the last at pool index before_last):
  * the thread, the runs and the consumers as stepping through it would
- * leave them, up to its return (step first + len - 1).  Each frame is
- * pushed and popped as push() and pop() would: the caller's and an outer
- * activation of its function's clocks, the function's state, the costs.
+ * leave them, up to its return (step first + len - 1).  Its frames cost
+ * what they did; the caller's clocks are left as its last frame's pop
+ * leaves them, an outer activation of a function it ran as its outermost
+ * frames of it leave them (struct cf_memo_fn).
  */
 static void replay_take(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev,
-			uint64_t first, struct cf_replay *c, uint64_t before, uint32_t before_last)
+			uint64_t first, struct cf_memo *c, uint64_t before, uint32_t before_last)
 {
 	struct cf_runs *rs = &cf->runs;
 	struct cf_bulk pre = { .first = first - before, .n = before, .time_ns = ev->time_ns,
 			       .ring = ev->ring, .pc = rs->pcs[before_last],
 			       .site = &rs->sites[before_last] };
-	struct cf_replay_frame fr[CF_REPLAY_FRAMES];
 	struct cf_frame *caller = top(t);
-	uint64_t base, idx = first;
-	const struct cf_run *lr;
+	uint64_t base;
 	struct cf_bulk b;
-	uint32_t j;
 
 	/* the caller's steps counted in bulk before the call, as bulk_done() counts them */
 	caller->self += before;
 	t->steps += before;
 	cf->stats.steps += before;
 	base = t->steps;
-	for (j = 0; j < c->nr_frames; j++) {
-		uint32_t s0 = c->fr[j].start, e0 = j + 1 < c->nr_frames ? c->fr[j + 1].start : c->len;
-		uint64_t now = base + s0, end = base + e0;
-		struct cf_fnstate *st = fnstate_at(t, &c->fr[j].slot, c->fr[j].fn);
-		struct cf_frame *outer = st->innermost >= 0 ? &t->frames[st->innermost] : NULL;
-		struct cf_cost cost = { .incl = e0 - s0, .self = e0 - s0,
-					.last_index = idx + e0 - 1, .end_index = idx + e0 };
+	for (uint32_t j = 0; j < c->nr_fns; j++) {
+		const struct cf_memo_fn *m = &c->fns[j];
+		struct cf_frame *o;
 
-		/* push() at now, pop() at end (st->innermost as it was: pop() restores it) */
-		clocks_enter(caller, outer, st, now);
-		clocks_leave(caller, outer, st, end, &cost);
-		fr[j] = (struct cf_replay_frame){ .fn = c->fr[j].fn, .caller_fn = c->fr[j].caller_fn,
-						  .kind = c->fr[j].kind,
-						  .call_site = c->fr[j].call_site, .cost = cost };
+		if (!m->on_stack)
+			continue;
+		o = &t->frames[t->fnstate[m->slot].innermost];	/* fnstate_at found it */
+		o->child_acc += base + m->first_enter - o->inner_since + m->gaps;
+		o->inner_since = base + m->last_leave;
 	}
-	for (j = 0; j < c->nr_runs; j++) {
-		const struct cf_replay_run *op = &c->runs[j];
-
-		if (op->off)
-			rs->runs[op->run].tail++;
-		else
-			rs->runs[op->run].times++;
-		if (op->via_slot >= 0)
-			rs->runs[op->via_run].jumps[op->via_slot]++;
-	}
+	caller->child_acc = 0;
+	caller->inner_since = base + c->len;
 	t->steps += c->len;
 	cf->stats.steps += c->len;
 	cf->replays.taken++;
-	if (t->depth + 1 > t->max_depth)
-		t->max_depth = t->depth + 1;
-	if (t->depth + 1 > cf->stats.max_depth)
-		cf->stats.max_depth = t->depth + 1;
-	lr = &rs->runs[c->runs[c->nr_runs - 1].run];
+	cf->replays.taken_steps += c->len;
+	c->taken++;
+	if (t->depth + c->max_depth > t->max_depth)
+		t->max_depth = t->depth + c->max_depth;
+	if (t->depth + c->max_depth > cf->stats.max_depth)
+		cf->stats.max_depth = t->depth + c->max_depth;
 	t->last_slot ^= 1;
-	t->sites[t->last_slot] = rs->sites[lr->first + lr->m - 1];
+	t->sites[t->last_slot] = rs->sites[c->last_pool];
 	t->last_pc = c->last_pc;
 	t->last_time = ev->time_ns;
-	t->last_index = idx + c->len - 1;
-	b = (struct cf_bulk){ .first = idx, .n = c->len, .time_ns = ev->time_ns, .ring = ev->ring,
-			      .pc = t->last_pc, .site = &t->sites[t->last_slot] };
+	t->last_index = first + c->len - 1;
+	if (cf->replays.rec.on)
+		rec_append(cf, t, c, first);
+	b = (struct cf_bulk){ .first = first, .n = c->len, .time_ns = ev->time_ns,
+			      .ring = ev->ring, .pc = t->last_pc, .site = &t->sites[t->last_slot] };
 	for (int i = 0; i < cf->nr_cons; i++)
-		cf->cons[i].ops->replay(cf->cons[i].ctx, t, fr, c->nr_frames, before ? &pre : NULL,
+		cf->cons[i].ops->replay(cf->cons[i].ctx, t, c->fr, c->nr_frames, before ? &pre : NULL,
 					&b, c->memo[i]);
 }
 
@@ -1892,7 +2285,7 @@ static void follow_runs(struct callflow *cf, struct cf_thread *t, struct trace_e
 	bool matched = false;	  /* run i was compared already (run_follows): it is next */
 	size_t lead = 0;	  /* off 0: the bytes of run i's first step at the cursor (its pc
 				   * known to be run i's first) */
-	struct cf_replay *rp;	  /* a call taken whole */
+	struct cf_memo *rp;	  /* a call taken whole */
 
 #define BULK_DONE()                                                                        \
 	do {                                                                               \
@@ -1941,8 +2334,8 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				if (via >= 0)	/* the jump into it, now that it ran */
 					rs->runs[via / 2].jumps[via % 2] +=
 						(rs->runs[via / 2].next_jump >> (via % 2)) & 1;
-				if (cf->replays.rec)
-					replay_rec_run(cf, (uint32_t)i, off, via, cu->k + cnt);
+				if (cf->replays.rec.on)
+					rec_run(cf, (uint32_t)i, off, via, cu->k + cnt);
 				bulk += cnt;
 				bulk_last = last;
 				cu->b += (off ? 0 : lead) + r->m - 1u;
@@ -1994,7 +2387,6 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 					break;
 				if (call && cf->replays_ok && (rp = replay_find(cf, t, cu, (uint32_t)i))) {
 					/* the call whole (a replay), up to its return: the run it lands in next */
-					cf->replays.rec = false; /* one being recorded has a call */
 					replay_take(cf, t, ev, first + cu->k, rp, bulk, bulk_last);
 					bulk = 0;
 					cu->b += rp->nbytes - rp->land_len;
@@ -2009,13 +2401,13 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				}
 				BULK_DONE();
 				if (call) {
-					replay_rec_start(cf, t, (uint32_t)i, cu);
+					rec_start(cf, t, (uint32_t)i, cu);
 					enter_call(cf, t, ev, first + cu->k, fn, rs->info[nx].fn,
 						   rs->pcs[last], in, (uint32_t)i);
-					replay_rec_frame(cf, t, cu->k);
 				} else {
-					replay_rec_end(cf, t, via_run, (uint32_t)nx, cu, used);
 					leave_call(cf, t, first + cu->k);
+					if (cf->replays.rec.on)
+						rec_end(cf, t, via_run, (uint32_t)nx, cu, used);
 				}
 				fn = rs->info[nx].fn;
 				i = nx;
@@ -2054,7 +2446,6 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				BULK_DONE();
 				cross(cf, t, ev, first + cu->k, pc, &rs->sites[rs->runs[nx].first],
 				      rs->pcs[last], in);
-				replay_rec_frame(cf, t, cu->k);
 				fn = top(t)->fn;	/* run nx's (cross()) */
 				via = -1;
 				matched = true;
@@ -2126,11 +2517,13 @@ void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct st
 	}
 	t = thread_get(cf, ev->pid, ev->tid);
 	runs = cf->bulk_ok && cf->counting;
+	cf->cur_base = cu.first;
 	while (cu.k < cu.n) {
 		step_at(cf, t, ev, &cu);
 		if (runs && cu.k < cu.n)
 			follow_runs(cf, t, ev, &cu);
 	}
+	rec_abort(cf);	/* a replay is of one run's records */
 	ev->pc = cu.pc;
 	ev->index = cu.first + cu.n - 1;
 }
@@ -2158,10 +2551,29 @@ void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, 
 void cf_finish(struct callflow *cf)
 {
 	cf_runs_tally_all(&cf->runs);
+	for (uint32_t k = 0; k < cf->replays.nr; k++)
+		if (cf->replays.c[k])
+			memo_tally(cf, cf->replays.c[k]);
 	for (uint32_t i = 0; i < cf->nr_threads; i++)
 		expand_block(cf, cf->threads[i], false, 0);
 	for (uint32_t i = 0; i < cf->nr_threads; i++)
 		flush_thread(cf, cf->threads[i]);
+}
+
+void cf_replay_walk(const struct cf_replay_frame *fr, uint32_t nr,
+		    void (*visit)(void *ctx, uint32_t k, bool push), void *ctx)
+{
+	uint32_t open[CF_MEMO_FRAMES], sp = 0;
+
+	for (uint32_t k = 0; k < nr; k++) {
+		while (sp && fr[open[sp - 1]].cost.end_index <= fr[k].start)
+			visit(ctx, open[--sp], false);
+		visit(ctx, k, true);
+		if (sp < CF_MEMO_FRAMES)
+			open[sp++] = k;
+	}
+	while (sp)
+		visit(ctx, open[--sp], false);
 }
 
 struct callflow *cf_new(const struct cf_source *src)
@@ -2205,8 +2617,20 @@ void cf_free(struct callflow *cf)
 		free((char *)cf->funcs[i].module_path);
 	}
 	cf_runs_release(&cf->runs);
+	for (uint32_t k = 0; k < cf->replays.nr; k++)
+		free(cf->replays.c[k]);
 	free(cf->replays.c);
 	free(cf->replays.of_run);
+	free(cf->replays.victim);
+	free(cf->replays.rec.fr);
+	free(cf->replays.rec.open);
+	free(cf->replays.rec.fns);
+	free(cf->replays.rec.open_end);
+	free(cf->replays.rec.counts);
+	free(cf->replays.rec.refs);
+	free(cf->replays.rec.gfr);
+	free(cf->replays.rec.gcounts);
+	rec_bury(&cf->replays.rec);
 	free(cf->threads);
 	free(cf->thread_hash);
 	free(cf->funcs);
@@ -2214,14 +2638,13 @@ void cf_free(struct callflow *cf)
 	free(cf);
 }
 
-uint64_t cf_calls_whole(const struct callflow *cf)
-{
-	return cf->replays.taken;
-}
 
 void cf_get_stats(const struct callflow *cf, struct cf_stats *st)
 {
 	*st = cf->stats;
+	st->calls_whole = cf->replays.taken;
+	st->steps_whole = cf->replays.taken_steps;
+	st->replays = cf->replays.made;
 }
 
 const char *cf_entry_kind_name(unsigned kind)

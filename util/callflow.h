@@ -44,6 +44,7 @@
 #define CF_NO_FN UINT32_MAX	  /* "no function": a root frame's caller */
 #define CF_MAX_CONSUMERS 4
 #define CF_REPLAY_MEMO 16	  /* words a consumer keeps with each replay */
+#define CF_REPLAY_DEPTH_MAX 1024  /* a replay's frames are at most this deep above its caller */
 /*
  * At most this many frames of a thread are open at once for transfers that
  * nothing explains: no instruction, no ASYNC record, no change of ring.  A
@@ -234,10 +235,22 @@ struct cf_bulk {
 	const struct cf_site *site;
 };
 
-/* A frame of a replay (cf_consumer_ops.replay): what push() and pop() would have told. */
+/*
+ * A frame of a replay (cf_consumer_ops.replay): what push() and pop() would
+ * have told.  Frames come in the order they were pushed; each is depth
+ * frames above the replay's caller (the top frame: depth 1 is directly
+ * above it), below the frame of depth - 1 pushed last before it.  A frame
+ * ends (how) before step b->first + cost.end_index: CF_END_REPLACED by
+ * the next frame at its depth (a tail call or a jump), CF_END_RETURN by
+ * its return; frames above it have ended first.  cost.last_index and
+ * cost.end_index are offsets from b->first.
+ */
 struct cf_replay_frame {
 	uint32_t fn, caller_fn;	  /* as in struct cf_frame */
 	uint8_t kind;
+	uint8_t how;		  /* enum cf_end_kind: CF_END_RETURN or CF_END_REPLACED */
+	uint16_t depth;
+	uint32_t start;		  /* its first step: b->first + start */
 	uint64_t call_site;
 	struct cf_cost cost;
 };
@@ -280,22 +293,23 @@ struct cf_consumer_ops {
 	void (*tally)(void *ctx, const struct cf_tally *tl);
 	/*
 	 * A call that cf_steps took whole, as it took the same call before (a
-	 * replay): nr frames ran above the top frame, one after the other
-	 * (fr[0] the call's, each later one replacing the one before,
-	 * CF_END_REPLACED, by a tail call or a jump; the last returned,
-	 * CF_END_RETURN), with their costs; b says the steps (the last one,
-	 * the return, at b->pc of b->site); before, if not NULL, the top
-	 * frame's steps counted in bulk just before the call.  It stands for
-	 * the bulk() of before, and the push(), pop() and bulk() calls of
-	 * those frames and steps; their sites and jumps
-	 * come by tally() as bulk steps' do.  memo: CF_REPLAY_MEMO words the
-	 * consumer may keep with this replay (zero when it is made; the same
-	 * frames, functions and caller's function every time, not the same
-	 * thread or caller frame).  The engine takes calls whole only when
-	 * every consumer has this.
+	 * replay): nr frames ran above the top frame (struct cf_replay_frame:
+	 * the call's, the calls it made, the tail calls and jumps that replaced
+	 * any of them; the last of depth 1 returned), with their costs; b says
+	 * the steps (the last one, the return, at b->pc of b->site); before,
+	 * if not NULL, the top frame's steps counted in bulk just before the
+	 * call.  It stands for the bulk() of before, and the push(), pop() and
+	 * bulk() calls of those frames and steps; their sites and jumps come by
+	 * tally() as bulk steps' do.  memo: CF_REPLAY_MEMO words the consumer
+	 * may keep with this replay (zero when it is made; the same frames,
+	 * functions and caller's function every time, not the same thread or
+	 * caller frame), until replay_drop says it is gone.  The engine takes
+	 * calls whole only when every consumer has this.
 	 */
 	void (*replay)(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
 		       const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo);
+	/* optional: the replay whose words these are is gone (what the consumer kept with them may go) */
+	void (*replay_drop)(void *ctx, uint32_t *memo);
 	/* something worth showing happened (index: the next step's global index) */
 	void (*mark)(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index);
 	/*
@@ -306,9 +320,16 @@ struct cf_consumer_ops {
 	void (*interrupt)(void *ctx, struct cf_thread *t, const struct cf_interrupt *in);
 };
 
+/*
+ * A replay's frames in the order the engine would have pushed and popped
+ * them: visit(ctx, k, true) at frame k's push, visit(ctx, k, false) at its
+ * pop (each frame's pop after those of the frames above it and before the
+ * push of the frame that replaces it).
+ */
+void cf_replay_walk(const struct cf_replay_frame *fr, uint32_t nr,
+		    void (*visit)(void *ctx, uint32_t k, bool push), void *ctx);
+
 struct callflow *cf_new(const struct cf_source *src);
-/* Calls cf_steps took whole so far (cf_consumer_ops.replay): how the pass went, not a count of the trace. */
-uint64_t cf_calls_whole(const struct callflow *cf);
 void cf_free(struct callflow *cf);
 
 /* Register a report builder; returns its slot in cf_thread.user[], -1 if full. */
@@ -383,6 +404,11 @@ struct cf_stats {
 	uint64_t irqs;		  /* device interrupts */
 	uint64_t exceptions;	  /* exceptions, page faults included */
 	uint64_t page_faults;
+	/* how the pass went (cf_steps), not counts of the trace: */
+	uint64_t steps_single;	  /* steps taken one at a time */
+	uint64_t calls_whole;	  /* calls taken whole (cf_consumer_ops.replay) */
+	uint64_t steps_whole;	  /* their steps */
+	uint64_t replays;	  /* replays made */
 };
 void cf_get_stats(const struct callflow *cf, struct cf_stats *st);
 

@@ -427,7 +427,9 @@ int session_run(struct session *s)
 		pr_dbg("call flow: %" PRIu64 " steps, %" PRIu64 " threads, max depth %u, %" PRIu64
 		       " unmatched returns, %" PRIu64 " async entries, %" PRIu64 " gaps",
 		       st.steps, st.threads, st.max_depth, st.unmatched, st.async, st.gaps);
-		pr_dbg("call flow: %" PRIu64 " calls taken whole", cf_calls_whole(s->cf));
+		pr_dbg("call flow: %" PRIu64 " steps one at a time, %" PRIu64 " calls taken whole "
+		       "(%" PRIu64 " steps; %" PRIu64 " replays made)", st.steps_single,
+		       st.calls_whole, st.steps_whole, st.replays);
 		/* in the kernel they come of its text patched at run time: no damage */
 		if (st.unexplained_capped_user)
 			pr_warn("%" PRIu64 " transfers that no instruction, record or ring change "

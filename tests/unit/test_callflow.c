@@ -25,6 +25,8 @@ static const struct {
 	{ "outer", 0x7000, 0x8000 },	{ "sys_write", KBASE, KBASE + 0x1000 },
 	{ "[prog]", 0x9000, 0xa000 },	/* code without symbols */
 	{ "f.cold", 0x8000, 0x9000 },
+	{ "x", 0xa000, 0xb000 },	{ "y", 0xb000, 0xc000 },
+	{ "z", 0xc000, 0xd000 },
 };
 
 /* Instructions that are not one-byte "other" instructions. */
@@ -558,6 +560,9 @@ static int arcs_differ(const struct arcs *x, const struct arcs *y)
 
 	cf_get_stats(cx, &sx);
 	cf_get_stats(cy, &sy);
+	/* how each pass went (steps one at a time, calls whole) is not the trace's */
+	sx.steps_single = sy.steps_single = sx.calls_whole = sy.calls_whole = 0;
+	sx.steps_whole = sy.steps_whole = sx.replays = sy.replays = 0;
 	bad += !!memcmp(&sx, &sy, sizeof(sx));
 	bad += cf_nr_funcs(cx) != cf_nr_funcs(cy) || arcs_total(x) != arcs_total(y);
 	bad += arcs_nr_edges(x) != arcs_nr_edges(y) || arcs_nr_pcs(x) != arcs_nr_pcs(y) ||
@@ -686,6 +691,7 @@ static void build_loop(void)
 struct how_counted {
 	uint64_t stepped, bulk, pushed;
 	uint64_t replayed, replayed_frames, replayed_steps;	/* calls taken whole */
+	uint64_t replayed_nested;  /* of them, with a frame above another of its own */
 	uint64_t landed;	  /* stepped at f's entry or where a call into f returns */
 };
 
@@ -715,12 +721,17 @@ static void hc_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 {
 	struct how_counted *hc = ctx;
 
-	(void)t; (void)fr; (void)memo;
+	(void)t; (void)memo;
 	if (before)
 		hc->bulk += before->n;
 	hc->replayed++;
 	hc->replayed_frames += nr;
 	hc->replayed_steps += b->n;
+	for (uint32_t k = 0; k < nr; k++)
+		if (fr[k].depth > 1) {
+			hc->replayed_nested++;
+			break;
+		}
 }
 
 /*
@@ -1306,13 +1317,19 @@ static void test_runs_keep_their_pcs(void)
  * A program for calls taken whole.  main loops calling outer (which
  * recurses to a depth that changes each time and calls f on the way
  * back: leaf calls of a function already on the stack), h (which calls
- * f) and g (which calls h).  f goes one of three ways: straight to its
- * return; through its cold part and back; or by a jump into g's middle
- * and a jump back, which unwinds to g when g is on the stack and is two
- * frames replacing f's when it is not.
+ * f), g (which calls h) and x (x, y and z call one another in a circle
+ * to a depth that changes, z calling x twice: calls with x and y on the
+ * stack below, whose own x frames, one after the other, move the clocks
+ * of those).  f goes one
+ * of three ways: straight to its return; through its cold part and back;
+ * or by a jump into g's middle and a jump back, which unwinds to g when g
+ * is on the stack and is two frames replacing f's when it is not.
  */
 static const struct fake_insn whole_insns[] = {
-	CALL(0x1001, 0x7000), CALL(0x1007, 0x4000), CALL(0x100d, 0x3000), JMP(0x1012, 0x1000),
+	CALL(0x1001, 0x7000), CALL(0x1007, 0x4000), CALL(0x100d, 0x3000), CALL(0x1012, 0xa000),
+	JMP(0x1017, 0x1000),
+	JCC(0xa001, 0xa008), CALL(0xa003, 0xb000), RET(0xa008), CALL(0xb001, 0xc000), RET(0xb006),
+	CALL(0xc001, 0xa000), CALL(0xc006, 0xa000), RET(0xc00b),
 	JCC(0x7001, 0x700e), CALL(0x7003, 0x7000), CALL(0x7009, 0x2000), RET(0x700e),
 	JCC(0x2001, 0x2010), JCC(0x2004, 0x3010), RET(0x2006), JMP(0x2011, 0x8000),
 	JMP(0x8001, 0x2006),
@@ -1320,7 +1337,7 @@ static const struct fake_insn whole_insns[] = {
 	CALL(0x4001, 0x2000), RET(0x4006),
 	END_INSNS,
 };
-static struct fake_ev whole_evs[60000];
+static struct fake_ev whole_evs[80000];
 
 /* f's steps, the way way (0 straight, 1 the cold part, 2 into g and back), to its return. */
 static size_t whole_f(uint64_t *pcs, int way)
@@ -1334,6 +1351,29 @@ static size_t whole_f(uint64_t *pcs, int way)
 
 	while (n < 8 && ways[way][n])
 		pcs[n] = ways[way][n], n++;
+	return n;
+}
+
+/* x(depth): x calls y, y calls z, z calls x(depth - 1) twice; x(0) returns at once. */
+static size_t whole_x(uint64_t *pcs, int depth)
+{
+	size_t n = 0;
+
+	pcs[n++] = 0xa000;
+	pcs[n++] = 0xa001;
+	if (depth) {
+		pcs[n++] = 0xa003;
+		pcs[n++] = 0xb000;
+		pcs[n++] = 0xb001;
+		pcs[n++] = 0xc000;
+		pcs[n++] = 0xc001;
+		n += whole_x(pcs + n, depth - 1);
+		pcs[n++] = 0xc006;
+		n += whole_x(pcs + n, depth - 1);
+		pcs[n++] = 0xc00b;
+		pcs[n++] = 0xb006;
+	}
+	pcs[n++] = 0xa008;
 	return n;
 }
 
@@ -1381,6 +1421,8 @@ static void build_whole(void)
 		pcs[m++] = 0x4006;
 		pcs[m++] = 0x3006;
 		pcs[m++] = 0x1012;
+		m += whole_x(pcs + m, (it / 2) % 4);
+		pcs[m++] = 0x1017;
 		for (size_t k = 0; k < m; k++)
 			whole_evs[n++] = (struct fake_ev){ .pc = pcs[k] };
 	}
@@ -1416,10 +1458,15 @@ static void test_replays(void)
 	CU_ASSERT_EQUAL(arcs_check(whole), 0);
 	cf_get_stats(arcs_callflow(whole), &st);
 	CU_ASSERT_EQUAL(hc.stepped + hc.bulk + hc.replayed_steps, st.steps);
-	/* 400 iterations of up to 11 calls: most of them whole, some of more than one frame */
+	/* 400 iterations of up to 15 calls: most of them whole, some of more than one frame,
+	 * calls that made calls among them */
 	CU_ASSERT(hc.replayed > 400 * 3);
 	CU_ASSERT(hc.replayed_frames > hc.replayed + 400);
-	CU_ASSERT(hc.replayed_steps > st.steps / 4);
+	CU_ASSERT(hc.replayed_nested > 400);
+	CU_ASSERT(hc.replayed_steps > st.steps / 2);
+	if (hc.replayed_nested <= 400 || hc.replayed_steps <= st.steps / 2)
+		fprintf(stderr, "\n  %lu calls whole, %lu nested, %lu of %lu steps", hc.replayed,
+			hc.replayed_nested, hc.replayed_steps, st.steps);
 	cf_free(arcs_callflow(whole));
 	arcs_free(whole);
 	cf_free(arcs_callflow(one));
