@@ -79,7 +79,7 @@ struct arcs_delta {
 	uint64_t calls, entries, base, cum;
 };
 
-#define ARCS_REPLAY_WAYS 4	  /* callers' nodes a replay keeps its sums for (threads' trees) */
+#define ARCS_REPLAY_WAYS 16	  /* callers' nodes a replay keeps its sums for (threads' trees) */
 struct arcs_replay {
 	struct {
 		uint32_t node;	  /* the caller's node + 1 (0: none), */

@@ -188,6 +188,7 @@ struct callflow {
 	struct cf_runs runs;	  /* straight-line code met so far (cf_steps) */
 	bool bulk_ok;		  /* the source peeks, every step() consumer takes bulk steps */
 	bool replays_ok;	  /* every consumer takes calls whole (cf_consumer_ops.replay) */
+	bool interrupts_apart;	  /* a consumer has interrupt(): cf_steps_bytes cuts runs at them */
 	struct cf_replays replays;  /* calls taken whole (cf_steps) */
 };
 
@@ -1515,7 +1516,21 @@ struct cf_cursor {
 	uint64_t pc;
 	uint64_t first;
 	size_t k, n;
+	const struct run_event *evs; /* interrupts between the steps not told yet */
+	size_t nr_evs;
 };
+
+static void on_interrupt(struct callflow *cf, const struct trace_event *ev);
+
+/* The interrupts before step k (its index first + k), told (cf_steps_bytes: no consumer places them). */
+static inline void cursor_events(struct callflow *cf, struct cf_cursor *cu, size_t k)
+{
+	while (cu->nr_evs && cu->evs->at <= k) {
+		on_interrupt(cf, &cu->evs->ev);
+		cu->evs++;
+		cu->nr_evs--;
+	}
+}
 
 /* The next step's pc (not taken): its record's length, 0 when there is none. */
 static inline size_t cursor_peek(const struct cf_cursor *cu, uint64_t *pc)
@@ -1539,6 +1554,8 @@ static inline void rec_abort(struct callflow *cf)
 static void step_at(struct callflow *cf, struct cf_thread *t, struct trace_event *ev,
 		    struct cf_cursor *cu)
 {
+	if (cu->nr_evs)
+		cursor_events(cf, cu, cu->k);
 	cu->b += step_next_pc(cu->b, cu->end, &cu->pc);
 	ev->pc = cu->pc;
 	ev->index = cu->first + cu->k++;
@@ -2175,8 +2192,9 @@ static struct cf_memo *replay_find(struct callflow *cf, struct cf_thread *t,
 		if (c->len >= cu->n - cu->k || c->nbytes > avail || c->call_pc != cu->pc ||
 		    !same_bytes(cu->b, c->bytes, c->nbytes))
 			continue;
-		land = (struct cf_cursor){ cu->b + c->nbytes - c->land_len, cu->end, c->last_pc,
-					   cu->first, cu->k + c->len, cu->n };
+		land = (struct cf_cursor){ .b = cu->b + c->nbytes - c->land_len, .end = cu->end,
+					   .pc = c->last_pc, .first = cu->first,
+					   .k = cu->k + c->len, .n = cu->n };
 		if (c->gen != cf->task_gen ||
 		    !run_follows(rs, (int32_t)c->land, &land, c->land_len) ||
 		    rs->info[c->land].fn != top(t)->fn)
@@ -2498,14 +2516,49 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 #undef BULK_DONE
 }
 
-void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb)
+/* A consumer places interrupts: the run in parts, each interrupt between them by cf_event. */
+static void steps_apart(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb,
+			const struct run_event *evs, size_t nr_evs)
 {
-	struct cf_cursor cu = { sb->b, sb->b + sb->len, sb->base_pc, ev->index, 0, sb->steps };
+	uint64_t first = ev->index, base = sb->base_pc;
+	size_t at = 0, off = 0;
+
+	for (size_t k = 0; k <= nr_evs; k++) {
+		size_t end_at = k < nr_evs ? evs[k].at : sb->steps;
+		size_t end_off = k < nr_evs ? evs[k].off : sb->len;
+		uint64_t end_pc = k < nr_evs ? evs[k].pc : sb->end_pc;
+		struct step_bytes part = { sb->b + off, end_off - off, end_at - at, base, end_pc };
+
+		if (part.steps) {
+			ev->index = first + at;
+			ev->pc = base;
+			step_next_pc(part.b, part.b + part.len, &ev->pc);
+			cf_steps_bytes(cf, ev, &part, NULL, 0);
+		}
+		if (k < nr_evs)
+			cf_event(cf, &evs[k].ev);
+		at = end_at;
+		off = end_off;
+		base = end_pc;
+	}
+}
+
+void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb,
+		    const struct run_event *evs, size_t nr_evs)
+{
+	struct cf_cursor cu = { sb->b, sb->b + sb->len, sb->base_pc, ev->index, 0, sb->steps,
+				evs, nr_evs };
 	struct cf_thread *t;
 	bool runs;
 
-	if (!sb->steps)
+	if (nr_evs && (cf->interrupts_apart || cf->block_mode)) {
+		steps_apart(cf, ev, sb, evs, nr_evs);
 		return;
+	}
+	if (!sb->steps) {
+		cursor_events(cf, &cu, 0);
+		return;
+	}
 	if (cf->block_mode) {
 		while (cu.k < cu.n) {
 			cu.b += step_next_pc(cu.b, cu.end, &cu.pc);
@@ -2524,6 +2577,7 @@ void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct st
 			follow_runs(cf, t, ev, &cu);
 	}
 	rec_abort(cf);	/* a replay is of one run's records */
+	cursor_events(cf, &cu, cu.n);
 	ev->pc = cu.pc;
 	ev->index = cu.first + cu.n - 1;
 }
@@ -2544,7 +2598,7 @@ void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, 
 	sb = (struct step_bytes){ buf, step_bytes_encode(pcs, n, pcs[0], buf), n, pcs[0],
 				  pcs[n - 1] };
 	memset(buf + sb.len, 0, STEP_BYTES_SLACK);
-	cf_steps_bytes(cf, ev, &sb);
+	cf_steps_bytes(cf, ev, &sb, NULL, 0);
 	free(buf);
 }
 
@@ -2598,6 +2652,8 @@ int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void
 		cf->bulk_ok = false;	/* it wants every step by step() */
 	if (!ops->replay)
 		cf->replays_ok = false;	/* it wants every frame by push() and pop() */
+	if (ops->interrupt)
+		cf->interrupts_apart = true;	/* it wants each where it came */
 	return cf->nr_cons++;
 }
 

@@ -349,10 +349,17 @@ void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, 
 /*
  * The same with the run as its steps are encoded (stepcodec.h's struct
  * step_bytes; ev the first step): counted in bulk without decoding what
- * follows known runs.
+ * follows known runs.  evs[0..nr_evs): interrupts, irqs and exceptions
+ * the thread took between the run's steps (trace_next_bytes), each as
+ * cf_event takes it before the step of its index.  When no consumer has
+ * interrupt(), steps counted in bulk and calls taken whole go on across
+ * them (their counts and marks are the same; a mark comes no later than
+ * the next step taken one at a time, or the run's end).
  */
 struct step_bytes;
-void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb);
+struct run_event;
+void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb,
+		    const struct run_event *evs, size_t nr_evs);
 
 /*
  * Block mode (traces of mode "block"): each step record is the start of a

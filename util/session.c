@@ -308,14 +308,48 @@ static bool session_bytes_mode(const struct session *s)
 	return true;
 }
 
+/*
+ * A run of steps as encoded to the raw consumers, ev its first: whole, or
+ * cut at the events between its steps (evs), which go to them in between.
+ */
+static void deliver_bytes(struct session *s, const struct trace_event *ev,
+			  const struct step_bytes *sb, const struct run_event *evs, size_t nr_evs)
+{
+	size_t at = 0, off = 0;
+	uint64_t base = sb->base_pc;
+
+	for (size_t k = 0; k <= nr_evs; k++) {
+		size_t end_at = k < nr_evs ? evs[k].at : sb->steps;
+		size_t end_off = k < nr_evs ? evs[k].off : sb->len;
+		uint64_t end_pc = k < nr_evs ? evs[k].pc : sb->end_pc;
+		struct step_bytes part = { sb->b + off, end_off - off, end_at - at, base, end_pc };
+		struct trace_event e = *ev;
+
+		if (part.steps) {
+			e.index = ev->index + at;
+			e.pc = base;
+			step_next_pc(part.b, part.b + part.len, &e.pc);
+			for (int c = 0; c < s->nr_cons; c++)
+				s->cons[c].ops->bytes(s->cons[c].ctx, &e, &part);
+		}
+		if (k < nr_evs)
+			deliver(s, &evs[k].ev);
+		at = end_at;
+		off = end_off;
+		base = end_pc;
+	}
+}
+
 /* Bytes mode's pass: every run of steps whole to the engine and the consumers. */
 static int session_run_bytes(struct session *s, struct trace_iter *it, struct progress *p)
 {
+	const struct run_event *evs;
 	struct trace_event ev;
 	struct step_bytes sb;
+	size_t nr_evs;
 	int r;
 
-	while ((r = trace_next_bytes(it, &ev, &sb)) == 1) {
+	while ((r = trace_next_bytes(it, &ev, &sb, &evs, &nr_evs)) == 1) {
 		if (!thread_selected(s, &ev))
 			continue;
 		if (ev.kind != TEV_STEP) {
@@ -331,10 +365,9 @@ static int session_run_bytes(struct session *s, struct trace_iter *it, struct pr
 		if (s->cf) {
 			struct trace_event e = ev;
 
-			cf_steps_bytes(s->cf, &e, &sb);
+			cf_steps_bytes(s->cf, &e, &sb, evs, nr_evs);
 		}
-		for (int c = 0; c < s->nr_cons; c++)
-			s->cons[c].ops->bytes(s->cons[c].ctx, &ev, &sb);
+		deliver_bytes(s, &ev, &sb, evs, nr_evs);
 		s->seen += sb.steps;
 		s->in_window += sb.steps;
 		s->last_index = ev.index + sb.steps - 1;

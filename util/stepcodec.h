@@ -169,6 +169,21 @@ void step_bytes_split(const struct step_bytes *sb, size_t k, struct step_bytes *
 		      struct step_bytes *tail);
 
 /*
+ * sb cut before its step k, whose record is at byte off, after a step at
+ * pc (what the reader knew there): head and tail, as step_bytes_split
+ * gives them without walking the records.
+ */
+static inline void step_bytes_cut(const struct step_bytes *sb, size_t k, size_t off, uint64_t pc,
+				  struct step_bytes *head, struct step_bytes *tail)
+{
+	struct step_bytes h = { sb->b, off, k, sb->base_pc, pc };
+	struct step_bytes t = { sb->b + off, sb->len - off, sb->steps - k, pc, sb->end_pc };
+
+	*head = h;
+	*tail = t;
+}
+
+/*
  * pcs[0..n) encoded as steps from base (the encoding the writers use):
  * bytes written to out, which has room for n * PT_STEP_MAX_BYTES.
  */

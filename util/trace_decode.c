@@ -99,11 +99,41 @@ static int chunk_add_bytes(struct dec_chunk *c, const struct step_bytes *sb)
 		last->end_pc = sb->end_pc;
 	} else {
 		c->items[c->nr_items++] = (struct dec_item){
-			DEC_BYTES, (uint32_t)sb->steps, (uint32_t)c->nr_bytes, (uint32_t)sb->len,
-			sb->base_pc, sb->end_pc };
+			.ctl_type = DEC_BYTES, .n = (uint32_t)sb->steps, .off = (uint32_t)c->nr_bytes,
+			.len = (uint32_t)sb->len, .base_pc = sb->base_pc, .end_pc = sb->end_pc };
 	}
 	c->nr_bytes += sb->len;
 	return 0;
+}
+
+/*
+ * Bytes mode: an ASYNC record of information only (si) right after a run
+ * of steps stays inside it, the steps after it going on in the same run:
+ * 1 when it did, 0 when it is an item of its own, -1 out of memory.
+ */
+static int chunk_inside_run(struct dec_chunk *c, const struct step_item *si, uint64_t pc)
+{
+	struct dec_item *last = c->nr_items ? &c->items[c->nr_items - 1] : NULL;
+	struct trace_async as;
+
+	if (!last || last->ctl_type != DEC_BYTES || si->ctl_type != PT_CTL_ASYNC ||
+	    trace_async_decode(si->payload, si->payload_len, &as) < 0 || !pt_async_is_info(as.kind))
+		return 0;
+	if (c->nr_evs == c->evs_cap) {
+		size_t cap = c->evs_cap ? 2 * c->evs_cap : 64;
+		struct dec_event *ne = realloc(c->evs, cap * sizeof(*ne));
+
+		if (!ne)
+			return -1;
+		c->evs = ne;
+		c->evs_cap = cap;
+	}
+	if (!last->nr_evs)
+		last->ev0 = (uint32_t)c->nr_evs;
+	last->nr_evs++;
+	c->evs[c->nr_evs++] = (struct dec_event){ last->n, last->len, pc, (uint32_t)c->payload_len,
+						  (uint32_t)si->payload_len };
+	return chunk_payload(c, si->payload, si->payload_len) < 0 ? -1 : 1;
 }
 
 /* Decoded steps into c: the last item grows when it is a run of them. */
@@ -165,7 +195,7 @@ static int chunk_add_step(struct dec_chunk *c, const struct step_item *si, uint6
  */
 static void decode_chunk(struct stream_reader *r, struct dec_chunk *c, bool bytes)
 {
-	c->nr_pcs = c->nr_items = c->payload_len = c->nr_bytes = 0;
+	c->nr_pcs = c->nr_items = c->payload_len = c->nr_bytes = c->nr_evs = 0;
 	c->status = 1;
 	while (c->nr_items < CHUNK_ITEMS - 1 &&
 	       (bytes ? c->nr_bytes < CHUNK_BYTES : c->nr_pcs < CHUNK_PCS)) {
@@ -186,6 +216,15 @@ static void decode_chunk(struct stream_reader *r, struct dec_chunk *c, bool byte
 			if (chunk_add_step(c, &si, before, bytes) < 0)
 				goto oom;
 			continue;
+		}
+		if (si.ctl_type == PT_CTL_CHECK)
+			continue;	/* verified; nothing for the merge: the steps go on */
+		if (bytes) {
+			v = chunk_inside_run(c, &si, before);
+			if (v < 0)
+				goto oom;
+			if (v)
+				continue;
 		}
 		c->items[c->nr_items++] = (struct dec_item){
 			.ctl_type = si.ctl_type, .n = (uint32_t)si.payload_len,
@@ -351,6 +390,7 @@ void decoder_free(struct trace_decoder *d)
 			free(d->s[i].chunk[k].items);
 			free(d->s[i].chunk[k].payload);
 			free(d->s[i].chunk[k].bytes);
+			free(d->s[i].chunk[k].evs);
 		}
 	}
 	free(d->s);

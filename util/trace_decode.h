@@ -25,6 +25,19 @@ struct dec_item {
 				   * else in payload */
 	uint32_t len;		  /* DEC_BYTES: bytes */
 	uint64_t base_pc, end_pc; /* DEC_BYTES: the pc before the first step, the last's */
+	uint32_t ev0, nr_evs;	  /* DEC_BYTES: its records between its steps (dec_chunk.evs) */
+};
+
+/*
+ * Bytes mode: an ASYNC record of an interrupt, irq or exception (information
+ * only: the steps go on as they were) between a run's steps, which go on
+ * in the same run.
+ */
+struct dec_event {
+	uint32_t at;		  /* before the run's step at, */
+	uint32_t boff;		  /* whose record is at this byte of the run, */
+	uint64_t pc;		  /* after a step at pc */
+	uint32_t off, len;	  /* its payload */
 };
 
 struct dec_chunk {
@@ -34,6 +47,8 @@ struct dec_chunk {
 	size_t nr_pcs, nr_items, payload_len, payload_cap;
 	uint8_t *bytes;		  /* bytes mode: the steps' records (STEP_BYTES_SLACK more) */
 	size_t nr_bytes, bytes_cap;
+	struct dec_event *evs;	  /* bytes mode: records inside runs of steps */
+	size_t nr_evs, evs_cap;
 	int status;		  /* 1 more chunks follow, 0 the stream ended, -1 failed */
 	uint64_t offset;	  /* stream bytes decoded up to the chunk's end */
 };

@@ -35,11 +35,16 @@ struct iter_stream {
 	size_t item, step;	  /* the next record in it, the next step of a run */
 };
 
-/* A run of one thread's steps: decoded (pcs) or as encoded (bytes mode). */
+/*
+ * A run of one thread's steps: decoded (pcs) or as encoded (bytes mode:
+ * with the interrupts, irqs and exceptions between its steps, in evs).
+ */
 struct iter_run {
 	const uint64_t *pcs;
 	struct step_bytes sb;
 	size_t n;
+	const struct run_event *evs;
+	size_t nr_evs;
 };
 
 struct trace_iter {
@@ -54,6 +59,8 @@ struct trace_iter {
 	uint64_t counted;	  /* the sum of the COUNT records merged so far */
 	uint64_t total_bytes;
 	bool bytes;		  /* bytes mode (trace_next_bytes) */
+	struct run_event *ievs;	  /* bytes mode: the held run's events between its steps */
+	size_t ievs_cap;
 	struct trace_event held;  /* the next stream event, once looked at */
 	struct iter_run held_run; /* its steps (a run) */
 	int held_state;		  /* 0 none, 1 held, 2 streams exhausted */
@@ -137,6 +144,7 @@ void trace_iter_free(struct trace_iter *it)
 		return;
 	decoder_free(it->dec);
 	free(it->s);
+	free(it->ievs);
 	free(it);
 }
 
@@ -262,6 +270,42 @@ static uint64_t first_pc(const struct step_bytes *sb)
 	return pc;
 }
 
+/* A run's events between its steps (dec_event), as events at their indexes, into run->evs. */
+static int inner_events(struct trace_iter *it, const struct iter_stream *s,
+			const struct dec_item *item, struct iter_run *run)
+{
+	if (item->nr_evs > it->ievs_cap) {
+		size_t cap = it->ievs_cap ? 2 * it->ievs_cap : 64;
+		struct run_event *e;
+
+		while (cap < item->nr_evs)
+			cap *= 2;
+		e = realloc(it->ievs, cap * sizeof(*e));
+		if (!e) {
+			pr_err("out of memory merging the streams");
+			return -1;
+		}
+		it->ievs = e;
+		it->ievs_cap = cap;
+	}
+	for (uint32_t k = 0; k < item->nr_evs; k++) {
+		const struct dec_event *d = &s->c->evs[item->ev0 + k];
+		struct run_event *r = &it->ievs[k];
+		struct trace_event *e = &r->ev;
+
+		fill_event(s, e, TEV_ASYNC, it->index + d->at);
+		trace_async_decode(s->c->payload + d->off, d->len, &e->async);
+		e->a = e->async.kind;
+		e->b = e->async.number;
+		r->at = d->at;
+		r->off = d->boff;
+		r->pc = d->pc;
+	}
+	run->evs = it->ievs;
+	run->nr_evs = item->nr_evs;
+	return 0;
+}
+
 /* Pick the stream that goes next: the lowest key, first in stream order on ties. */
 static struct iter_stream *pick_stream(struct trace_iter *it)
 {
@@ -340,6 +384,9 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev, stru
 			run->sb = (struct step_bytes){ s->c->bytes + item->off, item->len, item->n,
 						       item->base_pc, item->end_pc };
 			run->n = item->n;
+			run->nr_evs = 0;
+			if (item->nr_evs && inner_events(it, s, item, run) < 0)
+				return -1;
 			ev->pc = first_pc(&run->sb);
 			it->index += run->n;
 			s->item++;
@@ -448,8 +495,29 @@ static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter
 			*ev = it->held;
 			run->n = k;
 			if (it->bytes) {
-				step_bytes_split(&h->sb, k, &run->sb, &h->sb);
+				size_t e = 0;
+				uint64_t off = 0;
+
+				/* an event before step k comes before the task, as it would alone */
+				while (e < h->nr_evs && h->evs[e].ev.index <= task->c.seq)
+					e++;
+				if (e && h->evs[e - 1].ev.index == task->c.seq)
+					step_bytes_cut(&h->sb, k, h->evs[e - 1].off, h->evs[e - 1].pc,
+						       &run->sb, &h->sb);
+				else
+					step_bytes_split(&h->sb, k, &run->sb, &h->sb);
 				it->held.pc = first_pc(&h->sb);
+				run->evs = h->evs;
+				run->nr_evs = e;
+				off = run->sb.len;
+				for (size_t j = e; j < h->nr_evs; j++) {
+					struct run_event *w = it->ievs + (h->evs - it->ievs) + j;
+
+					w->off -= off;	/* the rest's own */
+					w->at -= k;
+				}
+				h->evs += e;
+				h->nr_evs -= e;
 			} else {
 				run->pcs = h->pcs;
 				h->pcs += k;
@@ -484,20 +552,26 @@ int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t
 	return r;
 }
 
-int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_bytes *sb)
+int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_bytes *sb,
+		     const struct run_event **evs, size_t *nr_evs)
 {
 	struct iter_run run;
 	int r;
 
+	*evs = NULL;
+	*nr_evs = 0;
 	if (!it->bytes) {
 		pr_err("internal error: trace_next_bytes on an iterator of decoded steps");
 		return -1;
 	}
 	r = next_event(it, ev, &run);
-	if (r == 1 && ev->kind == TEV_STEP)
+	if (r == 1 && ev->kind == TEV_STEP) {
 		*sb = run.sb;
-	else
+		*evs = run.evs;
+		*nr_evs = run.nr_evs;
+	} else {
 		memset(sb, 0, sizeof(*sb));
+	}
 	return r;
 }
 

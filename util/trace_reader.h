@@ -189,13 +189,24 @@ int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t
  * Bytes mode: the same sequence with each run of steps as its records are
  * encoded (stepcodec.h's struct step_bytes, valid until the next call;
  * sb->steps is the run's length), not decoded one by one: for reports that
- * take steps by their encoding.  An iterator made by trace_iter_new_mode
- * with bytes true gives only these; trace_next_run and trace_next only
- * the decoded ones.
+ * take steps by their encoding.  The interrupts, irqs and exceptions a
+ * thread took between a run's steps (TEV_ASYNC of pt_async_is_info()
+ * kinds: they change nothing in the flow) do not end the run: they come
+ * in *evs, in order, each before the step of its index (with where the
+ * run would be cut there: step_bytes_cut).  An iterator made
+ * by trace_iter_new_mode with bytes true gives only these; trace_next_run
+ * and trace_next only the decoded ones.
  */
 struct step_bytes;
 struct trace_iter *trace_iter_new_mode(struct trace *t, unsigned threads, bool bytes);
-int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_bytes *sb);
+/* An event between a run's steps: before its step at, whose record is at byte off, after a step at pc. */
+struct run_event {
+	struct trace_event ev;
+	size_t at, off;
+	uint64_t pc;
+};
+int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_bytes *sb,
+		     const struct run_event **evs, size_t *nr_evs);
 /* Stream bytes read so far, and in all (for progress). */
 uint64_t trace_iter_bytes(const struct trace_iter *it);
 uint64_t trace_iter_total_bytes(const struct trace_iter *it);

@@ -370,7 +370,10 @@ static int read_trace_mode(const char *dir, unsigned flags, bool bytes, bool *op
 		return -1;
 	}
 	if (bytes) {
-		while ((r = trace_next_bytes(it, &ev, &sb)) == 1)
+		const struct run_event *evs;
+		size_t nr_evs;
+
+		while ((r = trace_next_bytes(it, &ev, &sb, &evs, &nr_evs)) == 1)
 			*steps += ev.kind == TEV_STEP ? sb.steps : 0;
 	} else {
 		while ((r = trace_next(it, &ev)) == 1)

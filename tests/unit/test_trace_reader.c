@@ -753,17 +753,32 @@ static size_t flatten(const char *dir, bool bytes, struct flat_ev **out)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(it);
 	for (;;) {
 		const uint64_t *pcs = NULL;
+		const struct run_event *evs = NULL;
 		struct step_bytes sb;
-		size_t steps = 0;
-		uint64_t pc;
+		const uint8_t *sb_start;
+		size_t steps = 0, nr_evs = 0, e = 0;
+		uint64_t pc, run_first_pc = 0;
 
-		r = bytes ? trace_next_bytes(it, &ev, &sb) : trace_next_run(it, &ev, &pcs, &steps);
+		r = bytes ? trace_next_bytes(it, &ev, &sb, &evs, &nr_evs) :
+			    trace_next_run(it, &ev, &pcs, &steps);
 		if (r != 1)
 			break;
 		if (bytes && ev.kind == TEV_STEP)
 			steps = sb.steps;
+		sb_start = bytes ? sb.b : NULL;
 		pc = bytes ? sb.base_pc : 0;
 		for (size_t k = 0; k < (ev.kind == TEV_STEP ? steps : 1); k++) {
+			/* the events between a run's steps, each before the step it says */
+			for (; e < nr_evs && evs[e].at == k; e++) {
+				const struct trace_event *x = &evs[e].ev;
+
+				if (n == cap)
+					f = realloc(f, (cap *= 2) * sizeof(*f));
+				CU_ASSERT_EQUAL(evs[e].pc, pc);
+				CU_ASSERT_EQUAL(evs[e].off, (size_t)(sb.b - sb_start));
+				f[n++] = (struct flat_ev){ x->kind, x->pid, x->tid, x->cpu, x->ring, 0,
+							   x->index, x->time_ns, x->a, x->b };
+			}
 			if (n == cap)
 				f = realloc(f, (cap *= 2) * sizeof(*f));
 			f[n] = (struct flat_ev){ ev.kind, ev.pid, ev.tid, ev.cpu, ev.ring, 0,
@@ -778,12 +793,23 @@ static size_t flatten(const char *dir, bool bytes, struct flat_ev **out)
 			} else if (ev.kind == TEV_STEP) {
 				f[n].pc = pcs[k];
 			}
+			if (!k)
+				run_first_pc = f[n].pc;
 			n++;
+		}
+		for (; e < nr_evs; e++) {	/* after its last step */
+			const struct trace_event *x = &evs[e].ev;
+
+			if (n == cap)
+				f = realloc(f, (cap *= 2) * sizeof(*f));
+			CU_ASSERT_EQUAL(evs[e].at, steps);
+			f[n++] = (struct flat_ev){ x->kind, x->pid, x->tid, x->cpu, x->ring, 0,
+						   x->index, x->time_ns, x->a, x->b };
 		}
 		if (bytes && ev.kind == TEV_STEP) {
 			CU_ASSERT_EQUAL(sb.len, 0);	/* every byte a step */
 			CU_ASSERT_EQUAL(pc, sb.end_pc);
-			CU_ASSERT_EQUAL(ev.pc, f[n - steps].pc);
+			CU_ASSERT_EQUAL(ev.pc, run_first_pc);
 		}
 	}
 	CU_ASSERT_EQUAL(r, 0);
@@ -820,7 +846,8 @@ static void check_both_ways(const char *dir)
 /*
  * Steps as encoded (bytes mode) are the steps decoded: every schedule,
  * plain and zstd; a per-CPU trace of TIME, SWITCH, RING and ASYNC records,
- * long steps and steps spanning CHECK blocks; a task record inside a run.
+ * long steps and steps spanning CHECK blocks; a task record inside a run,
+ * with interrupts before, at and after it.
  */
 static void test_bytes_mode_same(void)
 {
@@ -876,8 +903,12 @@ static void test_bytes_mode_same(void)
 	st[0] = tw_stream_open(tw, false, 5);
 	tw_switch(st[0], 5, 5, 0, 0);
 	tw_task(tw, PT_TASK_MMAP, &m, sizeof(m), "/lib/x.so");
-	for (unsigned k = 0; k < 1000; k++)
+	for (unsigned k = 0; k < 1000; k++) {
+		/* interrupts inside the run: before the task's step, at it, after it */
+		if (k == 300 || k == 437 || k == 438 || k == 600)
+			tw_async(st[0], PT_ASYNC_IRQ, 11);
 		tw_step(st[0], 0x500000 + (k % 13) * 3 + (k % 100 == 50 ? 0x100000 : 0));
+	}
 	tw_stream_close(st[0]);
 	CU_ASSERT_EQUAL(tw_close(tw, "complete"), 0);
 	check_both_ways(dir);
