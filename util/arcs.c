@@ -698,38 +698,37 @@ static void replay_visit(void *ctx, uint32_t k, bool push)
 	w->replaced_site = f->how == CF_END_REPLACED ? w->site[d] : 0;
 }
 
-static int delta_cmp(const void *pa, const void *pb)
-{
-	const struct arcs_delta *x = pa, *y = pb;
-
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-/* a->scratch's additions, the same row's summed: a new array of them (*nr). */
+/* a->scratch's additions, the same row's summed (an open-addressing table of them): a new array (*nr). */
 static struct arcs_delta *deltas_merged(struct arcs *a, uint32_t *nr)
 {
+	uint32_t size = 16, mask, w = 0;
+	uint32_t *slot;
 	struct arcs_delta *d;
-	uint32_t w = 0;
 
-	qsort(a->scratch, a->nr_scratch, sizeof(*a->scratch), delta_cmp);
+	while (size < 2 * a->nr_scratch)
+		size *= 2;
+	mask = size - 1;
+	slot = calloc(size, sizeof(*slot));	/* row + 1 in d */
+	d = xrealloc(NULL, (a->nr_scratch ? a->nr_scratch : 1) * sizeof(*d));
+	if (!slot)
+		out_of_memory(size * sizeof(*slot));
 	for (uint32_t k = 0; k < a->nr_scratch; k++) {
 		const struct arcs_delta *x = &a->scratch[k];
+		uint32_t h = (uint32_t)row_index_hash(((uint64_t)x->kind << 32) | x->idx) & mask;
 
-		if (w && a->scratch[w - 1].kind == x->kind && a->scratch[w - 1].idx == x->idx) {
-			struct arcs_delta *y = &a->scratch[w - 1];
-
-			y->calls += x->calls;
-			y->entries += x->entries;
-			y->base += x->base;
-			y->cum += x->cum;
-		} else {
-			a->scratch[w++] = *x;
+		while (slot[h] && (d[slot[h] - 1].kind != x->kind || d[slot[h] - 1].idx != x->idx))
+			h = (h + 1) & mask;
+		if (!slot[h]) {
+			d[w] = *x;
+			slot[h] = ++w;
+			continue;
 		}
+		d[slot[h] - 1].calls += x->calls;
+		d[slot[h] - 1].entries += x->entries;
+		d[slot[h] - 1].base += x->base;
+		d[slot[h] - 1].cum += x->cum;
 	}
-	d = xrealloc(NULL, (w ? w : 1) * sizeof(*d));
-	memcpy(d, a->scratch, w * sizeof(*d));
+	free(slot);
 	*nr = w;
 	return d;
 }

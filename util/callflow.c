@@ -139,6 +139,7 @@ struct cf_recorder {
 	struct cf_replay_frame *gfr; /* a replay's frames and counts, gathered */
 	struct cf_memo_count *gcounts;
 	uint32_t gfr_size, gcounts_size;
+	uint32_t *slots, slots_size; /* merging the counts */
 	uint32_t *open_end, open_end_size;
 	uint32_t last_pool;	  /* the pool index of the last run's last site (rec_run) */
 	struct cf_memo_count *counts;
@@ -1861,30 +1862,34 @@ static void rec_append(struct callflow *cf, struct cf_thread *t, struct cf_memo 
 	r->frames += c->nr_frames;
 }
 
-static int memo_count_cmp(const void *pa, const void *pb)
+static bool same_count_key(const struct cf_memo_count *a, const struct cf_memo_count *b)
 {
-	const struct cf_memo_count *a = pa, *b = pb;
-
-	if (a->pool != b->pool)
-		return a->pool < b->pool ? -1 : 1;
-	if (a->m != b->m)
-		return a->m < b->m ? -1 : 1;
-	if (a->off != b->off)
-		return a->off < b->off ? -1 : 1;
-	return a->to < b->to ? -1 : a->to > b->to;
+	return a->pool == b->pool && a->m == b->m && a->off == b->off && a->to == b->to;
 }
 
-/* counts[0..n) sorted, the same run's or jump's added into one: how many are left. */
-static uint32_t memo_counts_merge(struct cf_memo_count *counts, uint32_t n)
+/*
+ * counts[0..n), the same run's or jump's added into one (found by an
+ * open-addressing table of slot: room for 2 * n, rounded up to a power
+ * of two): how many are left, in place.
+ */
+static uint32_t memo_counts_merge(struct cf_memo_count *counts, uint32_t n, uint32_t *slot,
+				  uint32_t size)
 {
-	uint32_t w = 0;
+	uint32_t w = 0, mask = size - 1;
 
-	qsort(counts, n, sizeof(*counts), memo_count_cmp);
+	memset(slot, 0, size * sizeof(*slot));
 	for (uint32_t k = 0; k < n; k++) {
-		if (w && !memo_count_cmp(&counts[w - 1], &counts[k]))
-			counts[w - 1].count += counts[k].count;
-		else
-			counts[w++] = counts[k];
+		uint32_t h = (uint32_t)hash_u64(((uint64_t)counts[k].pool << 32) ^ counts[k].to ^
+						 ((uint64_t)counts[k].m << 16) ^ counts[k].off) & mask;
+
+		while (slot[h] && !same_count_key(&counts[slot[h] - 1], &counts[k]))
+			h = (h + 1) & mask;
+		if (slot[h]) {
+			counts[slot[h] - 1].count += counts[k].count;
+			continue;
+		}
+		counts[w] = counts[k];
+		slot[h] = ++w;
 	}
 	return w;
 }
@@ -2128,7 +2133,14 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	r->fns = rec_grow(r->fns, &r->fns_size, nr_fr, sizeof(*r->fns));
 	r->open_end = rec_grow(r->open_end, &r->open_end_size, nr_fr, sizeof(*r->open_end));
 	rec_gather(r, &l, &nr_counts);
-	nr_counts = memo_counts_merge(r->gcounts, nr_counts);
+	{
+		uint32_t size = 16;
+
+		while (size < 2 * nr_counts)
+			size *= 2;
+		r->slots = rec_grow(r->slots, &r->slots_size, size, sizeof(*r->slots));
+		nr_counts = memo_counts_merge(r->gcounts, nr_counts, r->slots, size);
+	}
 	size = sizeof(*c) + nr_fr * sizeof(*c->fr) + nr_fr * sizeof(*c->fns) +
 	       nr_counts * sizeof(*c->counts) + nbytes + 8;
 	if (!group[slot] && cs->total + size > CF_MEMO_TOTAL)
@@ -2686,6 +2698,7 @@ void cf_free(struct callflow *cf)
 	free(cf->replays.rec.refs);
 	free(cf->replays.rec.gfr);
 	free(cf->replays.rec.gcounts);
+	free(cf->replays.rec.slots);
 	rec_bury(&cf->replays.rec);
 	free(cf->threads);
 	free(cf->thread_hash);

@@ -846,8 +846,9 @@ static void check_both_ways(const char *dir)
 /*
  * Steps as encoded (bytes mode) are the steps decoded: every schedule,
  * plain and zstd; a per-CPU trace of TIME, SWITCH, RING and ASYNC records,
- * long steps and steps spanning CHECK blocks; a task record inside a run,
- * with interrupts before, at and after it.
+ * long steps and steps spanning CHECK blocks; short steps of every delta,
+ * thousands of backward ones in a row (the scan's sums); a task record
+ * inside a run, with interrupts before, at and after it.
  */
 static void test_bytes_mode_same(void)
 {
@@ -894,6 +895,28 @@ static void test_bytes_mode_same(void)
 	}
 	tw_stream_close(st[0]);
 	tw_stream_close(st[1]);
+	CU_ASSERT_EQUAL(tw_close(tw, "complete"), 0);
+	check_both_ways(dir);
+	/* short steps of every delta, backwards runs of thousands among them */
+	dir = scratch("bytes-deltas");
+	tw = tw_open(dir, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+	name_thread(tw, 6, 6, 0);
+	st[0] = tw_stream_open(tw, false, 6);
+	tw_switch(st[0], 6, 6, 0, 0);
+	{
+		uint64_t pc = 0x40000000, x = 0x2545f4914f6cdd1dull;
+
+		for (unsigned k = 0; k < 300000; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			pc += k < 100000 ? (uint64_t)-1 : k < 200000 ? (uint64_t)-64 :
+			      (uint64_t)((int64_t)(x % 128) - 64);
+			tw_step(st[0], pc);
+		}
+	}
+	tw_stream_close(st[0]);
 	CU_ASSERT_EQUAL(tw_close(tw, "complete"), 0);
 	check_both_ways(dir);
 	dir = scratch("bytes-task");
