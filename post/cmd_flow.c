@@ -15,6 +15,9 @@
 #include "log.h"
 #include "textout.h"
 
+#define FLOW_DEPTHS 128		  /* depths whose heads' tails are kept */
+#define FLOW_DEPTH_TEXT (6 + 2 + 2 * FLOW_DEPTHS + 16) /* 16: copied by 16 */
+
 struct flow {
 	struct flow_report *r;
 	bool condensed;
@@ -27,6 +30,39 @@ struct flow {
 	char *line;
 	size_t line_size, fill;
 	bool direct;
+	/* the lines of calls taken whole, put together once a replay (struct flow_memo) */
+	struct flow_memo *memos;
+	uint32_t nr_memos, memos_size, memos_free;
+	/*
+	 * Line heads: the last step written (its ten columns: a line's step is
+	 * never less than the one before's, and seldom far), and the thread's
+	 * column and the depth's (with the indentation) as they were written last.
+	 */
+	char step_text[10];
+	uint64_t step;		  /* with step_ok */
+	bool step_ok;
+	char tid_text[8];	  /* " %7u" of tid_of */
+	uint32_t tid_of;
+	char (*depth_text)[FLOW_DEPTH_TEXT]; /* per depth below FLOW_DEPTHS: " %5u  " and the
+				   * indentation, depth_len[depth] long (0: not yet) */
+	uint8_t depth_len[FLOW_DEPTHS];
+};
+
+/*
+ * A replay's lines but their heads: each at step b->first + rel, depth
+ * frames above the caller's depth, its words text[off .. off + len).  A
+ * replay's frames, their order and their costs are the same every time.
+ */
+struct flow_memo_line {
+	uint32_t rel, off, len;
+	uint16_t depth;
+};
+
+struct flow_memo {
+	struct flow_memo_line *lines;
+	uint32_t nr;
+	char *text;
+	uint32_t next_free;	  /* + 1, on the free list */
 };
 
 static void flow_flush(struct flow *fl)
@@ -78,10 +114,45 @@ static void switch_mark(struct flow *fl, uint64_t index, const struct cf_thread 
 	fl->last_tid = t->tid;
 }
 
-/* The longest line head: "%10llu %7u %5u  " and the indentation. */
-#define HEAD_MAX (3 * TEXT_U64_MAX + 5 + 2 * REPORT_INDENT_MAX)
+/* The longest line head: "%10llu %7u %5u  " and the indentation (and 16 for copies by 16). */
+#define HEAD_MAX (3 * TEXT_U64_MAX + 5 + 2 * REPORT_INDENT_MAX + 16)
 
 #define LINES_SIZE (64 << 10)
+
+/*
+ * step's ten columns ("%10llu") at p, and kept in fl->step_text: the last
+ * one's, copied before it changes (a copy of bytes just stored would wait
+ * for them), plus the difference when it is a few steps more (a digit or
+ * two change, the carry aside), else anew; false when step needs more than
+ * ten (nothing written).
+ */
+static bool step_text(struct flow *fl, char *p, uint64_t step)
+{
+	char *d = fl->step_text;
+
+	if (step > 9999999999ull)
+		return false;
+	if (fl->step_ok && step >= fl->step && step - fl->step < 1000) {
+		uint64_t add = step - fl->step;
+		int k = 9;
+
+		memcpy(p, d, 10);
+		for (unsigned carry = 0; add || carry; k--, add /= 10) {
+			unsigned v = (d[k] == ' ' ? 0 : (unsigned)(d[k] - '0')) + (unsigned)(add % 10) +
+				     carry;
+
+			carry = v >= 10;
+			p[k] = d[k] = (char)('0' + v % 10);
+		}
+	} else {
+		memset(d, ' ', 10);
+		text_u64_back(d + 10, step);
+		memcpy(p, d, 10);
+	}
+	fl->step = step;
+	fl->step_ok = true;
+	return true;
+}
 
 /*
  * A line at step index of thread t at depth, with words bytes after its
@@ -111,9 +182,32 @@ static char *line_start(struct flow *fl, size_t words, uint64_t index, const str
 		}
 	}
 	p = fl->line + fl->fill;
-	p = text_u64_right_over(p, index, 10);
-	*p++ = ' ';
-	p = text_u64_right_over(p, t->tid, 7);
+	if (step_text(fl, p, index)) {
+		p += 10;
+	} else {
+		p = text_u64_right_over(p, index, 10);
+	}
+	if (fl->tid_of != t->tid || !fl->tid_text[0]) {
+		fl->tid_text[0] = ' ';
+		text_u64_right_over(fl->tid_text + 1, t->tid, 7);
+		fl->tid_of = t->tid;
+	}
+	memcpy(p, fl->tid_text, 8);
+	p += 8;
+	if (depth < FLOW_DEPTHS && fl->depth_text) {
+		if (!fl->depth_len[depth]) {
+			char *q = fl->depth_text[depth];
+
+			*q++ = ' ';
+			q = text_u64_right_over(q, depth, 5);
+			q = text_spaces_over(q, 2 + report_indent(depth));
+			fl->depth_len[depth] = (uint8_t)(q - fl->depth_text[depth]);
+		}
+		/* by stores of 16 (both have the room): a copy of a few bytes, no rep movs */
+		for (unsigned k = 0; k < fl->depth_len[depth]; k += 16)
+			memcpy(p + k, fl->depth_text[depth] + k, 16);
+		return p + fl->depth_len[depth];
+	}
 	*p++ = ' ';
 	p = text_u64_right_over(p, depth, 5);
 	return text_spaces_over(p, 2 + report_indent(depth));
@@ -203,14 +297,43 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 	pop_line(ctx, t, t->depth, f->fn, f->entry_index, cost, how);
 }
 
-/* A replay walked (cf_replay_walk): its frames' lines at their depths. */
+/* A replay walked (cf_replay_walk): its frames' lines at their depths, or put together into m. */
 struct flow_replay {
 	struct flow *fl;
 	struct cf_thread *t;
 	const struct cf_replay_frame *fr;
 	uint64_t first;		  /* b->first: the frames' steps count from it */
 	uint32_t fn[CF_REPLAY_DEPTH_MAX + 1]; /* per depth: the frame's function ([0] the caller's) */
+	struct flow_memo *m;	  /* not NULL: the lines go here, not out */
+	size_t text_size;
 };
+
+/* A line's words into w->m, at step rel of the replay, depth frames above its caller. */
+static void memo_line(struct flow_replay *w, uint32_t rel, unsigned depth, size_t room,
+		      bool push, const struct cf_replay_frame *f, uint32_t other)
+{
+	struct flow_memo *m = w->m;
+	struct flow_memo_line *l;
+	size_t off = 0;
+	char *end;
+
+	if (m->nr)
+		off = m->lines[m->nr - 1].off + m->lines[m->nr - 1].len;
+	if (off + room > w->text_size) {
+		w->text_size = 2 * (off + room);
+		m->text = realloc(m->text, w->text_size);
+		if (!m->text) {
+			pr_err("out of memory for the flow's lines");
+			exit(EXIT_RUNTIME);
+		}
+	}
+	end = push ? flow_text_push_put(m->text + off, w->fl->r->cf, f->kind, f->fn, other) :
+		     flow_text_pop_put(m->text + off, w->fl->r->cf, f->fn, f->cost.incl,
+				       f->cost.self, (enum cf_end_kind)f->how);
+	l = &m->lines[m->nr++];
+	*l = (struct flow_memo_line){ rel, (uint32_t)off, (uint32_t)(end - (m->text + off)),
+				      (uint16_t)depth };
+}
 
 static void flow_replay_visit(void *ctx, uint32_t k, bool push)
 {
@@ -224,7 +347,16 @@ static void flow_replay_visit(void *ctx, uint32_t k, bool push)
 				 f->kind == CF_ENTRY_JUMP ? w->fn[f->depth - 1] : CF_NO_FN;
 
 		w->fn[f->depth] = f->fn;
-		push_line(w->fl, w->t, depth, f->kind, f->fn, other, entry);
+		if (!w->m)
+			push_line(w->fl, w->t, depth, f->kind, f->fn, other, entry);
+		else if (selected(w->fl, f->fn))
+			memo_line(w, f->start, f->depth,
+				  flow_text_push_room(w->fl->r->cf, f->kind, f->fn, other), true, f,
+				  other);
+	} else if (w->m) {
+		if (selected(w->fl, f->fn))
+			memo_line(w, (uint32_t)f->cost.end_index, f->depth,
+				  flow_text_pop_room(w->fl->r->cf, f->fn), false, f, CF_NO_FN);
 	} else {
 		struct cf_cost cost = f->cost;
 
@@ -234,19 +366,98 @@ static void flow_replay_visit(void *ctx, uint32_t k, bool push)
 	}
 }
 
-/* A call the engine took whole: each frame's lines as on_push() and on_pop() print them. */
+/* The replay's lines (memo[0]: its flow_memo + 1), put together the first time. */
+static struct flow_memo *flow_memo_of(struct flow *fl, struct cf_thread *t,
+				      const struct cf_replay_frame *fr, uint32_t nr, uint32_t *memo)
+{
+	struct flow_replay w;	/* no initializer: fn[] is written before it is read */
+	struct flow_memo *m;
+	uint32_t i;
+
+	if (memo[0])
+		return &fl->memos[memo[0] - 1];
+	if (fl->memos_free) {
+		i = fl->memos_free - 1;
+		fl->memos_free = fl->memos[i].next_free;
+	} else {
+		if (fl->nr_memos == fl->memos_size) {
+			fl->memos_size = fl->memos_size ? 2 * fl->memos_size : 64;
+			fl->memos = realloc(fl->memos, fl->memos_size * sizeof(*fl->memos));
+			if (!fl->memos) {
+				pr_err("out of memory for the flow's lines");
+				exit(EXIT_RUNTIME);
+			}
+		}
+		i = fl->nr_memos++;
+	}
+	m = &fl->memos[i];
+	*m = (struct flow_memo){ .lines = malloc(2 * nr * sizeof(*m->lines)) };
+	if (!m->lines) {
+		pr_err("out of memory for the flow's lines");
+		exit(EXIT_RUNTIME);
+	}
+	w.fl = fl;
+	w.t = t;
+	w.fr = fr;
+	w.first = 0;
+	w.m = m;
+	w.text_size = 0;
+	w.fn[0] = t->depth ? t->frames[t->depth - 1].fn : CF_NO_FN;
+	cf_replay_walk(fr, nr, flow_replay_visit, &w);
+	memo[0] = i + 1;
+	return m;
+}
+
+/*
+ * A call the engine took whole: each frame's lines as on_push() and
+ * on_pop() print them.  With no window (a replay is taken only then) and
+ * not condensed, their words are put together once for the replay, each
+ * line's head (step, thread, depth) then written to them.
+ */
 static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
 		      const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo)
 {
+	struct flow *fl = ctx;
+	const struct flow_memo *m;
 	struct flow_replay w;	/* no initializer: fn[] is written before it is read */
 
-	(void)before; (void)memo;
-	w.fl = ctx;
+	(void)before;
+	if (!fl->condensed && !session_windowed(fl->r->s)) {
+		m = flow_memo_of(fl, t, fr, nr, memo);
+		for (uint32_t k = 0; k < m->nr; k++) {
+			const struct flow_memo_line *l = &m->lines[k];
+			char *p = line_start(fl, l->len, b->first + l->rel, t, t->depth + l->depth - 1);
+
+			memcpy(p, m->text + l->off, l->len);
+			line_write(fl, p + l->len);
+		}
+		return;
+	}
+	w.fl = fl;
 	w.t = t;
 	w.fr = fr;
 	w.first = b->first;
+	w.m = NULL;
 	w.fn[0] = t->depth ? t->frames[t->depth - 1].fn : CF_NO_FN;
 	cf_replay_walk(fr, nr, flow_replay_visit, &w);
+}
+
+/* The replay is gone: its lines too. */
+static void on_replay_drop(void *ctx, uint32_t *memo)
+{
+	struct flow *fl = ctx;
+	struct flow_memo *m;
+
+	if (!memo[0])
+		return;
+	m = &fl->memos[memo[0] - 1];
+	free(m->lines);
+	free(m->text);
+	m->lines = NULL;
+	m->text = NULL;
+	m->next_free = fl->memos_free;
+	fl->memos_free = memo[0];
+	memo[0] = 0;
 }
 
 static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index)
@@ -294,7 +505,7 @@ static void on_interrupt(void *ctx, struct cf_thread *t, const struct cf_interru
 
 static const struct cf_consumer_ops flow_ops = {
 	.push = on_push, .adopt = on_adopt, .pop = on_pop, .mark = on_mark,
-	.interrupt = on_interrupt, .replay = on_replay,
+	.interrupt = on_interrupt, .replay = on_replay, .replay_drop = on_replay_drop,
 };
 
 int cmd_flow(int argc, char **argv, struct post_opts *opts)
@@ -318,6 +529,7 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 	if (ret)
 		return POST_EXIT(ret);
 	fl.filtered = f.module || f.symbol || f.ring;
+	fl.depth_text = malloc(FLOW_DEPTHS * sizeof(*fl.depth_text));	/* without it: formatted */
 	ret = flow_report_open(&r, opts, &f, 0, fl.condensed ? "condensed call flow" : "call flow");
 	if (!ret && cf_add_consumer(r.cf, &flow_ops, &fl) < 0)
 		ret = EXIT_RUNTIME;
@@ -339,6 +551,12 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 	}
 	if (!ret)
 		ret = report_finish(stdout, "the call flow");
+	for (uint32_t k = 0; k < fl.nr_memos; k++) {
+		free(fl.memos[k].lines);
+		free(fl.memos[k].text);
+	}
+	free(fl.memos);
+	free(fl.depth_text);
 	flow_report_close(&r);
 	free(fl.line);
 	return ret;

@@ -168,6 +168,11 @@ int session_add_consumer(struct session *s, const struct session_consumer_ops *o
 
 /* ---- the pass ---- */
 
+bool session_windowed(const struct session *s)
+{
+	return s->windowed;
+}
+
 bool session_in_window(const struct session *s, uint64_t index, uint64_t time_ns)
 {
 	if (index < s->f.from || index > s->f.to)

@@ -110,6 +110,8 @@ int session_run(struct session *s);
 
 /* Is a step at index and time (0: unknown) inside the window? */
 bool session_in_window(const struct session *s, uint64_t index, uint64_t time_ns);
+/* Is a window set (else every step is in it)? */
+bool session_windowed(const struct session *s);
 
 /* A function of the engine: does its ring, module and name pass the filters? */
 bool session_fn_selected(struct session *s, uint32_t fn);
