@@ -41,6 +41,9 @@ static void chrome_flush(struct chrome *c)
 	c->fill = 0;
 }
 
+/* The longest "\",\"ph\":\"B\",\"pid\":P,\"tid\":T,\"ts\":" (16 more: copied by 16). */
+#define CHROME_TAIL_MAX (48 + 2 * TEXT_U64_MAX + 16)
+
 /*
  * A thread: its clock, and how far its stack has been written.  The trace
  * gives times now and then (TIME, SWITCH records); steps between get 1 ns
@@ -59,6 +62,9 @@ struct chrome_thread {
 	uint32_t open;
 	bool in_window, past_window, wrote, have_step;
 	struct chrome_thread *next;
+	/* its events' text after the category, for 'B' and 'E' (chrome_event_tail), once made */
+	char tail[2][CHROME_TAIL_MAX];
+	uint8_t tail_len[2];
 };
 
 static __attribute__((noinline)) struct chrome_thread *chrome_thread_new(struct chrome *c,
@@ -220,7 +226,7 @@ static char *chrome_event_tail(char *p, struct cf_thread *t, char ph)
 #define CHROME_CAT_MAX 16	  /* categories up to this long too (cf_entry_kind_name) */
 
 /* The most an event of the buffer takes. */
-#define CHROME_EVENT_MAX (16 + CHROME_NAME_INLINE + 64 + CHROME_CAT_MAX + 3 * TEXT_U64_MAX)
+#define CHROME_EVENT_MAX (16 + CHROME_NAME_INLINE + 64 + CHROME_CAT_MAX + 3 * TEXT_U64_MAX + 16)
 
 /* fn's name length + 1 if it goes into the buffer as it is, else UINT32_MAX. */
 static uint32_t chrome_name_len(struct chrome *c, uint32_t fn, const char *name)
@@ -244,6 +250,20 @@ static uint32_t chrome_name_len(struct chrome *c, uint32_t fn, const char *name)
 	return c->name_len[fn];
 }
 
+/* chrome_event_tail's text for the thread's 'B' or 'E' events at p, made once. */
+static char *chrome_thread_tail(struct chrome *c, struct cf_thread *t, char *p, char ph)
+{
+	struct chrome_thread *ct = chrome_thread(c, t);
+	int k = ph == 'E';
+
+	if (!ct->tail_len[k])
+		ct->tail_len[k] = (uint8_t)(chrome_event_tail(ct->tail[k], t, ph) - ct->tail[k]);
+	/* by stores of 16 (both have the room): a few bytes, no rep movs */
+	for (unsigned j = 0; j < ct->tail_len[k]; j += 16)
+		memcpy(p + j, ct->tail[k] + j, 16);
+	return p + ct->tail_len[k];
+}
+
 static void chrome_event(struct chrome *c, struct cf_thread *t, uint32_t fn, char ph, double ts,
 			 const char *cat)
 {
@@ -261,7 +281,8 @@ static void chrome_event(struct chrome *c, struct cf_thread *t, uint32_t fn, cha
 		p = text_str(c->buf + c->fill, head);
 		memcpy(p, name, len - 1);
 		p = text_str(p + len - 1, "\",\"cat\":\"");
-		p = chrome_event_tail(text_str(p, cat), t, ph);
+		p = text_str(p, cat);
+		p = ph == 'B' || ph == 'E' ? chrome_thread_tail(c, t, p, ph) : chrome_event_tail(p, t, ph);
 		e = chrome_ts_text(p, ts);
 		if (e) {
 			*e++ = '}';
