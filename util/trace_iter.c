@@ -384,6 +384,7 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev, stru
 			run->sb = (struct step_bytes){ s->c->bytes + item->off, item->len, item->n,
 						       item->base_pc, item->end_pc };
 			run->n = item->n;
+			run->evs = NULL;
 			run->nr_evs = 0;
 			if (item->nr_evs && inner_events(it, s, item, run) < 0)
 				return -1;
@@ -516,8 +517,10 @@ static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter
 					w->off -= off;	/* the rest's own */
 					w->at -= k;
 				}
-				h->evs += e;
-				h->nr_evs -= e;
+				if (e) {	/* (evs may be NULL: no events) */
+					h->evs += e;
+					h->nr_evs -= e;
+				}
 			} else {
 				run->pcs = h->pcs;
 				h->pcs += k;
