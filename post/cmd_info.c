@@ -42,7 +42,7 @@ static int read_pass(const struct post_opts *opts)
 	r = session_run(s);
 	secs = session_pass_cpu(s);
 	if (!r)
-		printf("%-12s %" PRIu64 " steps merged in %.3f s of CPU (%.1fM steps/s)\n", "read:",
+		printf("%-12s %" PRIu64 " steps merged in %.4f s of CPU (%.1fM steps/s)\n", "read:",
 		       session_steps_seen(s), secs,
 		       secs > 0 ? (double)session_steps_seen(s) / secs / 1e6 : 0.0);
 	session_close(s);
