@@ -232,12 +232,12 @@ static void decode_chunk(struct stream_reader *r, struct dec_chunk *c, bool byte
 		if (chunk_payload(c, si.payload, si.payload_len) < 0)
 			goto oom;
 	}
-	c->offset = stream_reader_offset(r);
+	c->offset = stream_reader_file_offset(r);
 	return;
 oom:
 	pr_err("out of memory decoding a stream");
 	c->status = -1;
-	c->offset = stream_reader_offset(r);
+	c->offset = stream_reader_file_offset(r);
 }
 
 /* With the lock held: decode stream i's next chunk (the lock is dropped meanwhile). */

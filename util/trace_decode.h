@@ -50,7 +50,8 @@ struct dec_chunk {
 	struct dec_event *evs;	  /* bytes mode: records inside runs of steps */
 	size_t nr_evs, evs_cap;
 	int status;		  /* 1 more chunks follow, 0 the stream ended, -1 failed */
-	uint64_t offset;	  /* stream bytes decoded up to the chunk's end */
+	uint64_t offset;	  /* bytes of the stream's file read up to the chunk's end
+				   * (a compressed file's compressed bytes: for progress) */
 };
 
 struct trace_decoder;

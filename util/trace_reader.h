@@ -207,7 +207,7 @@ struct run_event {
 };
 int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_bytes *sb,
 		     const struct run_event **evs, size_t *nr_evs);
-/* Stream bytes read so far, and in all (for progress). */
+/* The streams' file bytes read so far (compressed ones', compressed), and in all (for progress). */
 uint64_t trace_iter_bytes(const struct trace_iter *it);
 uint64_t trace_iter_total_bytes(const struct trace_iter *it);
 void trace_iter_free(struct trace_iter *it);
