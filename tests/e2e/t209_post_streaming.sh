@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # post reads step streams in bounded memory: 100 times the steps take about
-# the same memory; a zstd trace gives the same report as a plain one.
+# the same memory; a zstd trace gives the same report as a plain one;
+# progress shows on a terminal (the percent of the streams read, growing),
+# not when piped.
 . "$(dirname "$0")/lib.sh"
 [ -x "$PROGS/mktrace" ] || skip "$PROGS/mktrace not built (make progs)"
 [ -x /usr/bin/time ] || skip "/usr/bin/time not installed"
@@ -26,4 +28,21 @@ done
 "$POST" -i large counts --by thread | grep -v ' of trace ' >plain
 "$POST" -i largez counts --by thread | grep -v ' of trace ' >zstd
 expect_same_file "zstd and plain reports" plain zstd
+
+# progress: on a terminal, a line a million steps with the percent of the
+# streams read, growing; nothing when stderr is no terminal
+if command -v script >/dev/null; then
+	script -qec "$POST -i large counts --by thread >/dev/null" /dev/null >tty.out ||
+		fail "post counts on a terminal"
+	tr '\r' '\n' <tty.out | sed -n 's/.*counts: [0-9.]*M steps, \([0-9]*\)%.*/\1/p' >pct
+	[ "$(wc -l <pct)" -ge 10 ] || fail "progress: $(wc -l <pct) lines for 20M steps"
+	sort -n -c pct || fail "progress went back: $(tr '\n' ' ' <pct)"
+	[ "$(head -n 1 pct)" -lt 50 ] && [ "$(tail -n 1 pct)" -ge 90 ] ||
+		fail "progress: $(tr '\n' ' ' <pct)"
+	echo "progress on a terminal: $(tr '\n' ' ' <pct)"
+else
+	echo "SKIP progress on a terminal: no script(1)"
+fi
+"$POST" -i large counts --by thread >/dev/null 2>piped.err || fail "post counts piped"
+[ ! -s piped.err ] || fail "progress when stderr is no terminal: $(head -c 200 piped.err)"
 echo PASS

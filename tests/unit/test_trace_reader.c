@@ -937,9 +937,64 @@ static void test_bytes_mode_same(void)
 	check_both_ways(dir);
 }
 
+
+/*
+ * Progress: the streams' files read so far, out of their sizes, grows with
+ * the steps read, a compressed stream's too (its compressed bytes), and is
+ * their whole size at the end.
+ */
+static void test_progress_bytes(void)
+{
+	const char *dir = scratch("progress-zstd");
+	struct trace_writer *tw = tw_open(dir, &(struct tw_options){ .compress = true });
+	struct tw_stream *st;
+	struct trace *t;
+	struct trace_iter *it;
+	struct trace_event ev;
+	uint64_t x = 0x9e3779b97f4a7c15ull, steps = 0, at_tenth = 0, pc = 0x400000;
+	const uint64_t n = 4000000;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
+	name_thread(tw, 8, 8, 0);
+	st = tw_stream_open(tw, false, 8);
+	tw_switch(st, 8, 8, 0, 0);
+	for (uint64_t k = 0; k < n; k++) {
+		/* a loop, and a far jump at random every 16th step: compressed, but not to nothing */
+		if (k % 16 == 15) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			pc = 0x400000 + (x & 0xfffff);
+		} else {
+			pc += 3;
+		}
+		tw_step(st, pc);
+	}
+	tw_stream_close(st);
+	CU_ASSERT_EQUAL_FATAL(tw_close(tw, "complete"), 0);
+	t = trace_open(dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	it = trace_iter_new_threads(t, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(it);
+	while (trace_next(it, &ev) == 1)
+		if (ev.kind == TEV_STEP && ++steps == n / 10)
+			at_tenth = trace_iter_bytes(it);
+	CU_ASSERT(trace_iter_total_bytes(it) > 500000);
+	CU_ASSERT(at_tenth > 0 && at_tenth < trace_iter_total_bytes(it) / 4);
+	CU_ASSERT_EQUAL(trace_iter_bytes(it), trace_iter_total_bytes(it));
+	if (!(at_tenth < trace_iter_total_bytes(it) / 4))
+		fprintf(stderr, "\n  %llu of %llu bytes read after a tenth of the steps",
+			(unsigned long long)at_tenth,
+			(unsigned long long)trace_iter_total_bytes(it));
+	trace_iter_free(it);
+	trace_close(t);
+}
+
 static CU_TestInfo tests[] = {
 	{ "threads merge in seq order, tasks at their seq (plain and zstd)", test_roundtrip_order },
 	{ "steps as encoded are the steps decoded, in the same order", test_bytes_mode_same },
+	{ "progress: the files' bytes read grow with the steps, compressed or not",
+	  test_progress_bytes },
 	{ "per-CPU streams merge by time, tasks without seq by time", test_per_cpu_time_order },
 	{ "control records become events in place", test_control_events },
 	{ "FORK, EXEC, EXIT stream records are not repeated as tasks", test_stream_task_records },
