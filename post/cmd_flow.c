@@ -138,8 +138,8 @@ static bool step_text(struct flow *fl, char *p, uint64_t step)
 
 		memcpy(p, d, 10);
 		for (unsigned carry = 0; add || carry; k--, add /= 10) {
-			unsigned v = (d[k] == ' ' ? 0 : (unsigned)(d[k] - '0')) + (unsigned)(add % 10) +
-				     carry;
+			unsigned v = (d[k] == ' ' ? 0 : (unsigned)(d[k] - '0')) +
+				     (unsigned)(add % 10) + carry;
 
 			carry = v >= 10;
 			p[k] = d[k] = (char)('0' + v % 10);
@@ -303,7 +303,8 @@ struct flow_replay {
 	struct cf_thread *t;
 	const struct cf_replay_frame *fr;
 	uint64_t first;		  /* b->first: the frames' steps count from it */
-	uint32_t fn[CF_REPLAY_DEPTH_MAX + 1]; /* per depth: the frame's function ([0] the caller's) */
+	/* per depth: the frame's function ([0] the caller's) */
+	uint32_t fn[CF_REPLAY_DEPTH_MAX + 1];
 	struct flow_memo *m;	  /* not NULL: the lines go here, not out */
 	size_t text_size;
 };
@@ -426,7 +427,8 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 		m = flow_memo_of(fl, t, fr, nr, memo);
 		for (uint32_t k = 0; k < m->nr; k++) {
 			const struct flow_memo_line *l = &m->lines[k];
-			char *p = line_start(fl, l->len, b->first + l->rel, t, t->depth + l->depth - 1);
+			char *p = line_start(fl, l->len, b->first + l->rel, t,
+					     t->depth + l->depth - 1);
 
 			memcpy(p, m->text + l->off, l->len);
 			line_write(fl, p + l->len);
@@ -529,7 +531,7 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 	if (ret)
 		return POST_EXIT(ret);
 	fl.filtered = f.module || f.symbol || f.ring;
-	fl.depth_text = malloc(FLOW_DEPTHS * sizeof(*fl.depth_text));	/* without it: formatted */
+	fl.depth_text = malloc(FLOW_DEPTHS * sizeof(*fl.depth_text)); /* without it: formatted */
 	ret = flow_report_open(&r, opts, &f, 0, fl.condensed ? "condensed call flow" : "call flow");
 	if (!ret && cf_add_consumer(r.cf, &flow_ops, &fl) < 0)
 		ret = EXIT_RUNTIME;

@@ -282,7 +282,8 @@ static void chrome_event(struct chrome *c, struct cf_thread *t, uint32_t fn, cha
 		memcpy(p, name, len - 1);
 		p = text_str(p + len - 1, "\",\"cat\":\"");
 		p = text_str(p, cat);
-		p = ph == 'B' || ph == 'E' ? chrome_thread_tail(c, t, p, ph) : chrome_event_tail(p, t, ph);
+		p = ph == 'B' || ph == 'E' ? chrome_thread_tail(c, t, p, ph)
+					   : chrome_event_tail(p, t, ph);
 		e = chrome_ts_text(p, ts);
 		if (e) {
 			*e++ = '}';
@@ -443,7 +444,8 @@ static void chrome_replay_visit(void *ctx, uint32_t k, bool push)
 			chrome_open_below(c, t, depth < t->depth ? depth : t->depth, ts);
 			if (ct->open == depth) {
 				if (fr_selected(c->r, f->fn))
-					chrome_event(c, t, f->fn, 'B', ts, cf_entry_kind_name(f->kind));
+					chrome_event(c, t, f->fn, 'B', ts,
+						     cf_entry_kind_name(f->kind));
 				ct->open++;
 			}
 		}

@@ -698,7 +698,10 @@ static void replay_visit(void *ctx, uint32_t k, bool push)
 	w->replaced_site = f->how == CF_END_REPLACED ? w->site[d] : 0;
 }
 
-/* a->scratch's additions, the same row's summed (an open-addressing table of them): a new array (*nr). */
+/*
+ * a->scratch's additions, the same row's summed (found by an open-addressing
+ * table of them): a new array (*nr).
+ */
 static struct arcs_delta *deltas_merged(struct arcs *a, uint32_t *nr)
 {
 	uint32_t size = 16, mask, w = 0;
@@ -816,7 +819,7 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 	if (way < ARCS_REPLAY_WAYS) {
 		deltas_add(a, r->way[way].d, r->way[way].nr);
 	} else {
-		struct replay_walk w;	/* no initializer: its stacks are written before they are read */
+		struct replay_walk w;	/* no initializer: its stacks are written before read */
 
 		w.a = a;
 		w.t = t;

@@ -112,7 +112,7 @@ struct cf_rec_level {
 	uint32_t frames0;	  /* the frames recorded before it, replays' included */
 };
 
-/* A replay taken while calls are recorded: its part of theirs, not copied until one of them ends. */
+/* A replay taken while calls are recorded: its part of theirs, copied when one of them ends. */
 struct cf_rec_ref {
 	struct cf_memo *c;
 	uint32_t at;		  /* its first step (from cf->cur_base) */
@@ -184,7 +184,8 @@ struct callflow {
 	uint32_t task_gen;	  /* task records so far: what is mapped may change at each */
 	bool in_resume;		  /* resume() is applying the interrupted instruction */
 	uint64_t cur_index;
-	uint64_t cur_base;	  /* cf_steps_bytes: the run's first step's index (replays' logs count from it) */
+	uint64_t cur_base;	  /* cf_steps_bytes: its run's first index (replays' logs count
+				   * from it) */
 	struct cf_stats stats;
 	struct cf_runs runs;	  /* straight-line code met so far (cf_steps) */
 	bool bulk_ok;		  /* the source peeks, every step() consumer takes bulk steps */
@@ -1741,7 +1742,8 @@ static void rec_drop_outermost(struct cf_recorder *r)
 	memmove(r->counts, r->counts + ru, (r->nr_counts - ru) * sizeof(*r->counts));
 	memmove(r->refs, r->refs + rf, (r->nr_refs - rf) * sizeof(*r->refs));
 	for (uint32_t d = 0; d < r->open_size; d++)
-		r->open[d] = r->open[d] != UINT32_MAX && r->open[d] >= f ? r->open[d] - f : UINT32_MAX;
+		r->open[d] =
+			r->open[d] != UINT32_MAX && r->open[d] >= f ? r->open[d] - f : UINT32_MAX;
 	r->nr_fr -= f;
 	r->nr_counts -= ru;
 	r->nr_refs -= rf;
@@ -1767,7 +1769,7 @@ static inline bool rec_room(struct cf_recorder *r, size_t k, uint32_t frames)
 	return r->on;
 }
 
-/* The call of run call (its last instruction) is about to push, at the cursor (the callee's first step). */
+/* The call of run call (its last instruction) pushes at the cursor (the callee's first step). */
 static void rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call,
 		      const struct cf_cursor *cu)
 {
@@ -1803,8 +1805,12 @@ static void rec_push(struct callflow *cf, struct cf_thread *t, const struct cf_f
 	r->open[t->depth] = r->nr_fr;
 	r->frames++;
 	r->fr[r->nr_fr++] = (struct cf_replay_frame){
-		.fn = f->fn, .caller_fn = f->caller_fn, .kind = f->kind, .depth = (uint16_t)t->depth,
-		.start = (uint32_t)(f->entry_index - cf->cur_base), .call_site = f->call_site,
+		.fn = f->fn,
+		.caller_fn = f->caller_fn,
+		.kind = f->kind,
+		.depth = (uint16_t)t->depth,
+		.start = (uint32_t)(f->entry_index - cf->cur_base),
+		.call_site = f->call_site,
 	};
 }
 
@@ -1829,7 +1835,7 @@ static void rec_pop(struct callflow *cf, struct cf_thread *t, const struct cf_co
 	r->open[t->depth] = UINT32_MAX;
 }
 
-/* Run i was counted in bulk (from site off; via as in follow_runs), its steps up to before step end. */
+/* Run i was counted in bulk (from site off; via as in follow_runs), its last step before end. */
 static void rec_run(struct callflow *cf, uint32_t i, uint32_t off, int64_t via, size_t end)
 {
 	struct cf_recorder *r = &cf->replays.rec;
@@ -1879,8 +1885,9 @@ static uint32_t memo_counts_merge(struct cf_memo_count *counts, uint32_t n, uint
 
 	memset(slot, 0, size * sizeof(*slot));
 	for (uint32_t k = 0; k < n; k++) {
-		uint32_t h = (uint32_t)hash_u64(((uint64_t)counts[k].pool << 32) ^ counts[k].to ^
-						 ((uint64_t)counts[k].m << 16) ^ counts[k].off) & mask;
+		uint64_t key = ((uint64_t)counts[k].pool << 32) ^ counts[k].to ^
+			       ((uint64_t)counts[k].m << 16) ^ counts[k].off;
+		uint32_t h = (uint32_t)hash_u64(key) & mask;
 
 		while (slot[h] && !same_count_key(&counts[slot[h] - 1], &counts[k]))
 			h = (h + 1) & mask;
@@ -1918,7 +1925,8 @@ static uint32_t memo_fns(struct cf_thread *t, uint32_t caller, const struct cf_r
 		if (j == nr) {
 			struct cf_fnstate *st = fnstate(t, fr[k].fn);
 
-			*m = (struct cf_memo_fn){ .fn = fr[k].fn, .slot = (uint32_t)(st - t->fnstate),
+			*m = (struct cf_memo_fn){ .fn = fr[k].fn,
+						  .slot = (uint32_t)(st - t->fnstate),
 						  .on_stack = st->count > 0 };
 			open_end[nr++] = UINT32_MAX;	/* none of its frames yet */
 		}
@@ -2279,8 +2287,8 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	b = (struct cf_bulk){ .first = first, .n = c->len, .time_ns = ev->time_ns,
 			      .ring = ev->ring, .pc = t->last_pc, .site = &t->sites[t->last_slot] };
 	for (int i = 0; i < cf->nr_cons; i++)
-		cf->cons[i].ops->replay(cf->cons[i].ctx, t, c->fr, c->nr_frames, before ? &pre : NULL,
-					&b, c->memo[i]);
+		cf->cons[i].ops->replay(cf->cons[i].ctx, t, c->fr, c->nr_frames,
+					before ? &pre : NULL, &b, c->memo[i]);
 }
 
 /*
@@ -2415,7 +2423,8 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				if (!run_follows(rs, nx, cu, used) ||
 				    (!call && rs->info[nx].fn != t->frames[depth - 2].fn))
 					break;
-				if (call && cf->replays_ok && (rp = replay_find(cf, t, cu, (uint32_t)i))) {
+				if (call && cf->replays_ok &&
+				    (rp = replay_find(cf, t, cu, (uint32_t)i))) {
 					/* the call whole (a replay), up to its return: the run it lands in next */
 					replay_take(cf, t, ev, first + cu->k, rp, bulk, bulk_last);
 					bulk = 0;

@@ -308,7 +308,7 @@ struct cf_consumer_ops {
 	 */
 	void (*replay)(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
 		       const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo);
-	/* optional: the replay whose words these are is gone (what the consumer kept with them may go) */
+	/* optional: the replay these words are of is gone (what they point to may go too) */
 	void (*replay_drop)(void *ctx, uint32_t *memo);
 	/* something worth showing happened (index: the next step's global index) */
 	void (*mark)(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index);

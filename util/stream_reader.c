@@ -30,7 +30,10 @@
 /* pitrace compresses with windows of 2 MiB: a frame asking for more than 8 MiB is refused. */
 #define SR_ZSTD_WINDOW_LOG_MAX 23
 
-/* A stretch of steps in a verified block: where (a stream offset), how long, the sum of its deltas. */
+/*
+ * A stretch of steps in a verified block: where (a stream offset), how
+ * long, the sum of its deltas.
+ */
 struct sr_seg {
 	uint64_t off;
 	uint32_t len, steps;
@@ -422,7 +425,7 @@ static size_t sr_scan_steps(const uint8_t *buf, size_t p, size_t len, uint32_t *
 {
 	const uint64_t top = 0x8080808080808080ull, evens = 0x00ff00ff00ff00ffull;
 	const uint64_t ones = 0x0101010101010101ull;
-	uint32_t n = *steps;	  /* in locals: a store through a pointer may be any byte of buf's */
+	uint32_t n = *steps;	  /* in locals: a store through a pointer may be buf's */
 	int64_t s = *sum;
 	/*
 	 * Short steps' bytes summed as step_short8_sum does, but the lanes added
@@ -538,7 +541,8 @@ static int sr_verify_block(struct stream_reader *r)
 			p = sr_scan_steps(r->buf, p, r->len, &seg_steps, &seg_sum);
 		} else {
 			p = sr_skip_short_steps(r->buf, p, r->len);
-			if (p < r->len && (used = step_long_fast(r->buf + p, r->buf + r->len, &dummy))) {
+			if (p < r->len &&
+			    (used = step_long_fast(r->buf + p, r->buf + r->len, &dummy))) {
 				p += used;
 				continue;
 			}
@@ -855,11 +859,12 @@ size_t stream_reader_bytes(struct stream_reader *r, struct step_bytes *sb)
 		b = r->buf + sr_scan_steps(r->buf, r->pos, r->blk_end, &n, &sum);
 		while (b < end && (*b & PT_CTL_TAG) == PT_STEP_LONG_TAG &&
 		       (used = step_next_pc_slow(b, end, &pc))) {
-			sum += (int64_t)(pc - r->last_pc);	/* a long step the scan left */
+			sum += (int64_t)(pc - r->last_pc); /* a long step the scan left */
 			pc = r->last_pc;
 			b += used;
 			n++;
-			b = r->buf + sr_scan_steps(r->buf, (size_t)(b - r->buf), r->blk_end, &n, &sum);
+			b = r->buf +
+			    sr_scan_steps(r->buf, (size_t)(b - r->buf), r->blk_end, &n, &sum);
 		}
 	}
 	pc = r->last_pc + (uint64_t)sum;

@@ -99,8 +99,9 @@ static int chunk_add_bytes(struct dec_chunk *c, const struct step_bytes *sb)
 		last->end_pc = sb->end_pc;
 	} else {
 		c->items[c->nr_items++] = (struct dec_item){
-			.ctl_type = DEC_BYTES, .n = (uint32_t)sb->steps, .off = (uint32_t)c->nr_bytes,
-			.len = (uint32_t)sb->len, .base_pc = sb->base_pc, .end_pc = sb->end_pc };
+			.ctl_type = DEC_BYTES, .n = (uint32_t)sb->steps,
+			.off = (uint32_t)c->nr_bytes, .len = (uint32_t)sb->len,
+			.base_pc = sb->base_pc, .end_pc = sb->end_pc };
 	}
 	c->nr_bytes += sb->len;
 	return 0;

@@ -45,7 +45,7 @@ struct dec_chunk {
 	struct dec_item *items;
 	uint8_t *payload;
 	size_t nr_pcs, nr_items, payload_len, payload_cap;
-	uint8_t *bytes;		  /* bytes mode: the steps' records (STEP_BYTES_SLACK more) */
+	uint8_t *bytes; /* bytes mode: the steps' records (STEP_BYTES_SLACK more) */
 	size_t nr_bytes, bytes_cap;
 	struct dec_event *evs;	  /* bytes mode: records inside runs of steps */
 	size_t nr_evs, evs_cap;

@@ -499,12 +499,12 @@ static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter
 				size_t e = 0;
 				uint64_t off = 0;
 
-				/* an event before step k comes before the task, as it would alone */
+				/* an event before step k comes before the task, as alone */
 				while (e < h->nr_evs && h->evs[e].ev.index <= task->c.seq)
 					e++;
 				if (e && h->evs[e - 1].ev.index == task->c.seq)
-					step_bytes_cut(&h->sb, k, h->evs[e - 1].off, h->evs[e - 1].pc,
-						       &run->sb, &h->sb);
+					step_bytes_cut(&h->sb, k, h->evs[e - 1].off,
+						       h->evs[e - 1].pc, &run->sb, &h->sb);
 				else
 					step_bytes_split(&h->sb, k, &run->sb, &h->sb);
 				it->held.pc = first_pc(&h->sb);

@@ -199,7 +199,8 @@ int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t
  */
 struct step_bytes;
 struct trace_iter *trace_iter_new_mode(struct trace *t, unsigned threads, bool bytes);
-/* An event between a run's steps: before its step at, whose record is at byte off, after a step at pc. */
+/* An event between a run's steps: before its step at, whose record is at byte off, after a step at
+ * pc. */
 struct run_event {
 	struct trace_event ev;
 	size_t at, off;

@@ -776,8 +776,9 @@ static size_t flatten(const char *dir, bool bytes, struct flat_ev **out)
 					f = realloc(f, (cap *= 2) * sizeof(*f));
 				CU_ASSERT_EQUAL(evs[e].pc, pc);
 				CU_ASSERT_EQUAL(evs[e].off, (size_t)(sb.b - sb_start));
-				f[n++] = (struct flat_ev){ x->kind, x->pid, x->tid, x->cpu, x->ring, 0,
-							   x->index, x->time_ns, x->a, x->b };
+				f[n++] = (struct flat_ev){ x->kind, x->pid, x->tid, x->cpu,
+							   x->ring, 0, x->index, x->time_ns,
+							   x->a, x->b };
 			}
 			if (n == cap)
 				f = realloc(f, (cap *= 2) * sizeof(*f));
@@ -890,7 +891,8 @@ static void test_bytes_mode_same(void)
 			if (k % 777 == 5)
 				tw_async(s, PT_ASYNC_INTERRUPT, 236);
 			tw_step(s, k == 2050 ? 0xffffffff81000000ull + k :
-				   0x400000 + 0x1000 * tid + (k % 61) * 4 + (k % 10 == 9 ? 0x5000 : 0));
+				   0x400000 + 0x1000 * tid + (k % 61) * 4 +
+					   (k % 10 == 9 ? 0x5000 : 0));
 		}
 	}
 	tw_stream_close(st[0]);
@@ -937,7 +939,6 @@ static void test_bytes_mode_same(void)
 	check_both_ways(dir);
 }
 
-
 /*
  * Progress: the streams' files read so far, out of their sizes, grows with
  * the steps read, a compressed stream's too (its compressed bytes), and is
@@ -959,7 +960,7 @@ static void test_progress_bytes(void)
 	st = tw_stream_open(tw, false, 8);
 	tw_switch(st, 8, 8, 0, 0);
 	for (uint64_t k = 0; k < n; k++) {
-		/* a loop, and a far jump at random every 16th step: compressed, but not to nothing */
+		/* a loop, a far jump at random every 16th step: compressed, not to nothing */
 		if (k % 16 == 15) {
 			x ^= x << 13;
 			x ^= x >> 7;
