@@ -147,7 +147,8 @@ struct cf_recorder {
 	struct cf_rec_ref *refs;
 	uint32_t nr_refs, refs_size;
 	uint32_t frames;	  /* frames recorded: the log's and the replays' taken */
-	struct cf_memo *dead;	  /* replays gone while some may be referred to (next: their land) */
+	struct cf_memo *dead;	  /* replays gone while some may be referred to (a chain through
+				   * next_dead) */
 };
 
 struct cf_replays {
@@ -1524,7 +1525,10 @@ struct cf_cursor {
 
 static void on_interrupt(struct callflow *cf, const struct trace_event *ev);
 
-/* The interrupts before step k (its index first + k), told (cf_steps_bytes: no consumer places them). */
+/*
+ * The interrupts before step k (its index first + k), told (cf_steps_bytes:
+ * no consumer places them).
+ */
 static inline void cursor_events(struct callflow *cf, struct cf_cursor *cu, size_t k)
 {
 	while (cu->nr_evs && cu->evs->at <= k) {
@@ -1821,7 +1825,7 @@ static void rec_pop(struct callflow *cf, struct cf_thread *t, const struct cf_co
 	struct cf_recorder *r = &cf->replays.rec;
 	struct cf_replay_frame *fr;
 
-	if (t->depth <= r->level[0].depth + 0u || t->depth >= r->open_size ||
+	if (t->depth <= r->level[0].depth || t->depth >= r->open_size ||
 	    r->open[t->depth] == UINT32_MAX || r->open[t->depth] >= r->nr_fr ||
 	    (how != CF_END_RETURN && how != CF_END_REPLACED)) {
 		rec_abort(cf);
@@ -2537,31 +2541,34 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 #undef BULK_DONE
 }
 
+/* steps_apart: the engine, the run's event (its first step's index, first) */
+struct steps_apart {
+	struct callflow *cf;
+	struct trace_event *ev;
+	uint64_t first;
+};
+
+static void apart_part(void *ctx, size_t at, uint64_t pc, const struct step_bytes *p)
+{
+	struct steps_apart *a = ctx;
+
+	a->ev->index = a->first + at;
+	a->ev->pc = pc;
+	cf_steps_bytes(a->cf, a->ev, p, NULL, 0);
+}
+
+static void apart_event(void *ctx, const struct trace_event *ev)
+{
+	cf_event(((struct steps_apart *)ctx)->cf, ev);
+}
+
 /* A consumer places interrupts: the run in parts, each interrupt between them by cf_event. */
 static void steps_apart(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb,
 			const struct run_event *evs, size_t nr_evs)
 {
-	uint64_t first = ev->index, base = sb->base_pc;
-	size_t at = 0, off = 0;
+	struct steps_apart a = { cf, ev, ev->index };
 
-	for (size_t k = 0; k <= nr_evs; k++) {
-		size_t end_at = k < nr_evs ? evs[k].at : sb->steps;
-		size_t end_off = k < nr_evs ? evs[k].off : sb->len;
-		uint64_t end_pc = k < nr_evs ? evs[k].pc : sb->end_pc;
-		struct step_bytes part = { sb->b + off, end_off - off, end_at - at, base, end_pc };
-
-		if (part.steps) {
-			ev->index = first + at;
-			ev->pc = base;
-			step_next_pc(part.b, part.b + part.len, &ev->pc);
-			cf_steps_bytes(cf, ev, &part, NULL, 0);
-		}
-		if (k < nr_evs)
-			cf_event(cf, &evs[k].ev);
-		at = end_at;
-		off = end_off;
-		base = end_pc;
-	}
+	trace_run_parts(sb, evs, nr_evs, apart_part, apart_event, &a);
 }
 
 void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb,
@@ -2610,15 +2617,11 @@ void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, 
 
 	if (!n)
 		return;
-	buf = malloc(n * PT_STEP_MAX_BYTES + STEP_BYTES_SLACK);
+	buf = step_bytes_of_pcs(pcs, n, &sb);
 	if (!buf) {
 		pr_err("out of memory for the call flow");
 		exit(EXIT_RUNTIME);
 	}
-	/* the first step's delta from itself (0, one byte), then the rest */
-	sb = (struct step_bytes){ buf, step_bytes_encode(pcs, n, pcs[0], buf), n, pcs[0],
-				  pcs[n - 1] };
-	memset(buf + sb.len, 0, STEP_BYTES_SLACK);
 	cf_steps_bytes(cf, ev, &sb, NULL, 0);
 	free(buf);
 }

@@ -724,7 +724,7 @@ void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t
 
 	if (!n)
 		return;
-	buf = malloc(n * PT_STEP_MAX_BYTES + STEP_BYTES_SLACK);
+	buf = step_bytes_of_pcs(pcs, n, &sb);
 	if (!buf) {
 		/* no memory for the encoding: one by one */
 		for (size_t k = 0; k < n; k++) {
@@ -735,13 +735,6 @@ void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t
 		}
 		return;
 	}
-	sb.b = buf;
-	sb.base_pc = pcs[0];
-	/* the first step's delta from itself: 0, one byte; then the rest */
-	sb.len = step_bytes_encode(pcs, n, pcs[0], buf);
-	memset(buf + sb.len, 0, STEP_BYTES_SLACK);
-	sb.steps = n;
-	sb.end_pc = pcs[n - 1];
 	counts_bytes(c, ev, &sb);
 	free(buf);
 }

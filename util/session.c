@@ -313,6 +313,28 @@ static bool session_bytes_mode(const struct session *s)
 	return true;
 }
 
+/* Where deliver_bytes is: the session, and the run's first step. */
+struct bytes_delivery {
+	struct session *s;
+	const struct trace_event *ev;
+};
+
+static void deliver_part(void *ctx, size_t at, uint64_t pc, const struct step_bytes *p)
+{
+	struct bytes_delivery *d = ctx;
+	struct trace_event e = *d->ev;
+
+	e.index += at;
+	e.pc = pc;
+	for (int c = 0; c < d->s->nr_cons; c++)
+		d->s->cons[c].ops->bytes(d->s->cons[c].ctx, &e, p);
+}
+
+static void deliver_event(void *ctx, const struct trace_event *ev)
+{
+	deliver(((struct bytes_delivery *)ctx)->s, ev);
+}
+
 /*
  * A run of steps as encoded to the raw consumers, ev its first: whole, or
  * cut at the events between its steps (evs), which go to them in between.
@@ -320,29 +342,9 @@ static bool session_bytes_mode(const struct session *s)
 static void deliver_bytes(struct session *s, const struct trace_event *ev,
 			  const struct step_bytes *sb, const struct run_event *evs, size_t nr_evs)
 {
-	size_t at = 0, off = 0;
-	uint64_t base = sb->base_pc;
+	struct bytes_delivery d = { s, ev };
 
-	for (size_t k = 0; k <= nr_evs; k++) {
-		size_t end_at = k < nr_evs ? evs[k].at : sb->steps;
-		size_t end_off = k < nr_evs ? evs[k].off : sb->len;
-		uint64_t end_pc = k < nr_evs ? evs[k].pc : sb->end_pc;
-		struct step_bytes part = { sb->b + off, end_off - off, end_at - at, base, end_pc };
-		struct trace_event e = *ev;
-
-		if (part.steps) {
-			e.index = ev->index + at;
-			e.pc = base;
-			step_next_pc(part.b, part.b + part.len, &e.pc);
-			for (int c = 0; c < s->nr_cons; c++)
-				s->cons[c].ops->bytes(s->cons[c].ctx, &e, &part);
-		}
-		if (k < nr_evs)
-			deliver(s, &evs[k].ev);
-		at = end_at;
-		off = end_off;
-		base = end_pc;
-	}
+	trace_run_parts(sb, evs, nr_evs, deliver_part, deliver_event, &d);
 }
 
 /* Bytes mode's pass: every run of steps whole to the engine and the consumers. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Step-stream record decoding and control payloads (see stepcodec.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "stepcodec.h"
@@ -200,4 +201,16 @@ size_t step_bytes_encode(const uint64_t *pcs, size_t n, uint64_t base, uint8_t *
 		base = pcs[k];
 	}
 	return len;
+}
+
+uint8_t *step_bytes_of_pcs(const uint64_t *pcs, size_t n, struct step_bytes *sb)
+{
+	uint8_t *buf = malloc(n * PT_STEP_MAX_BYTES + STEP_BYTES_SLACK);
+
+	if (!buf)
+		return NULL;
+	*sb = (struct step_bytes){ buf, step_bytes_encode(pcs, n, pcs[0], buf), n, pcs[0],
+				   pcs[n - 1] };
+	memset(buf + sb->len, 0, STEP_BYTES_SLACK);
+	return buf;
 }

@@ -189,4 +189,11 @@ static inline void step_bytes_cut(const struct step_bytes *sb, size_t k, size_t 
  */
 size_t step_bytes_encode(const uint64_t *pcs, size_t n, uint64_t base, uint8_t *out);
 
+/*
+ * Decoded steps pcs[0..n) (n > 0) as a run as encoded, in *sb: the first
+ * step's delta from itself (0, one byte), then the rest.  Returns the
+ * buffer sb points into (the caller frees it), NULL when out of memory.
+ */
+uint8_t *step_bytes_of_pcs(const uint64_t *pcs, size_t n, struct step_bytes *sb);
+
 #endif /* PT_STEPCODEC_H */

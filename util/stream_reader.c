@@ -400,12 +400,6 @@ static size_t sr_skip_short_steps(const uint8_t *buf, size_t p, size_t len)
 }
 
 /*
- * Bytes mode's scan: from p, the steps before len that decode without a
- * check (short ones eight at a time), each counted into *steps and its
- * delta into *sum; returns where it stopped (a control record, a long step
- * that needs step_decode, or len).
- */
-/*
  * sr_scan_steps' lanes added up: four 16-bit sums of byte pairs (30,480 at
  * most each) and eight counts of sign bits (120 at most each), in wider
  * lanes first so that no sum outgrows its lane.
@@ -420,6 +414,12 @@ static inline int64_t sr_lanes_sum(uint64_t lanes, uint64_t signs)
 	       128 * (int64_t)((g & 0xffffffffull) + (g >> 32));
 }
 
+/*
+ * Bytes mode's scan: from p, the steps before len that decode without a
+ * check (short ones eight at a time), each counted into *steps and its
+ * delta into *sum; returns where it stopped (a control record, a long step
+ * that needs step_decode, or len).
+ */
 static size_t sr_scan_steps(const uint8_t *buf, size_t p, size_t len, uint32_t *steps,
 			    int64_t *sum)
 {

@@ -153,8 +153,8 @@ static void chunk_add_pcs(struct dec_chunk *c, size_t got)
 /*
  * The steps that come next into c, decoded or (bytes) as encoded: 1 some
  * did, 0 the next record is no step (or a check is due), -1 out of memory.
- * The first step of a block comes by stream_reader_next (it checks first):
- * not here.
+ * Decoded, the first step of a block comes by stream_reader_next (it
+ * checks first), not here; as encoded, stream_reader_ready checks first.
  */
 static int chunk_take_steps(struct stream_reader *r, struct dec_chunk *c, bool bytes)
 {

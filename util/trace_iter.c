@@ -43,7 +43,7 @@ struct iter_run {
 	const uint64_t *pcs;
 	struct step_bytes sb;
 	size_t n;
-	const struct run_event *evs;
+	struct run_event *evs;	  /* in trace_iter.ievs */
 	size_t nr_evs;
 };
 
@@ -497,7 +497,6 @@ static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter
 			run->n = k;
 			if (it->bytes) {
 				size_t e = 0;
-				uint64_t off = 0;
 
 				/* an event before step k comes before the task, as alone */
 				while (e < h->nr_evs && h->evs[e].ev.index <= task->c.seq)
@@ -510,12 +509,9 @@ static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter
 				it->held.pc = first_pc(&h->sb);
 				run->evs = h->evs;
 				run->nr_evs = e;
-				off = run->sb.len;
 				for (size_t j = e; j < h->nr_evs; j++) {
-					struct run_event *w = it->ievs + (h->evs - it->ievs) + j;
-
-					w->off -= off;	/* the rest's own */
-					w->at -= k;
+					h->evs[j].off -= run->sb.len;	/* the rest's own */
+					h->evs[j].at -= k;
 				}
 				if (e) {	/* (evs may be NULL: no events) */
 					h->evs += e;
@@ -576,6 +572,29 @@ int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_
 		memset(sb, 0, sizeof(*sb));
 	}
 	return r;
+}
+
+void trace_run_parts(const struct step_bytes *sb, const struct run_event *evs, size_t nr_evs,
+		     void (*part)(void *ctx, size_t at, uint64_t pc, const struct step_bytes *p),
+		     void (*event)(void *ctx, const struct trace_event *ev), void *ctx)
+{
+	size_t at = 0, off = 0;
+	uint64_t base = sb->base_pc;
+
+	for (size_t k = 0; k <= nr_evs; k++) {
+		size_t end_at = k < nr_evs ? evs[k].at : sb->steps;
+		size_t end_off = k < nr_evs ? evs[k].off : sb->len;
+		uint64_t end_pc = k < nr_evs ? evs[k].pc : sb->end_pc;
+		struct step_bytes p = { sb->b + off, end_off - off, end_at - at, base, end_pc };
+
+		if (p.steps)
+			part(ctx, at, first_pc(&p), &p);
+		if (k < nr_evs)
+			event(ctx, &evs[k].ev);
+		at = end_at;
+		off = end_off;
+		base = end_pc;
+	}
 }
 
 int trace_next(struct trace_iter *it, struct trace_event *ev)

@@ -208,6 +208,14 @@ struct run_event {
 };
 int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_bytes *sb,
 		     const struct run_event **evs, size_t *nr_evs);
+/*
+ * Such a run cut at its events (for those who place them): part(ctx, at,
+ * pc, p) for each part with steps (at: its first step's place in the run,
+ * pc: that step's pc), event(ctx, ev) for each event, in order.
+ */
+void trace_run_parts(const struct step_bytes *sb, const struct run_event *evs, size_t nr_evs,
+		     void (*part)(void *ctx, size_t at, uint64_t pc, const struct step_bytes *p),
+		     void (*event)(void *ctx, const struct trace_event *ev), void *ctx);
 /* The streams' file bytes read so far (compressed ones', compressed), and in all (for progress). */
 uint64_t trace_iter_bytes(const struct trace_iter *it);
 uint64_t trace_iter_total_bytes(const struct trace_iter *it);
