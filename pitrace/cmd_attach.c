@@ -10,10 +10,11 @@
 
 #include "log.h"
 #include "options.h"
+#include "trace_dir.h"
 #include "pitrace.h"
 #include "ptrace_engine.h"
 
-enum { OPT_MODE = OPT_ID_BASE, OPT_FOLLOW, OPT_ON, OPT_NO_PIN };
+enum { OPT_MODE = OPT_ID_BASE, OPT_FOLLOW, OPT_ON, OPT_NO_PIN, OPT_SHARED };
 
 static const struct opt_def attach_opts[] = {
 	{ 'p', "pid", OPT_REQUIRED, "PID[,PID...]", "processes to trace (repeatable)", 0 },
@@ -23,6 +24,8 @@ static const struct opt_def attach_opts[] = {
 	{ OPT_FOLLOW, "follow-fork", OPT_NOARG, NULL, "also trace their new child processes", 0 },
 	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOL", "record only while inside SYMBOL (repeatable)", 0 },
 	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", 0 },
+	{ OPT_SHARED, "shared", OPT_NOARG, NULL,
+	  "let every user read the trace (default: its owner only)", 0 },
 	{ OPT_NO_PIN, "no-pin", OPT_NOARG, NULL, "don't pin tracer and processes to one CPU", 0 },
 	{ 'h', "help", OPT_NOARG, NULL, "this help", 0 },
 	{ 0 },
@@ -101,7 +104,12 @@ static int apply(struct ptrace_opts *o, int key, const char *arg, pid_t **pids, 
 	case 'p':
 		return parse_pids(arg, pids, nr) < 0 ? EXIT_USAGE : 0;
 	case 'o':
+		if (td_check_name(arg) < 0)
+			return EXIT_USAGE;
 		o->out_dir = arg;
+		break;
+	case OPT_SHARED:
+		o->shared = true;
 		break;
 	case OPT_MODE:
 		if (!strcmp(arg, "block")) {

@@ -16,13 +16,14 @@
 #include "pitrace.h"
 #include "ptrace_engine.h"
 #include "record_driver.h"
+#include "trace_dir.h"
 
 /* Which backends an option applies to (opt_def.flags). */
 enum { FOR_PTRACE = 1, FOR_DRIVER = 2, FOR_BOTH = 3 };
 
 enum {
 	OPT_MODE = OPT_ID_BASE, OPT_FOLLOW, OPT_ON, OPT_NO_PIN, OPT_ASLR, OPT_BACKEND,
-	OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT,
+	OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT, OPT_SHARED,
 };
 
 static const struct opt_def record_opts[] = {
@@ -38,6 +39,8 @@ static const struct opt_def record_opts[] = {
 	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOL",
 	  "record only while inside SYMBOL (repeatable)", FOR_PTRACE },
 	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", FOR_BOTH },
+	{ OPT_SHARED, "shared", OPT_NOARG, NULL,
+	  "let every user read the trace (default: its owner only)", FOR_PTRACE },
 	{ OPT_NO_PIN, "no-pin", OPT_NOARG, NULL,
 	  "don't pin tracer and command to one CPU", FOR_PTRACE },
 	{ OPT_ASLR, "aslr", OPT_NOARG, NULL,
@@ -90,7 +93,12 @@ static int apply(struct record_args *a, int key, const char *arg)
 
 	switch (key) {
 	case 'o':
+		if (td_check_name(arg) < 0)
+			return EXIT_USAGE;
 		a->pt.out_dir = a->drv.out_dir = arg;
+		break;
+	case OPT_SHARED:
+		a->pt.shared = true;
 		break;
 	case OPT_MODE:
 		mode = mode_parse(arg);

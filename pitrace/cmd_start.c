@@ -19,6 +19,7 @@
 #include "driver_session.h"
 #include "log.h"
 #include "pitrace.h"
+#include "trace_dir.h"
 
 struct start_opts {
 	struct collector_opts copts;
@@ -133,6 +134,8 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 			o->copts.compress = true;
 			break;
 		case 'o':
+			if (td_check_name(optarg) < 0)
+				return EXIT_USAGE;
 			out = optarg;
 			break;
 		case 'h':

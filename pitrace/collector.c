@@ -23,6 +23,7 @@
 #include "perf_maps.h"
 #include "symbols.h"
 #include "trace_attrs.h"
+#include "trace_dir.h"
 #include "trace_writer.h"
 
 #define COLLECTOR_POLL_MS 100	/* drain at least this often even without a wake-up */
@@ -500,6 +501,9 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 void collector_summary_line(const struct collector_summary *sum, const char *dir, char *buf,
 			    size_t size)
 {
+	char q[320];
+
+	dir = td_quote(dir, q, sizeof(q));
 	if (sum->count_only)
 		snprintf(buf, size, "%llu steps counted on %u CPUs: trace in %s",
 			 (unsigned long long)sum->counted, sum->cpus, dir);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pitrace: the command's entry point and its table of subcommands. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +41,21 @@ static void usage(FILE *f)
 		   "Reports are made by 'post' from the trace directory (default pitrace.data).\n");
 }
 
+static struct sigaction inherited_xfsz;
+
+void signals_child_restore(void)
+{
+	sigaction(SIGXFSZ, &inherited_xfsz, NULL);
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction ignore = { .sa_handler = SIG_IGN };
 	struct pitrace_opts opts = { 0 };
 	int i;
 
 	log_progname = "pitrace";
+	sigaction(SIGXFSZ, &ignore, &inherited_xfsz);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
 			opts.verbose++;

@@ -29,6 +29,14 @@ int cmd_archive(int argc, char **argv, struct pitrace_opts *opts);
  */
 void aslr_child_setup(bool keep);
 
+/*
+ * pitrace ignores SIGXFSZ from its start, so that a file size limit is a
+ * write error said in one line (EFBIG) like a full disk, not a silent
+ * death; a child about to exec a command gives it back the disposition
+ * pitrace was started with (main.c).
+ */
+void signals_child_restore(void);
+
 /* pitrace --version (version.c). */
 void pitrace_print_version(FILE *f);
 

@@ -17,6 +17,7 @@ struct ptrace_opts {
 	bool block;		  /* --mode block: PTRACE_SINGLEBLOCK */
 	bool follow_fork;	  /* also trace child processes */
 	bool compress;		  /* zstd step streams */
+	bool shared;		  /* --shared: the trace readable by every user */
 	bool pin;		  /* tracer and tracees on one CPU (default) */
 	bool aslr;		  /* record: keep the command's address randomization */
 	char **on_syms;		  /* --on SYMBOL: record only inside these functions */

@@ -17,6 +17,7 @@
 #include "ptrace_int.h"
 #include "symbols.h"
 #include "trace_reader.h"
+#include "trace_dir.h"
 #include "trace_writer.h"
 
 /* 12345 -> "12.3k" (rates read better short). */
@@ -60,7 +61,7 @@ void report_summary(struct engine *e, const char *dir)
 {
 	struct pt_attr_totals t;
 	double secs = (double)(tw_now_ns() - e->start_ns) / 1e9;
-	char r[32];
+	char r[32], q[320];
 
 	if (e->progress_shown)
 		fputs("\r\033[K", stderr);	/* the summary replaces the live line */
@@ -68,7 +69,8 @@ void report_summary(struct engine *e, const char *dir)
 	pr_info("%llu steps, %llu lost, %u process%s, %u thread%s in %.2f s (%s steps/s): "
 		"trace in %s", (unsigned long long)t.steps, (unsigned long long)t.lost,
 		t.processes, t.processes == 1 ? "" : "es", t.threads, t.threads == 1 ? "" : "s",
-		secs, short_count(secs > 0 ? (double)t.steps / secs : 0, r, sizeof(r)), dir);
+		secs, short_count(secs > 0 ? (double)t.steps / secs : 0, r, sizeof(r)),
+		td_quote(dir, q, sizeof(q)));
 }
 
 void report_note_exit(struct engine *e, struct thread *t, int status, uint64_t pc)

@@ -42,9 +42,9 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 /*
  * Signals that would end pitrace end the recording instead: every thread
  * is detached first (a tracer that just dies kills the threads it steps).
- * Ignored: SIGPIPE (stderr gone: messages are lost, not the tracees) and
- * SIGXFSZ (a file size limit is a write error like a full disk).  Called
- * after record's fork: CMD starts with pitrace's own dispositions.
+ * Ignored: SIGPIPE (stderr gone: messages are lost, not the tracees), and
+ * SIGXFSZ from main() on (signals_child_restore).  Called after record's
+ * fork: CMD starts with the dispositions pitrace was given.
  */
 static void install_signals(bool attach)
 {
@@ -61,7 +61,6 @@ static void install_signals(bool attach)
 	if (attach)
 		sigaction(GUARDIAN_GONE, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);
 }
 
 
@@ -93,7 +92,7 @@ static void set_header(struct engine *e, char *const *argv)
 
 static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attach)
 {
-	struct tw_options two = { .compress = o->compress };
+	struct tw_options two = { .compress = o->compress, .shared = o->shared };
 
 	memset(e, 0, sizeof(*e));
 	e->start_ns = tw_now_ns();
@@ -267,6 +266,7 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		aslr_child_setup(o->aslr);
+		signals_child_restore();
 		execv(prog, argv);
 		child_errno = errno;
 		if (write(err[1], &child_errno, sizeof(child_errno)) < 0)

@@ -42,6 +42,7 @@ static pid_t spawn_stopped(char **argv, bool aslr)
 			_exit(127);
 		}
 		aslr_child_setup(aslr);
+		signals_child_restore();
 		execvp(argv[0], argv);
 		pr_err("cannot run %s: %s", argv[0], strerror(errno));
 		_exit(127);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 
 #include "log.h"
 #include "trace_attrs.h"
+#include "trace_dir.h"
 #include "trace_reader.h"
 #include "trace_writer.h"
 
@@ -27,7 +29,11 @@ struct tw_attr {
 struct trace_writer {
 	char *dir;		  /* where files go: staging until committed */
 	char *name;		  /* the trace's name (-o DIR) */
+	char shown[320];	  /* name quoted for messages (td_quote) */
+	int dirfd;		  /* dir, opened once: every file is made relative to it */
+	int lock_fd;		  /* name's lock (trace_dir.h), held until freed */
 	bool committed;
+	bool commit_failed;	  /* tw_commit said why: not tried again */
 	bool in_place;		  /* writing into an existing empty name directly */
 	struct tw_options opts;
 	uint64_t features;
@@ -104,65 +110,6 @@ static char *path_join(const char *dir, const char *name)
 	return p;
 }
 
-static bool dir_is_empty(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	bool empty = true;
-
-	if (!d)
-		return false;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = false;
-	closedir(d);
-	return empty;
-}
-
-/* Remove the files of a trace directory (a trace has no subdirectories); rmdir too unless keep. */
-static int remove_trace_files(const char *dir, bool keep)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int ret = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		char *p;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		p = path_join(dir, e->d_name);
-		if (!p || unlink(p) < 0)
-			ret = -1;
-		free(p);
-	}
-	closedir(d);
-	if (!keep && rmdir(dir) < 0)
-		ret = -1;
-	return ret;
-}
-
-/* What is at path: 0 nothing, 1 an empty directory, 2 a trace directory, -1 anything else. */
-static int classify(const char *path)
-{
-	struct stat st;
-	char *hdr;
-	bool is_trace;
-
-	if (stat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return -1;
-	if (dir_is_empty(path))
-		return 1;
-	hdr = path_join(path, PT_FILE_HEADER);
-	is_trace = hdr && access(hdr, F_OK) == 0;
-	free(hdr);
-	return is_trace ? 2 : -1;
-}
-
 /* name without trailing slashes (a "DIR/" given on the command line). */
 static char *clean_name(const char *dir)
 {
@@ -174,101 +121,151 @@ static char *clean_name(const char *dir)
 	return n;
 }
 
-/* Make the staging directory next to tw->name. */
-/* Its files' mode: 0644, or 0600 for a private trace (tw_options.private). */
-static mode_t file_mode(const struct trace_writer *tw)
+/* Private (the default, and always with kernel addresses): for the owner only. */
+static bool is_private(const struct trace_writer *tw)
 {
-	return tw->opts.private ? 0600 : 0644;
+	return tw->opts.private || !tw->opts.shared;
 }
 
+/* Its files' mode: 0600, or 0644 less the umask for a shared trace (tw_options.shared). */
+static mode_t file_mode(const struct trace_writer *tw)
+{
+	return is_private(tw) ? 0600 : 0644;
+}
+
+/* The trace directory's mode once it takes its name: 0700, or 0755 less the umask. */
+static mode_t dir_mode(const struct trace_writer *tw)
+{
+	mode_t mask;
+
+	if (is_private(tw))
+		return 0700;
+	mask = umask(0);
+	umask(mask);
+	return 0755 & ~mask;
+}
+
+/* Open a directory we made or checked; tw->dirfd, or -1 said. */
+static int open_dir(struct trace_writer *tw, const char *path)
+{
+	tw->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (tw->dirfd < 0)
+		pr_err("cannot open %s: %s", path, strerror(errno));
+	return tw->dirfd;
+}
+
+/*
+ * Make the staging directory next to tw->name (mkdtemp: 0700, ours), or
+ * take an empty directory of ours as it is (it may be a mount point).
+ */
 static int make_staging(struct trace_writer *tw)
 {
-	int kind = classify(tw->name);
-	char *tmpl;
+	enum td_kind kind;
+	char *old;
+	int ret;
 
-	if (kind < 0) {
-		if (errno == EACCES || errno == ENOTDIR || errno == ELOOP)
-			pr_err("cannot use %s: %s", tw->name, strerror(errno));
-		else
-			pr_err("%s exists and is not a trace directory", tw->name);
+	if (td_lock(tw->name, &tw->lock_fd) < 0 || td_classify(tw->name, &kind) < 0)
 		return -1;
-	}
-	if (kind == 1) {
-		/* Nothing to keep: write into it (it may be a mount point). */
+	if (kind == TD_EMPTY) {
 		tw->dir = strdup(tw->name);
 		tw->in_place = true;
-		return tw->dir ? 0 : -1;
+		if (!tw->dir || open_dir(tw, tw->dir) < 0)
+			return -1;
+		return fchmod(tw->dirfd, dir_mode(tw));
 	}
-	tmpl = malloc(strlen(tw->name) + sizeof(".new-XXXXXX"));
-	if (!tmpl)
+	if (kind == TD_TRACE) {
+		/* Refused now, before anything runs, rather than at the commit. */
+		old = td_with_suffix(tw->name, TD_OLD_SUFFIX);
+		ret = old ? td_old_replaceable(old) : -1;
+		free(old);
+		if (ret < 0)
+			return -1;
+	}
+	tw->dir = td_with_suffix(tw->name, TD_STAGING_SUFFIX);
+	if (!tw->dir)
 		return -1;
-	sprintf(tmpl, "%s.new-XXXXXX", tw->name);
-	if (!mkdtemp(tmpl)) {
-		pr_err("cannot create %s: %s", tw->name, strerror(errno));
-		free(tmpl);
+	if (!mkdtemp(tw->dir)) {
+		pr_err("cannot create %s: %s", tw->dir, strerror(errno));
+		free(tw->dir);
+		tw->dir = NULL;
 		return -1;
 	}
-	/* mkdtemp makes it 0700; a trace is 0755 like mkdir's, unless private */
-	if (!tw->opts.private)
-		chmod(tmpl, 0755);
-	tw->dir = tmpl;
-	return 0;
+	return open_dir(tw, tw->dir) < 0 ? -1 : 0;
+}
+
+/* The previous trace at name gives way: DIR.old replaced, the two names swapped. */
+static int rotate(struct trace_writer *tw)
+{
+	char *old = td_with_suffix(tw->name, TD_OLD_SUFFIX);
+	int ret = -1;
+
+	if (!old)
+		return -1;
+	if (td_remove_trace(old) < 0) {
+		pr_err("the trace is in %s", tw->dir);
+		goto out;
+	}
+	/* Swap the two names in one step where the filesystem can: DIR is
+	 * never missing.  Then the old trace, now at the staging name,
+	 * becomes DIR.old. */
+	if (renameat2(AT_FDCWD, tw->dir, AT_FDCWD, tw->name, RENAME_EXCHANGE) == 0) {
+		if (rename(tw->dir, old) < 0)
+			pr_warn("cannot move the previous trace to %s: %s; it is in %s", old,
+				strerror(errno), tw->dir);
+		ret = 1;
+		goto out;
+	}
+	if (rename(tw->name, old) < 0) {
+		pr_err("cannot move previous trace %s to %s: %s; the trace is in %s", tw->name,
+		       old, strerror(errno), tw->dir);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(old);
+	return ret;
+}
+
+/* Give the staged trace its name and mode: 0, or -1 said (it stays where it is). */
+static int commit(struct trace_writer *tw)
+{
+	enum td_kind kind;
+	int ret;
+
+	if (td_classify(tw->name, &kind) < 0) {
+		pr_err("the trace is in %s", tw->dir);
+		return -1;
+	}
+	if (fchmod(tw->dirfd, dir_mode(tw)) < 0) {
+		pr_err("cannot set the mode of %s: %s", tw->dir, strerror(errno));
+		return -1;
+	}
+	ret = kind == TD_TRACE ? rotate(tw) : 0;
+	if (ret < 0)
+		return -1;
+	if (!ret && rename(tw->dir, tw->name) < 0) {
+		pr_err("cannot rename %s to %s: %s", tw->dir, tw->name, strerror(errno));
+		return -1;
+	}
+	free(tw->dir);
+	tw->dir = strdup(tw->name);
+	return tw->dir ? 0 : -1;
 }
 
 int tw_commit(struct trace_writer *tw)
 {
-	char *old = NULL;
-	int kind, ret = -1;
-
-	if (tw->committed)
-		return 0;
-	if (tw->in_place) {
+	if (tw->committed || tw->in_place) {
 		tw->committed = true;
 		return 0;
 	}
-	kind = classify(tw->name);
-	if (kind < 0) {
-		pr_err("%s appeared meanwhile and is not a trace directory; the trace is in %s",
-		       tw->name, tw->dir);
+	if (tw->commit_failed)
+		return -1;	/* said once: the trace stays in its staging directory */
+	if (commit(tw) < 0) {
+		tw->commit_failed = true;
 		return -1;
 	}
-	if (kind == 2) {
-		old = malloc(strlen(tw->name) + sizeof(".old"));
-		if (!old)
-			return -1;
-		sprintf(old, "%s.old", tw->name);
-		if (classify(old) > 0 && remove_trace_files(old, false) < 0) {
-			pr_err("cannot remove the previous backup %s: %s; the trace is in %s", old,
-			       strerror(errno), tw->dir);
-			goto out;
-		}
-		/* Swap the two names in one step where the filesystem can: DIR is
-		 * never missing.  Then the old trace, now at the staging name,
-		 * becomes DIR.old. */
-		if (renameat2(AT_FDCWD, tw->dir, AT_FDCWD, tw->name, RENAME_EXCHANGE) == 0) {
-			if (rename(tw->dir, old) < 0)
-				pr_warn("cannot move the previous trace to %s: %s; it is in %s",
-					old, strerror(errno), tw->dir);
-			goto done;
-		}
-		if (rename(tw->name, old) < 0) {
-			pr_err("cannot move previous trace %s to %s: %s; the trace is in %s",
-			       tw->name, old, strerror(errno), tw->dir);
-			goto out;
-		}
-	}
-	if (rename(tw->dir, tw->name) < 0) {
-		pr_err("cannot rename %s to %s: %s", tw->dir, tw->name, strerror(errno));
-		goto out;
-	}
-done:
-	free(tw->dir);
-	tw->dir = strdup(tw->name);
 	tw->committed = true;
-	ret = tw->dir ? 0 : -1;
-out:
-	free(old);
-	return ret;
+	return 0;
 }
 
 const char *tw_dir(const struct trace_writer *tw)
@@ -278,10 +275,7 @@ const char *tw_dir(const struct trace_writer *tw)
 
 bool tw_has_file(const struct trace_writer *tw, const char *name)
 {
-	char path[4096];
-
-	return (size_t)snprintf(path, sizeof(path), "%s/%s", tw->dir, name) < sizeof(path) &&
-	       access(path, F_OK) == 0;
+	return faccessat(tw->dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 int tw_error(const struct trace_writer *tw)
@@ -289,14 +283,28 @@ int tw_error(const struct trace_writer *tw)
 	return tw->error;
 }
 
+const char *tw_limit_note(int err, char *buf, size_t size)
+{
+	struct rlimit rl;
+
+	buf[0] = '\0';
+	if (err == EFBIG && getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(buf, size, " (the file size limit, ulimit -f, is %llu bytes)",
+			 (unsigned long long)rl.rlim_cur);
+	return buf;
+}
+
 /* The first write error of the trace: said once, in one line, then remembered. */
 static void write_failed(struct trace_writer *tw, const char *name, int err)
 {
 	if (tw->error)
 		return;
+	char note[96];
+
 	tw->error = err ? err : EIO;
-	pr_err("cannot write %s/%s: %s: the trace ends here (what was written before stays "
-	       "readable)", tw->name, name, strerror(tw->error));
+	pr_err("cannot write %s/%s: %s%s: the trace ends here (what was written before stays "
+	       "readable)", tw->shown, name, strerror(tw->error),
+	       tw_limit_note(tw->error, note, sizeof(note)));
 }
 
 static void free_writer(struct trace_writer *tw)
@@ -304,6 +312,10 @@ static void free_writer(struct trace_writer *tw)
 	for (size_t i = 0; i < tw->nr_attrs; i++)
 		free(tw->attrs[i].data);
 	free(tw->attrs);
+	if (tw->dirfd >= 0)
+		close(tw->dirfd);
+	if (tw->name)
+		td_unlock(tw->name, tw->lock_fd);
 	free(tw->dir);
 	free(tw->name);
 	free(tw);
@@ -315,61 +327,65 @@ void tw_discard(struct trace_writer *tw)
 		return;
 	if (tw->tasks_fd >= 0)
 		close(tw->tasks_fd);
-	if (!tw->committed && tw->dir)
-		remove_trace_files(tw->dir, tw->in_place);
+	if (!tw->committed && tw->dirfd >= 0) {
+		if (tw->in_place)
+			td_clear_at(tw->dirfd);
+		else
+			td_remove_staging(tw->dir);
+	}
 	free_writer(tw);
+}
+
+/*
+ * Create a new file of the trace: relative to the directory opened once,
+ * never following a link, never one that is there already (the
+ * directory is ours and no one else can write it: nothing should be).
+ */
+static int open_new(struct trace_writer *tw, const char *name)
+{
+	return openat(tw->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		      file_mode(tw));
 }
 
 struct trace_writer *tw_open(const char *dir, const struct tw_options *opts)
 {
 	struct trace_writer *tw;
 	struct pt_file_header h;
-	char *path;
 
 	tw = calloc(1, sizeof(*tw));
 	if (!tw)
 		return NULL;
-	tw->tasks_fd = -1;
+	tw->tasks_fd = tw->dirfd = tw->lock_fd = -1;
 	if (opts)
 		tw->opts = *opts;
 	tw->name = clean_name(dir);
+	if (tw->name)
+		td_quote(tw->name, tw->shown, sizeof(tw->shown));
 	if (!tw->name || make_staging(tw) < 0) {
 		free_writer(tw);
 		return NULL;
 	}
 	tw->features = tw->opts.features | (tw->opts.compress ? PT_FEAT_ZSTD : 0);
-	path = path_join(tw->dir, PT_FILE_TASKS);
 	/* O_CLOEXEC: not inherited by traced commands */
-	tw->tasks_fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw)) : -1;
+	tw->tasks_fd = open_new(tw, PT_FILE_TASKS);
 	fill_file_header(&h, PT_KIND_TASKS, 0, 0, 0);
 	if (tw->tasks_fd < 0 || write_all(tw->tasks_fd, &h, sizeof(h)) < 0) {
-		pr_err("cannot create %s/%s: %s", tw->name, PT_FILE_TASKS, strerror(errno));
-		free(path);
+		pr_err("cannot create %s/%s: %s", tw->shown, PT_FILE_TASKS, strerror(errno));
 		tw_discard(tw);
 		return NULL;
 	}
-	free(path);
 	tw->tasks_size = sizeof(h);
 	tw->tasks_crc = (uint32_t)crc32(0, (const Bytef *)&h, sizeof(h));
 	return tw;
 }
 
 /* Create the trace's file name (mode per file_mode); fd, or -1 with it said (write_failed). */
-static int create_file(struct trace_writer *tw, const char *name, char **path)
+static int create_file(struct trace_writer *tw, const char *name)
 {
-	int fd;
+	int fd = open_new(tw, name);
 
-	*path = path_join(tw->dir, name);
-	if (!*path) {
-		write_failed(tw, name, ENOMEM);
-		return -1;
-	}
-	fd = open(*path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw));
-	if (fd < 0) {
+	if (fd < 0)
 		write_failed(tw, name, errno);
-		free(*path);
-		*path = NULL;
-	}
 	return fd;
 }
 
@@ -378,36 +394,33 @@ static int create_file(struct trace_writer *tw, const char *name, char **path)
  * remove it: a partial snapshot is worse than none, the reader would trust
  * it.  0 or -1.
  */
-static int finish_file(struct trace_writer *tw, const char *name, char *path, int fd, int err)
+static int finish_file(struct trace_writer *tw, const char *name, int fd, int err)
 {
 	if (close(fd) < 0 && !err)
 		err = errno ? errno : EIO;
 	if (err) {
-		unlink(path);
+		unlinkat(tw->dirfd, name, 0);
 		write_failed(tw, name, err);
 	}
-	free(path);
 	return err ? -1 : 0;
 }
 
 int tw_write_file(struct trace_writer *tw, const char *name, const void *data, size_t len)
 {
-	char *path;
 	int fd;
 
 	if (tw->error)
 		return -1;
-	fd = create_file(tw, name, &path);
+	fd = create_file(tw, name);
 	if (fd < 0)
 		return -1;
-	return finish_file(tw, name, path, fd, write_all(fd, data, len) < 0 ? errno : 0);
+	return finish_file(tw, name, fd, write_all(fd, data, len) < 0 ? errno : 0);
 }
 
 int tw_copy_file(struct trace_writer *tw, const char *name, const char *src)
 {
 	uint8_t buf[65536];
 	int in, out, err = 0, read_err = 0;
-	char *path;
 	ssize_t n;
 
 	if (tw->error)
@@ -417,7 +430,7 @@ int tw_copy_file(struct trace_writer *tw, const char *name, const char *src)
 		read_err = errno;
 		goto err_source;
 	}
-	out = create_file(tw, name, &path);
+	out = create_file(tw, name);
 	if (out < 0) {
 		close(in);
 		return -1;
@@ -438,11 +451,10 @@ int tw_copy_file(struct trace_writer *tw, const char *name, const char *src)
 	close(in);
 	if (read_err) {
 		close(out);
-		unlink(path);
-		free(path);
+		unlinkat(tw->dirfd, name, 0);
 		goto err_source;
 	}
-	return finish_file(tw, name, path, out, err);
+	return finish_file(tw, name, out, err);
 
 err_source:
 	/* Not the trace's failure: it goes on without this file. */
@@ -559,14 +571,14 @@ static int header_image(struct trace_writer *tw, uint8_t **buf, size_t *len, siz
 }
 
 /* Rewrite the header file where it is (a full filesystem has no room for a new one). */
-static int header_in_place(struct trace_writer *tw, const char *path, uint8_t **buf, size_t *len)
+static int header_in_place(struct trace_writer *tw, uint8_t **buf, size_t *len)
 {
 	int fd, ret = -1;
 
 	if (!tw->header_room || *len + HEADER_SEAL > tw->header_room ||
 	    seal_header(buf, len, tw->header_room) < 0)
 		return -1;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = openat(tw->dirfd, PT_FILE_HEADER, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && pwrite(fd, *buf, *len, 0) == (ssize_t)*len)
 		ret = 0;
 	if (fd >= 0 && close(fd) < 0)
@@ -585,21 +597,20 @@ void tw_get_totals(const struct trace_writer *tw, struct pt_attr_totals *t)
 
 int tw_write_header(struct trace_writer *tw, const char *state)
 {
+	static const char tmp[] = PT_FILE_HEADER ".tmp";
 	struct pt_attr_totals t;
-	char *path = path_join(tw->dir, PT_FILE_HEADER);
-	char *tmp = path_join(tw->dir, PT_FILE_HEADER ".tmp");
 	uint8_t *buf = NULL;
 	size_t len = 0, room;
+	char note[96];
 	int fd, ret = -1, err = 0;
 
-	if (!path || !tmp)
-		goto out;
 	tw_get_totals(tw, &t);
 	tw_set_attr(tw, PT_ATTR_TOTALS, &t, sizeof(t));
 	tw_set_attr_str(tw, PT_ATTR_STATE, state);
 	if (header_image(tw, &buf, &len, &room) < 0)
 		goto out;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw));
+	unlinkat(tw->dirfd, tmp, 0);	/* a leftover of a failed rewrite */
+	fd = open_new(tw, tmp);
 	if (fd >= 0 && seal_header(&buf, &len, room) == 0 && write_all(fd, buf, len) == 0)
 		ret = 0;
 	err = errno;
@@ -607,7 +618,7 @@ int tw_write_header(struct trace_writer *tw, const char *state)
 		ret = -1;
 		err = errno;
 	}
-	if (!ret && rename(tmp, path) < 0) {
+	if (!ret && renameat(tw->dirfd, tmp, tw->dirfd, PT_FILE_HEADER) < 0) {
 		ret = -1;
 		err = errno;
 	}
@@ -615,20 +626,19 @@ int tw_write_header(struct trace_writer *tw, const char *state)
 		tw->header_room = room;
 		goto out;
 	}
-	unlink(tmp);
+	unlinkat(tw->dirfd, tmp, 0);
 	free(buf);
 	buf = NULL;
 	if ((err == ENOSPC || err == EDQUOT || err == EFBIG) &&
-	    header_image(tw, &buf, &len, &room) == 0 && header_in_place(tw, path, &buf, &len) == 0) {
-		pr_dbg("%s/%s rewritten in place (%s)", tw->name, PT_FILE_HEADER, strerror(err));
+	    header_image(tw, &buf, &len, &room) == 0 && header_in_place(tw, &buf, &len) == 0) {
+		pr_dbg("%s/%s rewritten in place (%s)", tw->shown, PT_FILE_HEADER, strerror(err));
 		ret = 0;
 		goto out;
 	}
-	pr_err("cannot write %s/%s: %s", tw->name, PT_FILE_HEADER, strerror(err));
+	pr_err("cannot write %s/%s: %s%s", tw->shown, PT_FILE_HEADER, strerror(err),
+	       tw_limit_note(err, note, sizeof(note)));
 out:
 	free(buf);
-	free(path);
-	free(tmp);
 	return ret;
 }
 
@@ -719,20 +729,16 @@ struct tw_stream *tw_stream_open(struct trace_writer *tw, bool per_cpu, uint32_t
 	struct tw_stream *s = calloc(1, sizeof(*s));
 	struct pt_file_header h;
 	char name[64];
-	char *path;
 
 	if (!s)
 		return NULL;
 	snprintf(name, sizeof(name), per_cpu ? PT_FILE_STEPS_CPU_FMT : PT_FILE_STEPS_THREAD_FMT, id);
-	path = path_join(tw->dir, name);
-	s->fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, file_mode(tw)) : -1;
+	s->fd = open_new(tw, name);
 	if (s->fd < 0) {
 		write_failed(tw, name, errno);
-		free(path);
 		free(s);
 		return NULL;
 	}
-	free(path);
 	s->tw = tw;
 	s->per_cpu = per_cpu;
 	s->id = id;
@@ -1013,12 +1019,20 @@ int tw_mark_cut_short(const char *dir, const char *state, const char *note,
 	uint8_t *data = NULL;
 	size_t len, off = sizeof(h);
 	int ret = -1;
+	struct stat st;
 
-	if (!tw || !path || trace_load_file(path, PT_KIND_HEADER, &h, &data, &len) < 0)
+	if (!tw)
 		goto out;
-	tw->tasks_fd = -1;
+	tw->tasks_fd = tw->lock_fd = -1;
+	if (!path || open_dir(tw, dir) < 0 ||
+	    trace_load_file(path, PT_KIND_HEADER, &h, &data, &len) < 0)
+		goto out;
+	/* The header keeps the mode the trace's files have. */
+	tw->opts.shared = fstatat(tw->dirfd, PT_FILE_HEADER, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			  (st.st_mode & S_IROTH);
 	tw->dir = strdup(dir);
 	tw->name = strdup(dir);
+	td_quote(dir, tw->shown, sizeof(tw->shown));
 	tw->committed = true;
 	tw->features = h.features;
 	tw->header_room = len;
@@ -1056,5 +1070,5 @@ int tw_remove_staging(const char *staging)
 		errno = EINVAL;		/* not a name tw_open makes */
 		return -1;
 	}
-	return remove_trace_files(staging, false);
+	return td_remove_staging(staging);
 }

@@ -45,23 +45,29 @@ struct tw_options {
 	int compress_level;	  /* 0: default */
 	uint64_t features;	  /* PT_FEAT_* to start with */
 	bool private;		  /* it holds kernel addresses (kallsyms, the KASLR
-				   * slide): its directory 0700 and its files 0600,
-				   * for its owner only */
+				   * slide): for its owner only, even when shared */
+	bool shared;		  /* readable by every user: directory 0755 and files
+				   * 0644, less the umask; else (the default) 0700
+				   * and 0600, as perf writes perf.data */
 };
 
 /*
- * Start a trace that will be called dir.  Its files go to a staging
- * directory next to it (DIR.new-XXXXXX, same filesystem) until tw_commit,
- * so that a recording which never starts leaves an existing DIR untouched;
- * an existing empty directory is written into directly.  An existing path
- * that is neither an empty directory nor a trace directory is refused.
- * Returns NULL with a message printed.
+ * Start a trace that will be called dir, under the rules of trace_dir.h:
+ * dir's lock is taken (a second writer is refused), then its files go to
+ * a staging directory next to it (DIR.new-XXXXXX, 0700, same filesystem)
+ * until tw_commit, so that a recording which never starts leaves an
+ * existing DIR untouched; an existing empty directory of ours is written
+ * into directly.  Any other existing path (a link, a file, a directory that
+ * is not a trace) is refused, as is a trace whose DIR.old cannot be
+ * replaced.  Every file is created relative to the directory opened once,
+ * with O_EXCL and O_NOFOLLOW.  Returns NULL with a message printed.
  */
 struct trace_writer *tw_open(const char *dir, const struct tw_options *opts);
 
 /*
- * The recording has really started: the trace takes its name.  A trace
- * already there becomes DIR.old (like perf; an older DIR.old is removed).
+ * The recording has really started: the trace takes its name (and its
+ * mode).  A trace already there becomes DIR.old (like perf; an older
+ * DIR.old is removed when trace_dir.h's rules allow, else refused).
  * Returns 0, or -1 with a message (the files stay in the staging directory).
  */
 int tw_commit(struct trace_writer *tw);
@@ -179,6 +185,9 @@ int tw_mark_cut_short(const char *dir, const char *state, const char *note,
 /* Remove a staging directory (DIR.new-XXXXXX) a recorder that died before
  * the recording started left behind; 0 or -1 (errno set). */
 int tw_remove_staging(const char *staging);
+
+/* What a write error errno means here, for a message: for EFBIG, the file size limit. */
+const char *tw_limit_note(int err, char *buf, size_t size);
 
 /*
  * Finish: close the tasks file, commit (if not yet), write the header with

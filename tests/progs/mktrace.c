@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// build: -O2 -D_GNU_SOURCE -Iinclude -Iutil util/trace_writer.c util/trace_attrs.c util/trace_reader.c util/stream_reader.c util/stepcodec.c util/log.c -lzstd -lz
+// build: -O2 -D_GNU_SOURCE -Iinclude -Iutil util/trace_writer.c util/trace_dir.c util/trace_attrs.c util/trace_reader.c util/stream_reader.c util/stepcodec.c util/log.c -lzstd -lz
 /*
  * Test-only trace maker: writes a synthetic trace directory through the real
  * trace writer, with steps whose counts are known by construction, so post's
@@ -7,7 +7,7 @@
  *
  *   mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]
  *               [--pcs ADDR*N,...[@K]]... [--mmap PATH:START:LEN:PGOFF] [--pid P]
- *               [--lost N] [--min-reader V] [--mode step|block] [--private]
+ *               [--lost N] [--min-reader V] [--mode step|block] [--private] [--shared]
  *               [--lists FILE] [--arch NAME]
  *
  * Threads P, P+1, ... take turns, R steps a run, until N steps in all; a
@@ -119,7 +119,7 @@ static void usage(void)
 	fprintf(stderr, "usage: mktrace DIR [--steps N] [--threads T] [--run R] [--loop L]\n"
 			"               [--zstd] [--pcs ADDR*N,...[@K]]... [--pid P]\n"
 			"               [--mmap PATH:START:LEN:PGOFF]\n"
-			"               [--lost N] [--min-reader V] [--mode step|block] [--private]\n"
+			"               [--lost N] [--min-reader V] [--mode step|block] [--private] [--shared]\n"
 			"               [--lists FILE] [--arch NAME]\n");
 	exit(2);
 }
@@ -164,6 +164,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--private")) {	/* as the driver's collector writes */
 			o.private = true;
+			continue;
+		}
+		if (!strcmp(a, "--shared")) {	/* as record --shared writes */
+			o.shared = true;
 			continue;
 		}
 		if (!v)

@@ -21,18 +21,48 @@
 #include "trace_writer.h"
 #include "unit.h"
 
-/* What is at a path, for the table: "-" nothing, "empty", "file", "other" (a
- * directory with a non-trace file), or a trace's first NOTE ("trace:NOTE"). */
+/* Entries of the directory path that are not named as a trace's files. */
+static bool has_foreign_files(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool any = false;
+
+	while (d && (e = readdir(d)))
+		any |= e->d_name[0] != '.' && strcmp(e->d_name, "header") &&
+		       strcmp(e->d_name, "tasks") && strncmp(e->d_name, "steps.", 6) &&
+		       strcmp(e->d_name, "vdso");
+	if (d)
+		closedir(d);
+	return any;
+}
+
+/*
+ * What is at a path, for the table: "-" nothing, "empty", "file", "other" (a
+ * directory that is no readable trace), a trace's first NOTE ("trace:NOTE",
+ * "+extra" when it holds other files too), or "link:" and what the link
+ * points to.
+ */
 static void describe(const char *path, char *out, size_t size)
 {
+	char target[512];
 	struct stat st;
 	struct trace *t;
 	DIR *d;
 	struct dirent *e;
 	bool any = false;
+	int quiet, devnull;
+	ssize_t n;
 
-	if (stat(path, &st) < 0) {
+	if (lstat(path, &st) < 0) {
 		snprintf(out, size, "-");
+		return;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(path, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		snprintf(out, size, "link:");
+		describe(target, out + 5, size - 5);
 		return;
 	}
 	if (!S_ISDIR(st.st_mode)) {
@@ -48,14 +78,20 @@ static void describe(const char *path, char *out, size_t size)
 		snprintf(out, size, "empty");
 		return;
 	}
-	snprintf(out, size, "%s/header", path);
-	if (access(out, F_OK) < 0) {
+	fflush(stderr);
+	quiet = dup(2);
+	devnull = open("/dev/null", O_WRONLY);
+	dup2(devnull, 2);	/* a directory that is no trace makes the reader say so */
+	t = trace_open(path);
+	dup2(quiet, 2);
+	close(quiet);
+	close(devnull);
+	if (!t) {
 		snprintf(out, size, "other");
 		return;
 	}
-	fflush(stderr);
-	t = trace_open(path);
-	snprintf(out, size, "trace:%s", t && trace_info(t)->notes[0] ? trace_info(t)->notes[0] : "?");
+	snprintf(out, size, "trace:%s%s", trace_info(t)->notes[0] ? trace_info(t)->notes[0] : "?",
+		 has_foreign_files(path) ? "+extra" : "");
 	trace_close(t);
 }
 
@@ -79,13 +115,31 @@ static void make_path(const char *path, const char *what)
 		close(open(path, O_WRONLY | O_CREAT, 0644));
 		return;
 	}
+	if (!strncmp(what, "link:", 5)) {	/* a link to a sibling made as what follows */
+		snprintf(f, sizeof(f), "%s.target", path);
+		make_path(f, what + 5);
+		CU_ASSERT_EQUAL(symlink(f, path), 0);
+		return;
+	}
 	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
 	if (!strcmp(what, "other")) {
 		snprintf(f, sizeof(f), "%s/notes.txt", path);
 		close(open(f, O_WRONLY | O_CREAT, 0644));
+	} else if (!strcmp(what, "fake")) {	/* a file called header is not a header */
+		snprintf(f, sizeof(f), "%s/header", path);
+		close(open(f, O_WRONLY | O_CREAT, 0644));
+	} else if (!strcmp(what, "open")) {	/* empty, but every user can write it */
+		chmod(path, 0777);
 	} else if (!strncmp(what, "trace:", 6)) {
+		char note[64];
+
+		snprintf(note, sizeof(note), "%.*s", (int)strcspn(what + 6, "+"), what + 6);
 		rmdir(path);
-		make_trace(path, what + 6);
+		make_trace(path, note);
+		if (strstr(what, "+extra")) {
+			snprintf(f, sizeof(f), "%s/NOTES.txt", path);
+			close(open(f, O_WRONLY | O_CREAT, 0644));
+		}
 	}
 }
 
@@ -99,7 +153,8 @@ static int leftovers(const char *dir, const char *name)
 
 	snprintf(old, sizeof(old), "%s.old", name);
 	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.' && strcmp(e->d_name, name) && strcmp(e->d_name, old))
+		if (e->d_name[0] != '.' && strcmp(e->d_name, name) && strcmp(e->d_name, old) &&
+		    !strstr(e->d_name, ".target"))
 			n++;
 	if (d)
 		closedir(d);
@@ -122,6 +177,14 @@ static const struct {
 	{ "empty", "-", "discard", "empty", "-" },
 	{ "file", "-", "refused", "file", "-" },
 	{ "other", "-", "refused", "other", "-" },
+	{ "fake", "-", "refused", "other", "-" },
+	{ "open", "-", "refused", "empty", "-" },
+	{ "link:trace:elsewhere", "-", "refused", "link:trace:elsewhere", "-" },
+	{ "link:empty", "-", "refused", "link:empty", "-" },
+	{ "trace:good", "trace:older+extra", "refused", "trace:good", "trace:older+extra" },
+	{ "trace:good", "other", "refused", "trace:good", "other" },
+	{ "trace:good", "link:trace:older", "refused", "trace:good", "link:trace:older" },
+	{ "trace:good+extra", "-", "commit", "trace:new", "trace:good+extra" },
 };
 
 static void test_existing_directory(void)
@@ -318,35 +381,43 @@ static ssize_t slurp(const char *path, char *buf, size_t size)
 /*
  * A trace holds exactly the files its writer wrote: the header, the tasks
  * file, the streams and what tw_write_file and tw_copy_file put there,
- * each named in format.h.  A trace is 0755 with files 0644 (umask
- * permitting); a private one (it holds kernel addresses: kallsyms, the
- * KASLR slide) is its owner's only, 0700 and 0600, from its staging
- * directory on.
+ * each named in format.h.  A trace is its owner's only, 0700 with files
+ * 0600, unless shared (0755 and 0644 less the umask); a private one (it
+ * holds kernel addresses: kallsyms, the KASLR slide) even when shared.
+ * The staging directory is 0700 whatever the trace becomes.
  */
 static void test_trace_files(void)
 {
 	static const struct {
-		bool private;
+		bool private, shared;
+		mode_t umask;
 		int dir;
 		const char *files;
 	} cases[] = {
-		{ false, 0755, "header 0644,kallsyms 0644,modules 0644,steps.c0 0644,"
-			       "steps.t7 0644,tasks 0644,vdso 0644" },
-		{ true, 0700, "header 0600,kallsyms 0600,modules 0600,steps.c0 0600,"
-			      "steps.t7 0600,tasks 0600,vdso 0600" },
+		{ false, false, 022, 0700, "header 0600,kallsyms 0600,modules 0600,steps.c0 0600,"
+					   "steps.t7 0600,tasks 0600,vdso 0600" },
+		{ false, true, 022, 0755, "header 0644,kallsyms 0644,modules 0644,steps.c0 0644,"
+					  "steps.t7 0644,tasks 0644,vdso 0644" },
+		{ false, true, 027, 0750, "header 0640,kallsyms 0640,modules 0640,steps.c0 0640,"
+					  "steps.t7 0640,tasks 0640,vdso 0640" },
+		{ true, false, 022, 0700, "header 0600,kallsyms 0600,modules 0600,steps.c0 0600,"
+					  "steps.t7 0600,tasks 0600,vdso 0600" },
+		{ true, true, 022, 0700, "header 0600,kallsyms 0600,modules 0600,steps.c0 0600,"
+					 "steps.t7 0600,tasks 0600,vdso 0600" },
 	};
 	mode_t old = umask(022);
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct tw_options o = { .private = cases[i].private };
+		struct tw_options o = { .private = cases[i].private, .shared = cases[i].shared };
 		struct trace_writer *tw;
 		struct tw_stream *s[2];
 		char name[300], got[512];
 
+		umask(cases[i].umask);
 		snprintf(name, sizeof(name), "%s/private%zu", unit_tmpdir(), i);
 		tw = tw_open(name, &o);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
-		CU_ASSERT_EQUAL(mode_of(tw_dir(tw), NULL), cases[i].dir);	/* staging */
+		CU_ASSERT_EQUAL(mode_of(tw_dir(tw), NULL), 0700);	/* staging */
 		s[0] = tw_stream_open(tw, true, 0);
 		s[1] = tw_stream_open(tw, false, 7);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s[0]);
@@ -451,7 +522,7 @@ static void test_copy_file(void)
 }
 
 static CU_TestInfo trace_writer_tests[] = {
-	{ "a trace holds exactly the files written, private ones 0700/0600", test_trace_files },
+	{ "a trace holds exactly the files written, 0700/0600 unless shared", test_trace_files },
 	{ "copying a file into a trace: whole, or not at all (table)", test_copy_file },
 	{ "an existing directory: kept, replaced at commit, or refused (table)",
 	  test_existing_directory },
