@@ -272,9 +272,11 @@ static void pop_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint3
 static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
 		    const struct cf_frame *f)
 {
+	/* A jump's frame replaced the function that jumped, not the one below. */
 	uint32_t other = f->kind == CF_ENTRY_TAIL ? f->caller_fn :
-			 f->kind == CF_ENTRY_JUMP && parent ? parent->fn : CF_NO_FN;
+			 f->kind == CF_ENTRY_JUMP ? f->from_fn : CF_NO_FN;
 
+	(void)parent;
 	push_line(ctx, t, t->depth - 1, f->kind, f->fn, other, f->entry_index);
 }
 
@@ -344,8 +346,10 @@ static void flow_replay_visit(void *ctx, uint32_t k, bool push)
 	uint64_t entry = w->first + f->start;
 
 	if (push) {
+		/* fn[depth] is still the frame this one replaced: a replay pushes
+		 * every frame above its call itself. */
 		uint32_t other = f->kind == CF_ENTRY_TAIL ? f->caller_fn :
-				 f->kind == CF_ENTRY_JUMP ? w->fn[f->depth - 1] : CF_NO_FN;
+				 f->kind == CF_ENTRY_JUMP ? w->fn[f->depth] : CF_NO_FN;
 
 		w->fn[f->depth] = f->fn;
 		if (!w->m)

@@ -1017,8 +1017,14 @@ static void unexplained(struct callflow *cf, struct cf_thread *t, const struct c
 		resume(cf, t, k, pc, site, ev);
 		return;
 	}
-	if (t->sigreturn_pending || (prev && prev->insn.cls == ARCH_INSN_SYSCALL)) {
-		/* A sigreturn to an address we could not predict: end the innermost handler. */
+	/*
+	 * After a system call with no record: a sigreturn to an address we could
+	 * not predict, ending the innermost handler.  But a signal record pending
+	 * says a handler is entered at the call's exit (raise() in a handler):
+	 * the handler below it is interrupted, not ended.
+	 */
+	if (t->sigreturn_pending ||
+	    (!t->async_pending && prev && prev->insn.cls == ARCH_INSN_SYSCALL)) {
 		k = t->top_resuming;
 		if (k >= 1) {
 			resume(cf, t, k, pc, site, ev);
