@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "arch_vectors.h"
@@ -379,16 +380,21 @@ static int dump_steps_file(const char *path, bool force, bool cut_short)
 static int dump_file(const char *path, bool force)
 {
 	struct pt_file_header h;
-	FILE *f = fopen(path, "rb");
-	size_t n;
+	uint64_t size;
+	int fd = trace_open_file(path, &size);
+	ssize_t n;
 
-	if (!f) {
-		pr_err("cannot open %s: %s", path, strerror(errno));
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, &h, sizeof(h));
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0) {
+		pr_err("cannot read %s: %s", path, strerror(errno));
 		return -1;
 	}
-	n = fread(&h, 1, sizeof(h), f);
-	fclose(f);
-	if (trace_check_file_header(path, &h, n, 0) < 0)
+	if (trace_check_file_header(path, &h, (size_t)n, 0) < 0)
 		return -1;
 	switch (h.kind) {
 	case PT_KIND_HEADER: return dump_header_file(path);

@@ -296,8 +296,12 @@ void stream_reader_counts(const struct stream_reader *r, uint64_t *steps, uint64
  * Building blocks of the above, for `post dump` and tests.
  * trace_check_file_header: validate a file header read from path (have =
  * bytes read; kind 0 accepts any kind); 0 or -1 with a message printed.
+ * trace_open_file: open a trace file to read: a regular file (or a
+ * symbolic link to one) without holes, never blocking on the way (a FIFO,
+ * a device); its fd and *size, or -1 after one line naming the file.
  * trace_load_file: read a whole header or tasks file into *data (malloc'ed,
- * the file header included) after validating it.
+ * the file header included) after validating it: its file header first,
+ * then its size (a header file: at most PT_HEADER_FILE_MAX).
  * trace_next_record: the tagged record at *off in data[0..len), advancing
  * *off; 1 with *rh set, 0 at the end, -1 if it is cut short.
  * trace_task_decode: a task record's fields; -1 if it is malformed.
@@ -308,6 +312,7 @@ int trace_check_file_header(const char *path, const struct pt_file_header *h, si
 /* The same without a message: NULL, or what is wrong (in buf). */
 const char *trace_file_header_problem(const struct pt_file_header *h, size_t have, unsigned kind,
 				      char *buf, size_t size);
+int trace_open_file(const char *path, uint64_t *size);
 int trace_load_file(const char *path, unsigned kind, struct pt_file_header *h, uint8_t **data,
 		    size_t *len);
 int trace_next_record(const uint8_t *data, size_t len, size_t *off,
