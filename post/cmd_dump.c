@@ -36,6 +36,23 @@ static const char *const attr_names[] = {
 	[PT_ATTR_PAD] = "PAD", [PT_ATTR_CHECK] = "CHECK", [PT_ATTR_TASKS_LOST] = "TASKS_LOST",
 };
 
+/*
+ * The CRC-32 of a file's bytes before a record, carried from one record
+ * to the next: a CHECK covers every byte before it, and recomputing that
+ * from byte 0 at each one made dump quadratic in the records.
+ */
+struct running_crc {
+	uint32_t crc;		  /* zlib's CRC of no bytes is 0 */
+	size_t upto;		  /* bytes of the file it covers */
+};
+
+static uint32_t crc_upto(struct running_crc *rc, const uint8_t *data, size_t at)
+{
+	rc->crc = (uint32_t)crc32(rc->crc, data + rc->upto, (uInt)(at - rc->upto));
+	rc->upto = at;
+	return rc->crc;
+}
+
 /* A CHECK record's CRC, and whether the bytes it covers still have it. */
 static void print_crc(uint32_t want, uint32_t have)
 {
@@ -73,6 +90,7 @@ static int dump_header_file(const char *path)
 {
 	struct pt_file_header h;
 	const struct pt_rec_header *rh;
+	struct running_crc crc = { 0, 0 };
 	uint8_t *data;
 	size_t len, off = sizeof(h), at;
 	int r;
@@ -108,7 +126,7 @@ static int dump_header_file(const char *path)
 			uint32_t v;
 
 			memcpy(&v, p, 4);
-			print_crc(v, (uint32_t)crc32(0, data, (uInt)at));
+			print_crc(v, crc_upto(&crc, data, at));
 		} else if (rh->type == PT_ATTR_TASKS_LOST && plen >= 8) {
 			uint64_t v;
 
@@ -147,6 +165,7 @@ static int dump_tasks_file(const char *path)
 {
 	struct pt_file_header h;
 	const struct pt_rec_header *rh;
+	struct running_crc crc = { 0, 0 };
 	uint8_t *data;
 	size_t len, off = sizeof(h), at;
 	int r;
@@ -166,7 +185,7 @@ static int dump_tasks_file(const char *path)
 		}
 		if (t.type == PT_TASK_CHECK) {
 			/* its time and seq only repeat the record's before it */
-			print_crc(t.check.crc32, (uint32_t)crc32(0, data, (uInt)at));
+			print_crc(t.check.crc32, crc_upto(&crc, data, at));
 			putchar('\n');
 			continue;
 		}
