@@ -195,7 +195,7 @@ static size_t clamp_size(uint64_t want, size_t lo, size_t hi)
 	return want < lo ? lo : want > hi ? hi : (size_t)want;
 }
 
-static struct stream_reader *sr_open(const char *path, bool force)
+static struct stream_reader *sr_open(const char *path, bool force, bool quiet)
 {
 	struct stream_reader *r = calloc(1, sizeof(*r));
 	char problem[256];
@@ -205,6 +205,7 @@ static struct stream_reader *sr_open(const char *path, bool force)
 	if (!r)
 		return NULL;
 	r->force = force;
+	r->quiet = quiet;
 	r->path = strdup(path);
 	r->fd = trace_open_file(path, &size);
 	if (r->fd < 0)
@@ -252,12 +253,17 @@ err:
 
 struct stream_reader *stream_reader_open(const char *path)
 {
-	return sr_open(path, false);
+	return sr_open(path, false, false);
 }
 
 struct stream_reader *stream_reader_open_force(const char *path)
 {
-	return sr_open(path, true);
+	return sr_open(path, true, false);
+}
+
+struct stream_reader *stream_reader_open_quiet(const char *path, bool force)
+{
+	return sr_open(path, force, true);
 }
 
 void stream_reader_expect(struct stream_reader *r, const struct trace *t,

@@ -993,14 +993,27 @@ const struct trace_stream_info *trace_stream(const struct trace *t, size_t i)
 	return i < t->nr_streams ? &t->streams[i] : NULL;
 }
 
+void trace_say_stream_damage(const char *path, const char *what, size_t more, bool force)
+{
+	if (!more && force)
+		pr_warn("%s: %s; reading up to there", path, what);
+	else if (!more)
+		pr_err("%s: %s (--force reads up to there)", path, what);
+	else if (force)
+		pr_warn("%s: %s; %zu more step streams are damaged, -v lists them; reading each "
+			"up to there", path, what, more);
+	else
+		pr_err("%s: %s; %zu more step streams are damaged, -v lists them (--force reads "
+		       "each up to there)", path, what, more);
+}
+
 struct stream_reader *trace_stream_open(const struct trace *t, size_t i)
 {
 	struct stream_reader *r;
 
 	if (i >= t->nr_streams)
 		return NULL;
-	r = t->force ? stream_reader_open_force(t->streams[i].path)
-		     : stream_reader_open(t->streams[i].path);
+	r = stream_reader_open_quiet(t->streams[i].path, t->force);
 	if (!r)
 		return NULL;
 	stream_reader_set_force(r, t->force);

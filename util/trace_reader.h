@@ -118,9 +118,17 @@ bool trace_names_every_thread(const struct trace *t);
 /*
  * Stream i, open for reading as the trace says: --force, cut short, and
  * checked against the trace (stream_reader_expect).  NULL after a message.
+ * Its damage is kept, not printed (stream_reader_damage): the caller says
+ * it once for all the streams it read (trace_iter does).
  */
 struct stream_reader;
 struct stream_reader *trace_stream_open(const struct trace *t, size_t i);
+/*
+ * Damaged streams in one line: the first one's path and damage, and how
+ * many more (the caller lists them under -v); an error, or with force a
+ * warning ("reading up to there").
+ */
+void trace_say_stream_damage(const char *path, const char *what, size_t more, bool force);
 
 enum trace_ev_kind {
 	TEV_STEP,		  /* one executed instruction at pc */
@@ -234,6 +242,8 @@ struct stream_reader *stream_reader_open(const char *path);
 /* The same, but a file header that cannot be read is damage (a warning,
  * no records) rather than an error. */
 struct stream_reader *stream_reader_open_force(const char *path);
+/* Either (force or not), its damage kept from the start, not printed. */
+struct stream_reader *stream_reader_open_quiet(const char *path, bool force);
 /*
  * Check the stream against its trace too: its file header's stream id is
  * si's, a SWITCH goes to si's thread (per-thread streams) and to threads
