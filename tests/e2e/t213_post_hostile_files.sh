@@ -59,10 +59,10 @@ for name in header tasks steps.t1000; do
 		hostile "$name" "$kind"
 		before=$(stat -c '%F %s %b' d/"$name")
 		for report in info counts arc dump "dump $name" "--force counts"; do
-			# no allocation of the sparse file's size: 1 GiB of address space is plenty
+			# no allocation of the sparse file's size: 2 GiB of address space is plenty
 			# shellcheck disable=SC2086 # the report's words
 			one_line "$name $kind: $report" "^post: error: d/$name: ${why[$kind]}$" \
-				bash -c 'ulimit -v 1048576; exec "$@"' - "$POST" -i d $report
+				bash -c 'ulimit -v 2097152; exec "$@"' - "$POST" -i d $report
 			[ "$report" = counts ] && [ -s out ] && fail "$name $kind: a report: $(head -2 out)"
 		done
 		expect_eq "$name $kind: the file after" "$before" "$(stat -c '%F %s %b' d/"$name")"
@@ -73,7 +73,7 @@ done
 # a header over 64 MiB, written whole (no holes)
 rm -rf d && cp -r good d && head -c $((65 << 20)) /dev/zero >>d/header || fail "a large header"
 one_line "a 65 MiB header" '^post: error: d/header: [0-9]+ bytes: larger than a header file can be \(64 MiB\)$' \
-	bash -c 'ulimit -v 1048576; exec "$@"' - "$POST" -i d counts
+	bash -c 'ulimit -v 2097152; exec "$@"' - "$POST" -i d counts
 
 # a file post may not read (as another user: root reads everything)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
