@@ -233,10 +233,15 @@ static int write_item(struct archive *a, const struct item *it, double *bytes, s
 	struct stat st;
 	char *buf;
 	ssize_t n;
-	int fd = open(it->src, O_RDONLY | O_CLOEXEC), ret = -1;
+	/* never blocking: a FIFO in the trace (as its vdso, say) would wait for a writer */
+	int fd = open(it->src, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), ret = -1;
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		pr_err("%s: %s", it->src, strerror(errno));
+		goto err_close;
+	}
+	if (!S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		pr_err("%s: not a regular file", it->src);
 		goto err_close;
 	}
 	buf = malloc(COPY_CHUNK);

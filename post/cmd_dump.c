@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "arch_vectors.h"
@@ -34,6 +35,54 @@ static const char *const attr_names[] = {
 	[PT_ATTR_NOTE] = "NOTE", [PT_ATTR_KERNEL_BUILD_ID] = "KERNEL_BUILD_ID",
 	[PT_ATTR_PAD] = "PAD", [PT_ATTR_CHECK] = "CHECK", [PT_ATTR_TASKS_LOST] = "TASKS_LOST",
 };
+
+/*
+ * The CRC-32 of a file's bytes before a record, carried from one record
+ * to the next: a CHECK covers every byte before it, and recomputing that
+ * from byte 0 at each one made dump quadratic in the records.
+ */
+struct running_crc {
+	uint32_t crc;		  /* zlib's CRC of no bytes is 0 */
+	size_t upto;		  /* bytes of the file it covers */
+};
+
+static uint32_t crc_upto(struct running_crc *rc, const uint8_t *data, size_t at)
+{
+	rc->crc = (uint32_t)crc32(rc->crc, data + rc->upto, (uInt)(at - rc->upto));
+	rc->upto = at;
+	return rc->crc;
+}
+
+/* How a file is dumped: what the trace says of it, and --force. */
+struct dump_ctx {
+	bool force;
+	bool cut_short;		  /* the recording was cut short: a partial last record is fine */
+	bool opened;		  /* the trace's reader read the file first (and said any damage) */
+};
+
+/*
+ * Records that end before the file does.  A trace cut short may end in a
+ * partial record; damage the trace's reader already reported (with
+ * --force: without, there is no dump) is noted in the dump only; else an
+ * error, or with --force a warning, as every report gives.
+ */
+static int dump_damage(const char *path, const struct dump_ctx *dc, bool tasks, const char *what,
+		       size_t at)
+{
+	if (dc->cut_short && tasks) {
+		printf("# ends in a partial record at byte %zu (the recording was cut short)\n", at);
+		return 0;
+	}
+	printf("# %s at byte %zu: the rest is not dumped\n", what, at);
+	if (dc->opened)
+		return 0;
+	if (dc->force) {
+		pr_warn("%s: %s at byte %zu; reading up to there", path, what, at);
+		return 0;
+	}
+	pr_err("%s: %s at byte %zu (--force reads up to there)", path, what, at);
+	return -1;
+}
 
 /* A CHECK record's CRC, and whether the bytes it covers still have it. */
 static void print_crc(uint32_t want, uint32_t have)
@@ -68,10 +117,11 @@ static void print_quoted(const uint8_t *p, size_t len)
 	putchar('"');
 }
 
-static int dump_header_file(const char *path)
+static int dump_header_file(const char *path, const struct dump_ctx *dc)
 {
 	struct pt_file_header h;
 	const struct pt_rec_header *rh;
+	struct running_crc crc = { 0, 0 };
 	uint8_t *data;
 	size_t len, off = sizeof(h), at;
 	int r;
@@ -107,7 +157,7 @@ static int dump_header_file(const char *path)
 			uint32_t v;
 
 			memcpy(&v, p, 4);
-			print_crc(v, (uint32_t)crc32(0, data, (uInt)at));
+			print_crc(v, crc_upto(&crc, data, at));
 		} else if (rh->type == PT_ATTR_TASKS_LOST && plen >= 8) {
 			uint64_t v;
 
@@ -127,11 +177,7 @@ static int dump_header_file(const char *path)
 		putchar('\n');
 	}
 	free(data);
-	if (r < 0) {
-		pr_err("%s: truncated or corrupt record at byte %zu", path, at);
-		return -1;
-	}
-	return 0;
+	return r < 0 ? dump_damage(path, dc, false, "truncated or corrupt record", at) : 0;
 }
 
 static void prot_str(uint32_t prot, char *buf)
@@ -142,10 +188,11 @@ static void prot_str(uint32_t prot, char *buf)
 	buf[3] = '\0';
 }
 
-static int dump_tasks_file(const char *path)
+static int dump_tasks_file(const char *path, const struct dump_ctx *dc)
 {
 	struct pt_file_header h;
 	const struct pt_rec_header *rh;
+	struct running_crc crc = { 0, 0 };
 	uint8_t *data;
 	size_t len, off = sizeof(h), at;
 	int r;
@@ -165,7 +212,7 @@ static int dump_tasks_file(const char *path)
 		}
 		if (t.type == PT_TASK_CHECK) {
 			/* its time and seq only repeat the record's before it */
-			print_crc(t.check.crc32, (uint32_t)crc32(0, data, (uInt)at));
+			print_crc(t.check.crc32, crc_upto(&crc, data, at));
 			putchar('\n');
 			continue;
 		}
@@ -210,11 +257,7 @@ static int dump_tasks_file(const char *path)
 		putchar('\n');
 	}
 	free(data);
-	if (r < 0) {
-		pr_err("%s: truncated record at byte %zu", path, at);
-		return -1;
-	}
-	return 0;
+	return r < 0 ? dump_damage(path, dc, true, "truncated record", at) : 0;
 }
 
 /* An ASYNC record: kind and number named, then the v3 detail when there is one. */
@@ -336,16 +379,23 @@ static void print_ctl(const struct step_item *it)
 	}
 }
 
-static int dump_steps_file(const char *path, bool force, bool cut_short)
+/*
+ * A step stream's records; its damage, when it has some, as a line of the
+ * dump and in *damage (malloc'ed): the caller says it, once for all the
+ * streams it dumps.  -1 after an error (damage without --force, or one
+ * printed: the stream cannot be read).
+ */
+static int dump_steps_file(const char *path, bool force, bool cut_short, char **damage)
 {
-	struct stream_reader *r = stream_reader_open(path);
+	/* with --force a stream whose file header cannot be read is one without records */
+	struct stream_reader *r = stream_reader_open_quiet(path, force);
 	struct step_item it;
 	uint64_t off, last_pc = 0, steps = 0;
 	int ret;
 
+	*damage = NULL;
 	if (!r)
 		return -1;
-	stream_reader_set_force(r, force);
 	stream_reader_set_cut_short(r, cut_short);
 	printf("# %s%s\n", path, stream_reader_header(r)->flags & PT_FLAG_ZSTD
 				       ? " (zstd: decompressed offsets)" : "");
@@ -369,31 +419,69 @@ static int dump_steps_file(const char *path, bool force, bool cut_short)
 		if (it.ctl_type == PT_CTL_SWITCH)
 			last_pc = 0;
 	}
+	if (stream_reader_damage(r)) {
+		printf("# %s: the rest is not dumped\n", stream_reader_damage(r));
+		*damage = strdup(stream_reader_damage(r));
+	}
 	printf("# %" PRIu64 " steps%s\n", steps,
 	       stream_reader_cut(r) ? " (cut short: the stream ends without END)" : "");
 	stream_reader_close(r);
 	return ret < 0 ? -1 : 0;
 }
 
+/*
+ * Step streams (one, or the trace's): the damage of them all in one line,
+ * -v listing each; -1 once one failed.
+ */
+static int dump_streams(const char *const *paths, size_t n, bool force, bool cut_short)
+{
+	char *first = NULL, *damage;
+	size_t first_i = 0, damaged = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		ret = dump_steps_file(paths[i], force, cut_short, &damage);
+		if (!damage)
+			continue;
+		pr_dbg("%s: %s", paths[i], damage);
+		if (!damaged++) {
+			first = damage;
+			first_i = i;
+		} else {
+			free(damage);
+		}
+	}
+	if (damaged)
+		trace_say_stream_damage(paths[first_i], first, damaged - 1, force);
+	free(first);
+	return ret;
+}
+
 /* Dump one file, whatever its kind says it is. */
 static int dump_file(const char *path, bool force)
 {
+	const struct dump_ctx dc = { .force = force };
 	struct pt_file_header h;
-	FILE *f = fopen(path, "rb");
-	size_t n;
+	uint64_t size;
+	int fd = trace_open_file(path, &size);
+	ssize_t n;
 
-	if (!f) {
-		pr_err("cannot open %s: %s", path, strerror(errno));
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, &h, sizeof(h));
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0) {
+		pr_err("cannot read %s: %s", path, strerror(errno));
 		return -1;
 	}
-	n = fread(&h, 1, sizeof(h), f);
-	fclose(f);
-	if (trace_check_file_header(path, &h, n, 0) < 0)
+	if (trace_check_file_header(path, &h, (size_t)n, 0) < 0)
 		return -1;
 	switch (h.kind) {
-	case PT_KIND_HEADER: return dump_header_file(path);
-	case PT_KIND_TASKS: return dump_tasks_file(path);
-	case PT_KIND_STEPS: return dump_steps_file(path, force, false);
+	case PT_KIND_HEADER: return dump_header_file(path, &dc);
+	case PT_KIND_TASKS: return dump_tasks_file(path, &dc);
+	case PT_KIND_STEPS: return dump_streams(&path, 1, force, false);
 	}
 	pr_err("%s: unknown file kind %u", path, h.kind);
 	return -1;
@@ -403,6 +491,7 @@ int cmd_dump(int argc, char **argv, struct post_opts *opts)
 {
 	bool header = false, tasks = false, steps = false;
 	const char *file = NULL;
+	struct dump_ctx dc;
 	const struct popt opt[] = {
 		OPT_GROUP("Options"),
 		OPT_FLAG(0, "header", &header, "the header file"),
@@ -440,22 +529,35 @@ int cmd_dump(int argc, char **argv, struct post_opts *opts)
 	t = trace_open_arch(opts->input, opts->force ? TRACE_OPEN_FORCE : 0);
 	if (!t)
 		return EXIT_RUNTIME;
+	dc = (struct dump_ctx){ opts->force, trace_cut_short(t), true };
 	if (header) {
 		char *p = malloc(strlen(trace_dir(t)) + sizeof("/" PT_FILE_HEADER));
 
 		sprintf(p, "%s/%s", trace_dir(t), PT_FILE_HEADER);
-		ret |= dump_header_file(p);
+		ret |= dump_header_file(p, &dc);
 		free(p);
 	}
 	if (tasks) {
 		char *p = malloc(strlen(trace_dir(t)) + sizeof("/" PT_FILE_TASKS));
 
 		sprintf(p, "%s/%s", trace_dir(t), PT_FILE_TASKS);
-		ret |= dump_tasks_file(p);
+		ret |= dump_tasks_file(p, &dc);
 		free(p);
 	}
-	for (size_t i = 0; steps && i < trace_nr_streams(t) && !ret; i++)
-		ret |= dump_steps_file(trace_stream(t, i)->path, opts->force, trace_cut_short(t));
+	if (steps && !ret) {
+		size_t n = trace_nr_streams(t);
+		const char **paths = calloc(n ? n : 1, sizeof(*paths));
+
+		if (!paths) {
+			pr_err("out of memory");
+			ret = -1;
+		}
+		for (size_t i = 0; paths && i < n; i++)
+			paths[i] = trace_stream(t, i)->path;
+		if (paths)
+			ret = dump_streams(paths, n, opts->force, trace_cut_short(t));
+		free(paths);
+	}
 	trace_close(t);
 	if (fflush(stdout) != 0) {
 		pr_err("cannot write the dump: %s", strerror(errno));

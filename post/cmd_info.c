@@ -222,7 +222,9 @@ static bool stream_steps(const struct trace *t, size_t i, uint64_t *steps, bool 
 			 char *damage, size_t size, struct async_counts *ac)
 {
 	const struct trace_stream_info *si = trace_stream(t, i);
-	struct stream_reader *r = stream_reader_open(si->path);
+	/* damage is part of the description here (a file header too): count up to
+	 * it, say what it is, in the stream's line */
+	struct stream_reader *r = stream_reader_open_quiet(si->path, true);
 	uint64_t pcs[1024];	/* steps are only counted: decoded in batches */
 	struct step_item it;
 
@@ -232,9 +234,6 @@ static bool stream_steps(const struct trace *t, size_t i, uint64_t *steps, bool 
 	if (!r)
 		return false;
 	*zstd = stream_reader_header(r)->flags & PT_FLAG_ZSTD;
-	/* damage is part of the description here: count up to it, say what it is */
-	stream_reader_set_force(r, true);
-	stream_reader_set_quiet(r, true);
 	stream_reader_set_cut_short(r, trace_cut_short(t));
 	stream_reader_expect(r, t, si);
 	for (;;) {
@@ -371,6 +370,9 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 		pr_err("%s: %zu damaged step stream%s (see above; --force reads up to the damage)",
 		       trace_dir(t), damaged, damaged > 1 ? "s" : "");
 		ok = false;
+	} else if (damaged) {
+		pr_warn("%s: %zu damaged step stream%s (see above); reading up to the damage",
+			trace_dir(t), damaged, damaged > 1 ? "s" : "");
 	}
 	trace_close(t);
 	if (read && (ok || opts->force) && read_pass(opts))

@@ -470,8 +470,10 @@ int session_run(struct session *s)
 		pr_dbg("call flow: %" PRIu64 " steps one at a time, %" PRIu64 " calls taken whole "
 		       "(%" PRIu64 " steps; %" PRIu64 " replays made)", st.steps_single,
 		       st.calls_whole, st.steps_whole, st.replays);
-		/* in the kernel they come of its text patched at run time: no damage */
-		if (st.unexplained_capped_user)
+		/* in the kernel they come of its text patched at run time: no damage;
+		 * after an error there is no report for it to qualify, and the
+		 * error said what is wrong: one line */
+		if (st.unexplained_capped_user && r >= 0)
 			pr_warn("%" PRIu64 " transfers that no instruction, record or ring change "
 				"explains came on top of %u others, and were taken as jumps: the "
 				"trace looks damaged", st.unexplained_capped_user,

@@ -195,22 +195,21 @@ static size_t clamp_size(uint64_t want, size_t lo, size_t hi)
 	return want < lo ? lo : want > hi ? hi : (size_t)want;
 }
 
-static struct stream_reader *sr_open(const char *path, bool force)
+static struct stream_reader *sr_open(const char *path, bool force, bool quiet)
 {
 	struct stream_reader *r = calloc(1, sizeof(*r));
 	char problem[256];
-	struct stat st;
+	uint64_t size = 0;
 	ssize_t n;
 
 	if (!r)
 		return NULL;
 	r->force = force;
+	r->quiet = quiet;
 	r->path = strdup(path);
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0) {
-		pr_err("cannot open %s: %s", path, strerror(errno));
+	r->fd = trace_open_file(path, &size);
+	if (r->fd < 0)
 		goto err;
-	}
 	n = read_some(r->fd, &r->hdr, sizeof(r->hdr));
 	if (n < 0) {
 		pr_err("cannot read %s: %s", path, strerror(errno));
@@ -226,11 +225,9 @@ static struct stream_reader *sr_open(const char *path, bool force)
 		sr_fail(r, "%s", problem);
 		return r;
 	}
-	if (fstat(r->fd, &st) < 0)
-		st.st_size = 0;
 	r->file_pos = r->base = sizeof(r->hdr);
 	if (r->hdr.flags & PT_FLAG_ZSTD) {
-		r->zin_cap = clamp_size((uint64_t)st.st_size, SR_MIN_BUF, SR_CHUNK);
+		r->zin_cap = clamp_size(size, SR_MIN_BUF, SR_CHUNK);
 		r->cap = SR_MIN_BUF;	/* grows to the size of a block */
 		r->zstd = ZSTD_createDStream();
 		r->zin = malloc(r->zin_cap);
@@ -243,7 +240,7 @@ static struct stream_reader *sr_open(const char *path, bool force)
 		r->zret = 1;
 	} else {
 		/* a short stream gets a small buffer: a trace may have many */
-		r->cap = clamp_size((uint64_t)st.st_size, SR_MIN_BUF, SR_CHUNK);
+		r->cap = clamp_size(size, SR_MIN_BUF, SR_CHUNK);
 	}
 	r->buf = malloc(r->cap);
 	if (!r->buf)
@@ -256,12 +253,17 @@ err:
 
 struct stream_reader *stream_reader_open(const char *path)
 {
-	return sr_open(path, false);
+	return sr_open(path, false, false);
 }
 
 struct stream_reader *stream_reader_open_force(const char *path)
 {
-	return sr_open(path, true);
+	return sr_open(path, true, false);
+}
+
+struct stream_reader *stream_reader_open_quiet(const char *path, bool force)
+{
+	return sr_open(path, force, true);
 }
 
 void stream_reader_expect(struct stream_reader *r, const struct trace *t,

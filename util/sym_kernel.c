@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel symbols from kallsyms/modules snapshots, plus vmlinux DWARF when it matches. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch_sym.h"
@@ -36,14 +38,33 @@ struct sym_kernel {
 	uint64_t kaslr;
 };
 
+/* kallsyms runs to a few MiB with every module loaded: far more is no copy of it */
+#define SYM_KERNEL_FILE_MAX (256 << 20)
+
+/* A text file of the trace, whole; NULL when there is none (or it is no regular file). */
 static char *read_file(const char *path)
 {
-	FILE *f = fopen(path, "re");
+	/* never blocking: a FIFO would wait for a writer */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
+	struct stat st;
+	FILE *f;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "r"))) {
+		pr_warn("%s: not a regular file: ignored", path);
+		close(fd);
+		return NULL;
+	}
+	if (st.st_size > SYM_KERNEL_FILE_MAX) {
+		pr_warn("%s: %lld bytes, more than a copy of /proc/kallsyms can be: ignored", path,
+			(long long)st.st_size);
+		fclose(f);
+		return NULL;
+	}
 	do {
 		if (cap - len < 65536) {
 			char *nb = realloc(buf, cap = cap * 2 + 65536);

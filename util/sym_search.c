@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef HAVE_LIBDEBUGINFOD
 #include <dlfcn.h>
@@ -330,15 +331,22 @@ static char *fd_path(int fd)
 /* path, open, when it is an ELF file of the recorded build (any, when none is recorded). */
 static int open_same_build(struct sym_found *f, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* never blocking: a FIFO (in a trace, under --symfs) would wait for a writer */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	const void *id;
+	struct stat st;
 	ssize_t len;
-	Elf *elf;
+	Elf *elf = NULL;
 
 	if (fd < 0) {
 		pr_dbg("%s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		pr_dbg("%s: not a regular file", path);
+		goto err_close;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		pr_dbg("%s: not an ELF file", path);

@@ -374,6 +374,28 @@ const struct dec_chunk *decoder_next(struct trace_decoder *d, size_t i)
 	return c;
 }
 
+void decoder_settle(struct trace_decoder *d)
+{
+	pthread_mutex_lock(&d->lock);
+	for (;;) {
+		struct dec_stream *todo = NULL;
+		bool busy = false;
+
+		for (size_t i = 0; i < d->n && !todo; i++) {
+			busy |= d->s[i].busy;
+			if (fillable(&d->s[i]))
+				todo = &d->s[i];
+		}
+		if (todo)
+			fill(d, todo);
+		else if (busy)
+			pthread_cond_wait(&d->ready, &d->lock);
+		else
+			break;
+	}
+	pthread_mutex_unlock(&d->lock);
+}
+
 void decoder_free(struct trace_decoder *d)
 {
 	if (!d)

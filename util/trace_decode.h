@@ -64,6 +64,12 @@ struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned t
 				  bool bytes);
 /* The stream's next chunk, waiting for it; the one before is given back. */
 const struct dec_chunk *decoder_next(struct trace_decoder *d, size_t stream);
+/*
+ * Decode every stream as far ahead as the queue goes (or to its end),
+ * waiting for the threads: what the streams then hold does not depend on
+ * the number of threads or their timing (the damage found, say).
+ */
+void decoder_settle(struct trace_decoder *d);
 void decoder_free(struct trace_decoder *d);
 
 /* Threads for decoding by default: one per online CPU. */

@@ -33,6 +33,7 @@ struct iter_stream {
 	const struct dec_chunk *c; /* its records, decoded: the current chunk */
 	struct stream_reader *r;  /* its reader (the decoder's): damage, once it ended */
 	size_t item, step;	  /* the next record in it, the next step of a run */
+	bool damage_reached;	  /* --force: the merge came to its damage, its end */
 };
 
 /*
@@ -65,6 +66,7 @@ struct trace_iter {
 	struct iter_run held_run; /* its steps (a run) */
 	int held_state;		  /* 0 none, 1 held, 2 streams exhausted */
 	bool failed;
+	bool damage_said;	  /* the streams' damage was reported (once for all) */
 	struct trace_event run;	  /* trace_next: the run it gives a step at a time */
 	const uint64_t *run_pcs;
 	size_t run_n, run_k;
@@ -138,10 +140,48 @@ err:
 	return NULL;
 }
 
+/*
+ * Damaged streams, said in one line however many there are (a trace with
+ * 49 of them gave 49 lines): the first, and how many more; -v lists each.
+ * With --force, the streams whose damage the merge came to (each ended
+ * there); without, the one it failed at, and every stream found damaged
+ * once the decoders have gone as far ahead as they go (whatever their
+ * number and timing).
+ */
+static void report_damage(struct trace_iter *it, const struct iter_stream *failed)
+{
+	bool force = trace_forced(it->t);
+	const struct iter_stream *first = failed;
+	size_t n = 0;
+
+	if (it->damage_said || (failed && !stream_reader_damage(failed->r)))
+		return;	/* said (an I/O error, out of memory: by whoever met it) */
+	it->damage_said = true;
+	if (failed)
+		decoder_settle(it->dec);
+	for (size_t i = 0; i < it->n; i++) {
+		const struct iter_stream *s = &it->s[i];
+
+		if (!stream_reader_damage(s->r) || (!failed && !s->damage_reached))
+			continue;
+		if (!first)
+			first = s;
+		n++;
+	}
+	if (!n)
+		return;
+	for (size_t i = 0; n > 1 && i < it->n; i++)
+		if (stream_reader_damage(it->s[i].r) && (failed || it->s[i].damage_reached))
+			pr_dbg("%s: %s", it->s[i].info->path, stream_reader_damage(it->s[i].r));
+	trace_say_stream_damage(first->info->path, stream_reader_damage(first->r), n - 1, force);
+}
+
 void trace_iter_free(struct trace_iter *it)
 {
 	if (!it)
 		return;
+	if (it->dec && !it->failed)
+		report_damage(it, NULL);	/* a reader that stopped before the end */
 	decoder_free(it->dec);
 	free(it->s);
 	free(it->ievs);
@@ -362,9 +402,12 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev, stru
 			}
 		}
 		r = stream_item(it, s, &item);
-		if (r < 0)
+		if (r < 0) {
+			report_damage(it, s);
 			return -1;
+		}
 		if (r == 0) {
+			s->damage_reached = stream_reader_damage(s->r) != NULL;
 			s->done = true;
 			it->cur = NULL;
 			continue;
@@ -464,6 +507,8 @@ static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter
 	if (it->held_state == 0) {
 		int r = next_stream_event(it, &it->held, &it->held_run);
 
+		if (r == 0)
+			report_damage(it, NULL);
 		if (r == 0 && check_totals(it) < 0)
 			r = -1;
 		if (r < 0) {

@@ -134,52 +134,136 @@ int trace_check_file_header(const char *path, const struct pt_file_header *h, si
 	return -1;
 }
 
-int trace_load_file(const char *path, unsigned kind, struct pt_file_header *h, uint8_t **data,
-		    size_t *len)
+/* What a path is, for a refusal: "a FIFO", "a symbolic link to a FIFO". */
+static void file_type_name(const char *path, mode_t mode, char *buf, size_t size)
 {
-	struct stat st;
-	uint8_t *buf = NULL;
-	size_t size, got = 0;
-	int fd;
+	struct stat l;
+	const char *what = S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket"
+			 : S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
+			 : S_ISDIR(mode) ? "a directory" : "not a file";
+	bool link = lstat(path, &l) == 0 && S_ISLNK(l.st_mode);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			pr_err("%s: missing", path);
-		else
-			pr_err("cannot open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		pr_err("%s: not a regular file", path);
-		goto err_close;
-	}
-	size = (size_t)st.st_size;
-	buf = malloc(size + 1);
-	if (!buf) {
-		pr_err("%s: out of memory (%zu bytes)", path, size);
-		goto err_close;
-	}
-	while (got < size) {
-		ssize_t n = read(fd, buf + got, size - got);
+	snprintf(buf, size, "%s%s", link ? "a symbolic link to " : "", what);
+}
+
+static void refuse_not_regular(const char *path, mode_t mode)
+{
+	char what[64];
+
+	file_type_name(path, mode, what, sizeof(what));
+	pr_err("%s: not a regular file (%s)", path, what);
+}
+
+static int read_full(int fd, void *buf, size_t len, size_t *got)
+{
+	*got = 0;
+	while (*got < len) {
+		ssize_t n = read(fd, (uint8_t *)buf + *got, len - *got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			pr_err("cannot read %s: %s", path, strerror(errno));
-			goto err_free;
-		}
+		if (n < 0)
+			return -1;
 		if (n == 0)
 			break;
-		got += (size_t)n;
+		*got += (size_t)n;
 	}
-	if (got >= sizeof(*h))
-		memcpy(h, buf, sizeof(*h));
-	if (trace_check_file_header(path, (const struct pt_file_header *)buf, got, kind) < 0)
+	return 0;
+}
+
+int trace_open_file(const char *path, uint64_t *size)
+{
+	struct stat st;
+	off_t hole;
+	int fd, fl;
+
+	/* looked at before it is opened: opening a FIFO waits for a writer,
+	 * opening a device may act (a tape rewinds) */
+	if (stat(path, &st) < 0)
+		goto err_open;
+	if (!S_ISREG(st.st_mode))
+		goto err_type;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		goto err_open;
+	/* what was opened, should the path have been swapped since */
+	if (fstat(fd, &st) < 0) {
+		pr_err("cannot read %s: %s", path, strerror(errno));
+		goto err_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		goto err_type;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		pr_err("cannot read %s: %s", path, strerror(errno));
+		goto err_close;
+	}
+	/* writers write every byte in order: a hole is no trace's, and its
+	 * size (3 GiB, say) nothing to allocate for */
+	hole = lseek(fd, 0, SEEK_HOLE);
+	if (hole >= 0 && hole < st.st_size) {
+		pr_err("%s: a sparse file (a hole at byte %lld of %lld): not written by a recorder",
+		       path, (long long)hole, (long long)st.st_size);
+		goto err_close;
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		pr_err("cannot read %s: %s", path, strerror(errno));
+		goto err_close;
+	}
+	*size = (uint64_t)st.st_size;
+	return fd;
+
+err_open:
+	if (errno == ENOENT)
+		pr_err("%s: missing", path);
+	else
+		pr_err("cannot open %s: %s", path, strerror(errno));
+	return -1;
+err_type:
+	refuse_not_regular(path, st.st_mode);
+	return -1;
+err_close:
+	close(fd);
+	return -1;
+}
+
+int trace_load_file(const char *path, unsigned kind, struct pt_file_header *h, uint8_t **data,
+		    size_t *len)
+{
+	uint8_t *buf = NULL;
+	uint64_t size;
+	size_t got;
+	int fd = trace_open_file(path, &size);
+
+	if (fd < 0)
+		return -1;
+	/* the file header first: a file that is no trace's gets nothing allocated */
+	if (read_full(fd, h, sizeof(*h), &got) < 0) {
+		pr_err("cannot read %s: %s", path, strerror(errno));
+		goto err_close;
+	}
+	if (trace_check_file_header(path, h, got, kind) < 0)
+		goto err_close;
+	if (kind == PT_KIND_HEADER && size > PT_HEADER_FILE_MAX) {
+		pr_err("%s: %llu bytes: larger than a header file can be (%u MiB)", path,
+		       (unsigned long long)size, PT_HEADER_FILE_MAX >> 20);
+		goto err_close;
+	}
+	if (size > SIZE_MAX - 1 || !(buf = malloc((size_t)size + 1))) {
+		pr_err("%s: out of memory (%llu bytes)", path, (unsigned long long)size);
+		goto err_close;
+	}
+	memcpy(buf, h, sizeof(*h));
+	if (size > sizeof(*h) && read_full(fd, buf + sizeof(*h), (size_t)size - sizeof(*h),
+					   &got) < 0) {
+		pr_err("cannot read %s: %s", path, strerror(errno));
 		goto err_free;
+	}
 	close(fd);
 	*data = buf;
-	*len = got;
+	*len = sizeof(*h) + (size > sizeof(*h) ? got : 0);
 	return 0;
 
 err_free:
@@ -718,8 +802,16 @@ static int list_streams(struct trace *t)
 		if (!si.path)
 			continue;
 		si.name = si.path + strlen(t->dir) + 1;
-		if (stat(si.path, &st) == 0)
+		if (stat(si.path, &st) == 0) {
+			if (!S_ISREG(st.st_mode)) {
+				/* refused here, not skipped: it is where steps should be */
+				refuse_not_regular(si.path, st.st_mode);
+				free(si.path);
+				closedir(d);
+				return -1;
+			}
 			si.file_size = (uint64_t)st.st_size;
+		}
 		if (trace_cut_short(t) && si.file_size < sizeof(struct pt_file_header)) {
 			/* created by a recorder that died before writing to it */
 			pr_dbg("%s: no file header (the recording was cut short): skipped", si.path);
@@ -901,14 +993,27 @@ const struct trace_stream_info *trace_stream(const struct trace *t, size_t i)
 	return i < t->nr_streams ? &t->streams[i] : NULL;
 }
 
+void trace_say_stream_damage(const char *path, const char *what, size_t more, bool force)
+{
+	if (!more && force)
+		pr_warn("%s: %s; reading up to there", path, what);
+	else if (!more)
+		pr_err("%s: %s (--force reads up to there)", path, what);
+	else if (force)
+		pr_warn("%s: %s; %zu more step streams are damaged, -v lists them; reading each "
+			"up to there", path, what, more);
+	else
+		pr_err("%s: %s; %zu more step streams are damaged, -v lists them (--force reads "
+		       "each up to there)", path, what, more);
+}
+
 struct stream_reader *trace_stream_open(const struct trace *t, size_t i)
 {
 	struct stream_reader *r;
 
 	if (i >= t->nr_streams)
 		return NULL;
-	r = t->force ? stream_reader_open_force(t->streams[i].path)
-		     : stream_reader_open(t->streams[i].path);
+	r = stream_reader_open_quiet(t->streams[i].path, t->force);
 	if (!r)
 		return NULL;
 	stream_reader_set_force(r, t->force);

@@ -118,9 +118,17 @@ bool trace_names_every_thread(const struct trace *t);
 /*
  * Stream i, open for reading as the trace says: --force, cut short, and
  * checked against the trace (stream_reader_expect).  NULL after a message.
+ * Its damage is kept, not printed (stream_reader_damage): the caller says
+ * it once for all the streams it read (trace_iter does).
  */
 struct stream_reader;
 struct stream_reader *trace_stream_open(const struct trace *t, size_t i);
+/*
+ * Damaged streams in one line: the first one's path and damage, and how
+ * many more (the caller lists them under -v); an error, or with force a
+ * warning ("reading up to there").
+ */
+void trace_say_stream_damage(const char *path, const char *what, size_t more, bool force);
 
 enum trace_ev_kind {
 	TEV_STEP,		  /* one executed instruction at pc */
@@ -234,6 +242,8 @@ struct stream_reader *stream_reader_open(const char *path);
 /* The same, but a file header that cannot be read is damage (a warning,
  * no records) rather than an error. */
 struct stream_reader *stream_reader_open_force(const char *path);
+/* Either (force or not), its damage kept from the start, not printed. */
+struct stream_reader *stream_reader_open_quiet(const char *path, bool force);
 /*
  * Check the stream against its trace too: its file header's stream id is
  * si's, a SWITCH goes to si's thread (per-thread streams) and to threads
@@ -296,8 +306,12 @@ void stream_reader_counts(const struct stream_reader *r, uint64_t *steps, uint64
  * Building blocks of the above, for `post dump` and tests.
  * trace_check_file_header: validate a file header read from path (have =
  * bytes read; kind 0 accepts any kind); 0 or -1 with a message printed.
+ * trace_open_file: open a trace file to read: a regular file (or a
+ * symbolic link to one) without holes, never blocking on the way (a FIFO,
+ * a device); its fd and *size, or -1 after one line naming the file.
  * trace_load_file: read a whole header or tasks file into *data (malloc'ed,
- * the file header included) after validating it.
+ * the file header included) after validating it: its file header first,
+ * then its size (a header file: at most PT_HEADER_FILE_MAX).
  * trace_next_record: the tagged record at *off in data[0..len), advancing
  * *off; 1 with *rh set, 0 at the end, -1 if it is cut short.
  * trace_task_decode: a task record's fields; -1 if it is malformed.
@@ -308,6 +322,7 @@ int trace_check_file_header(const char *path, const struct pt_file_header *h, si
 /* The same without a message: NULL, or what is wrong (in buf). */
 const char *trace_file_header_problem(const struct pt_file_header *h, size_t have, unsigned kind,
 				      char *buf, size_t size);
+int trace_open_file(const char *path, uint64_t *size);
 int trace_load_file(const char *path, unsigned kind, struct pt_file_header *h, uint8_t **data,
 		    size_t *len);
 int trace_next_record(const uint8_t *data, size_t len, size_t *off,

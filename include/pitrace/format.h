@@ -65,6 +65,12 @@
 #define PT_FILE_MODULES "modules"		/* copy of /proc/modules */
 #define PT_FILE_VDSO "vdso"			/* the traced processes' vDSO image */
 
+/*
+ * The largest header file a reader takes: its attributes are a command
+ * line (Linux caps argv at 6 MiB), a few names and notes, and padding.
+ */
+#define PT_HEADER_FILE_MAX (64u << 20)
+
 enum pt_file_kind {
 	PT_KIND_HEADER = 1,
 	PT_KIND_TASKS = 2,

@@ -14,7 +14,14 @@
  *            after its 32-byte file header), the name, uleb128 length, data
  * Names: header, tasks, steps.tN, steps.cN, vdso, kallsyms, modules (the
  * trace); b/NAME (a second trace, for diff: without one diff compares the
- * trace with itself); sym/PATH (a file under --symfs, e.g. the program).
+ * trace with itself); sym/PATH (a file under --symfs, e.g. the program);
+ * hostile (its first byte a kind, the rest a file's name: that file of
+ * the trace made a FIFO, a symbolic link to one, to /dev/null, to itself,
+ * a socket, a directory, a 3 GiB sparse file, or a link to a copy).
+ *
+ * Each report must leave stderr in shape: when it fails, exactly one
+ * line, "post: error: ..."; when it succeeds, no error line.  A hostile
+ * header, tasks or steps file must make every report fail (so: one line).
  *
  * FIX_CRC recomputes every CRC (header, tasks, plain streams) after the
  * mutation, so that mutations reach what the CRCs protect; FIX_COUNTS
@@ -31,7 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -135,7 +144,9 @@ struct entry {
 };
 
 static char root[64], dir_a[96], dir_b[96], dir_sym[96], dir_cache[96];
-static int out_fd = -1;
+static int out_fd = -1, err_fd = -1;
+/* The trace file the hostile entry made no regular file, if any: every report fails on it. */
+static bool hostile_refused;
 static bool run_all, show_sizes;
 
 static void die(const char *what)
@@ -185,7 +196,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	show_sizes = getenv("PITRACE_FUZZ_SIZES") != NULL;
 	log_progname = "post";
 	out_fd = memfd_create("fuzz-post-out", 0);
-	if (out_fd < 0)
+	err_fd = memfd_create("fuzz-post-err", 0);
+	if (out_fd < 0 || err_fd < 0)
 		die("memfd_create");
 	return 0;
 }
@@ -389,6 +401,107 @@ static void make_parents(char *path)
 	}
 }
 
+/* Hostile files. */
+
+enum hostile_kind {
+	HOSTILE_FIFO, HOSTILE_LINK_FIFO, HOSTILE_LINK_DEVICE, HOSTILE_LINK_LOOP, HOSTILE_SOCKET,
+	HOSTILE_DIRECTORY, HOSTILE_SPARSE, HOSTILE_LINK_COPY, NR_HOSTILE
+};
+
+/*
+ * Is name one of the files post must refuse when it is no regular file:
+ * header, tasks, or a step stream by the reader's rule for their names
+ * ("steps.t" or "steps.c", an id in decimal without leading zeros)?
+ */
+static bool is_trace_file(const char *name)
+{
+	const char *d = name + 7;
+	char *end;
+
+	if (!strcmp(name, "header") || !strcmp(name, "tasks"))
+		return true;
+	if (strncmp(name, "steps.t", 7) && strncmp(name, "steps.c", 7))
+		return false;
+	if (*d < '0' || *d > '9' || (*d == '0' && d[1]))
+		return false;
+	errno = 0;
+	return strtoul(d, &end, 10) <= UINT32_MAX && !*end && !errno;
+}
+
+/*
+ * The hostile entry: data[0] % NR_HOSTILE a kind, the rest the name of a
+ * file of trace a, which it replaces (what was written there is the
+ * sparse file's start, and the copy's contents).
+ */
+static void make_hostile(const struct entry *e)
+{
+	char name[64], path[192], other[192];
+	enum hostile_kind kind;
+	int fd;
+
+	if (e->len < 2 || e->len - 1 >= sizeof(name))
+		return;
+	kind = e->data[0] % NR_HOSTILE;
+	memcpy(name, e->data + 1, e->len - 1);
+	name[e->len - 1] = '\0';
+	if (strchr(name, '/') || !good_name(name))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir_a, name);
+	snprintf(other, sizeof(other), "%s/hostile-%s", root, name);
+	if (kind == HOSTILE_SPARSE) {
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+		if (fd < 0 || ftruncate(fd, 3ll << 30) < 0)
+			die("a sparse file");
+		close(fd);
+		hostile_refused |= is_trace_file(name);
+		return;
+	}
+	unlink(other);
+	if (kind == HOSTILE_LINK_COPY && rename(path, other) < 0 && write_file(other, NULL, 0) < 0)
+		die("a file to link to");
+	if (kind != HOSTILE_LINK_COPY)
+		remove(path);
+	switch (kind) {
+	case HOSTILE_FIFO:
+		if (mkfifo(path, 0600) < 0)
+			die("mkfifo");
+		break;
+	case HOSTILE_LINK_FIFO:
+		if (mkfifo(other, 0600) < 0 || symlink(other, path) < 0)
+			die("a link to a FIFO");
+		break;
+	case HOSTILE_LINK_DEVICE:
+		if (symlink("/dev/null", path) < 0)
+			die("a link to /dev/null");
+		break;
+	case HOSTILE_LINK_LOOP:
+		if (symlink(name, path) < 0)
+			die("a link to itself");
+		break;
+	case HOSTILE_SOCKET: {
+		struct sockaddr_un a = { .sun_family = AF_UNIX };
+
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+			die("a socket");
+		close(fd);
+		break;
+	}
+	case HOSTILE_DIRECTORY:
+		if (mkdir(path, 0700) < 0)
+			die("a directory");
+		break;
+	case HOSTILE_LINK_COPY:
+		if (symlink(other, path) < 0)
+			die("a link to a copy");
+		return;	/* a regular file: read as any */
+	default:
+		return;
+	}
+	hostile_refused |= is_trace_file(name);
+}
+
 /* The bytes a raw zstd stream decodes to, at most MAX_DECODED (then SIZE_MAX). */
 static size_t zstd_decoded_size(const uint8_t *p, size_t len)
 {
@@ -462,6 +575,8 @@ static size_t write_trace(struct entry *e, size_t n, unsigned flags)
 		uint8_t *z = NULL;
 		char path[512];
 
+		if (!strcmp(name, "hostile"))
+			continue;	/* once every file is written */
 		if (!strncmp(name, "b/", 2)) {
 			d = dir_b;
 			name += 2;
@@ -507,6 +622,10 @@ static size_t write_trace(struct entry *e, size_t n, unsigned flags)
 		write_file(path, p, len);
 		free(z);
 	}
+	hostile_refused = false;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(e[i].name, "hostile"))
+			make_hostile(&e[i]);
 out:
 	for (size_t i = 0; i < n; i++)
 		free(fixed[i]);
@@ -515,10 +634,46 @@ out:
 
 /* ---- running the reports ---- */
 
+/*
+ * stderr's shape: a report that fails says why in one line, an error, its
+ * last (not an error and then a warning, nor one line per damaged stream;
+ * with --force, warnings of damage read through may come before it); one
+ * that succeeds has no error line.  A hostile trace file fails every report.
+ */
+static void check_stderr(const struct report *r, bool force, int ret)
+{
+	static char err[64 << 10];
+	off_t len = lseek(err_fd, 0, SEEK_END);
+	ssize_t n = pread(err_fd, err, sizeof(err) - 1, 0);
+	size_t lines = 0, errors = 0, warnings = 0;
+	const char *why = NULL, *last = err;
+
+	err[n > 0 ? n : 0] = '\0';
+	for (const char *p = err; *p; p = strchr(p, '\n') + 1) {
+		if (!strchr(p, '\n'))
+			break;	/* a line without its newline: lines stays short of it */
+		lines++;
+		last = p;
+		errors += !strncmp(p, "post: error: ", 13);
+		warnings += !strncmp(p, "post: warning: ", 15);
+	}
+	if (ret && (len >= (off_t)sizeof(err) || errors != 1 || strncmp(last, "post: error: ", 13) ||
+		    strchr(last, '\n')[1] || lines != 1 + (force ? warnings : 0)))
+		why = "failed, and stderr is not one error line (after --force's warnings)";
+	else if (!ret && strstr(err, "post: error: "))
+		why = "succeeded with an error line";
+	else if (!ret && hostile_refused)
+		why = "read a trace file that is no regular file";
+	if (!why)
+		return;
+	fprintf(stderr, "fuzz_post: post %s %s (exit %d):\n%.4096s", r->argv[0], why, ret, err);
+	abort();
+}
+
 static void run_report(const struct report *r, bool force, size_t trace_size)
 {
 	char *argv[24];
-	int argc = 0, saved_out;
+	int argc = 0, saved_out, saved_err, ret;
 	struct post_opts opts = { .input = dir_a, .symfs = dir_sym, .force = force };
 	off_t out;
 	uint64_t bound;
@@ -543,15 +698,22 @@ static void run_report(const struct report *r, bool force, size_t trace_size)
 	argv[argc] = NULL;
 
 	fflush(stdout);
+	fflush(stderr);
 	saved_out = dup(1);
-	if (ftruncate(out_fd, 0) < 0 || lseek(out_fd, 0, SEEK_SET) < 0 || dup2(out_fd, 1) < 0)
+	saved_err = dup(2);
+	if (ftruncate(out_fd, 0) < 0 || lseek(out_fd, 0, SEEK_SET) < 0 || dup2(out_fd, 1) < 0 ||
+	    ftruncate(err_fd, 0) < 0 || lseek(err_fd, 0, SEEK_SET) < 0 || dup2(err_fd, 2) < 0)
 		die("redirecting the output");
-	(void)r->fn(argc, argv, &opts);
+	ret = r->fn(argc, argv, &opts);
 	output_end();
 	fflush(stdout);
+	fflush(stderr);
 	out = lseek(out_fd, 0, SEEK_END);
 	dup2(saved_out, 1);
 	close(saved_out);
+	dup2(saved_err, 2);
+	close(saved_err);
+	check_stderr(r, force, ret);
 	bound = (uint64_t)r->per_byte * trace_size + (64u << 10);
 	if (show_sizes)
 		fprintf(stderr, "fuzz_post: %-8s %-10s %9lld bytes out, %7zu in: %7.2f per byte\n",

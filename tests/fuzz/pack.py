@@ -4,7 +4,8 @@
 or unpack one into directories.
 
   pack.py pack DIR [--b DIR2] [--sym PATH=FILE]... [--flags N] [--report N]
-               [--decompress] [--skip NAME]... [--max-stream BYTES] [--trim-pad] -o OUT
+               [--decompress] [--skip NAME]... [--max-stream BYTES] [--trim-pad]
+               [--hostile KIND:NAME] -o OUT
   pack.py unpack IN OUTDIR      (OUTDIR/a, OUTDIR/b, OUTDIR/sym; zstd left flagged)
 
 --decompress stores a zstd step stream decompressed, flagged for the fuzzer
@@ -13,7 +14,9 @@ records; without it the compressed bytes are kept as they are.
 --max-stream keeps a long stream's first records only (whole ones, with an
 END and a CHECK whose counts and CRC are right, and the header's TOTALS
 and CHECK redone), for a small seed from a real trace; --trim-pad drops
-the header's padding (room for rewriting it, not data).
+the header's padding (room for rewriting it, not data).  --hostile makes
+file NAME of the trace no regular file when the fuzzer writes it: KIND is
+one of HOSTILE_KINDS (fuzz_post.c's enum hostile_kind, in its order).
 """
 import argparse
 import os
@@ -23,6 +26,8 @@ import sys
 import zlib
 
 TRACE_FILES = ("header", "tasks", "vdso", "kallsyms", "modules")
+HOSTILE_KINDS = ("fifo", "link-fifo", "link-device", "link-loop", "socket", "directory",
+                 "sparse", "link-copy")
 PT_FLAG_ZSTD = 1
 
 
@@ -173,6 +178,9 @@ def pack(args):
         path, _, file = spec.partition("=")
         with open(file, "rb") as f:
             parts.append(entry("sym/" + path.lstrip("/"), f.read()))
+    if args.hostile:
+        kind, _, name = args.hostile.partition(":")
+        parts.append(entry("hostile", bytes([HOSTILE_KINDS.index(kind)]) + name.encode()))
     with open(args.o, "wb") as f:
         f.write(bytes([args.flags & 0xFF, args.report & 0xFF]) + b"".join(parts))
 
@@ -221,6 +229,7 @@ def main():
     p.add_argument("--decompress", action="store_true")
     p.add_argument("--max-stream", type=int, default=0)
     p.add_argument("--trim-pad", action="store_true")
+    p.add_argument("--hostile")
     p.add_argument("-o", required=True)
     u = sub.add_parser("unpack")
     u.add_argument("input")

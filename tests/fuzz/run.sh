@@ -8,7 +8,8 @@
 #
 # Environment: O (build directory, default build), FUZZ_ARGS (more libFuzzer
 # options).  A finding (crash, sanitizer report, hang, output past its bound,
-# out of memory) stops the run with exit status 1 and is left in
+# out of memory, stderr out of shape, a hostile trace file read) stops the
+# run with exit status 1 and is left in
 # $O/fuzz/artifacts/; tests/fuzz/README.md says how to keep it as a
 # regression input.
 set -u

@@ -8,7 +8,7 @@
  *   mktrace DIR [--steps N] [--threads T] [--run R] [--loop L] [--zstd]
  *               [--pcs ADDR*N,...[@K]]... [--mmap PATH:START:LEN:PGOFF] [--pid P]
  *               [--lost N] [--min-reader V] [--mode step|block] [--private] [--shared]
- *               [--lists FILE] [--arch NAME]
+ *               [--lists FILE] [--arch NAME] [--comms N]
  *
  * Threads P, P+1, ... take turns, R steps a run, until N steps in all; a
  * thread's k-th step is at 0x400000 + (k mod L) * 4 (the thread's first
@@ -22,7 +22,9 @@
  * "THREAD ADDR*N,...[@K]" (THREAD 0 is P, 1 is P+1, ...); the threads take
  * turns, R steps a run (--run), as a recorder's threads do (the post
  * benchmark scales a real recording's threads up this way).  --mmap may
- * be given several times.
+ * be given several times.  --comms N adds N COMM records of thread P
+ * (each with its CHECK, as the writer writes every task record): a tasks
+ * file of many records.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -120,7 +122,7 @@ static void usage(void)
 			"               [--zstd] [--pcs ADDR*N,...[@K]]... [--pid P]\n"
 			"               [--mmap PATH:START:LEN:PGOFF]\n"
 			"               [--lost N] [--min-reader V] [--mode step|block] [--private] [--shared]\n"
-			"               [--lists FILE] [--arch NAME]\n");
+			"               [--lists FILE] [--arch NAME] [--comms N]\n");
 	exit(2);
 }
 
@@ -137,7 +139,7 @@ static uint64_t num(const char *s)
 int main(int argc, char **argv)
 {
 	struct tw_options o = { 0 };
-	uint64_t steps = 1000, run = 100, loop = 64, lost = 0, min_reader = 0;
+	uint64_t steps = 1000, run = 100, loop = 64, lost = 0, min_reader = 0, comms = 0;
 	unsigned threads = 1;
 	uint32_t pid = 1000;
 	struct lists L = { 0 };
@@ -191,6 +193,8 @@ int main(int argc, char **argv)
 			mode = v;
 		else if (!strcmp(a, "--arch"))
 			arch = v;
+		else if (!strcmp(a, "--comms"))
+			comms = num(v);
 		else if (!strcmp(a, "--mmap") && nr_mmaps < MAX_MMAPS)
 			mmap_args[nr_mmaps++] = strdup(v);
 		else if (!strcmp(a, "--pcs")) {
@@ -245,6 +249,8 @@ int main(int argc, char **argv)
 		tw_task(tw, PT_TASK_EXEC, &e, sizeof(e), "/synthetic/prog");
 		tw_task(tw, PT_TASK_COMM, &c, sizeof(c), "prog");
 		tw_count_task(tw, true);
+		for (uint64_t k = 0; k < comms; k++)
+			tw_task(tw, PT_TASK_COMM, &c, sizeof(c), k % 2 ? "prog" : "prog-renamed");
 	}
 	for (size_t a = 0; a < nr_mmaps; a++) {
 		char *mmap_arg = mmap_args[a];
