@@ -121,7 +121,8 @@ static void usage(void)
 	fprintf(stderr, "usage: mktrace DIR [--steps N] [--threads T] [--run R] [--loop L]\n"
 			"               [--zstd] [--pcs ADDR*N,...[@K]]... [--pid P]\n"
 			"               [--mmap PATH:START:LEN:PGOFF]\n"
-			"               [--lost N] [--min-reader V] [--mode step|block] [--private] [--shared]\n"
+			"               [--lost N] [--min-reader V] [--mode step|block] [--private]\n"
+			"               [--shared]\n"
 			"               [--lists FILE] [--arch NAME] [--comms N]\n");
 	exit(2);
 }
