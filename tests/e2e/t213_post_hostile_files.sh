@@ -16,7 +16,7 @@
 [ -x "$POST" ] || skip "post not built (make all)"
 command -v python3 >/dev/null || skip "python3 is not installed (makes a socket)"
 
-"$PROGS/mktrace" good --steps 1000 >/dev/null || fail "mktrace"
+"$PROGS/mktrace" good --shared --steps 1000 >/dev/null || fail "mktrace"
 mkfifo fifo || fail "mkfifo"
 
 # one_line WHAT REGEX CMD...: CMD ends within 10 s, exit 1, one line on stderr matching REGEX
