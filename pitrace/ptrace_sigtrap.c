@@ -342,6 +342,15 @@ static uint64_t status_mask(pid_t pid, pid_t tid, const char *field)
 static void read_state(struct engine *e, struct thread *t)
 {
 	struct proc *p = t->proc;
+	struct arch_regs regs;
+
+	if (arch_regs_get(t->tid, &regs) < 0) {
+		/* Not kept here: its SIGTRAPs go as before, the header says so. */
+		if ((status_mask(p->pid, t->tid, "SigBlk:") | status_mask(p->pid, t->tid, "SigIgn:") |
+		     status_mask(p->pid, t->tid, "SigCgt:")) & TRAP_BIT)
+			note(e, TRAP_NOTE_UNKEPT);
+		return;
+	}
 
 	t->trap.known = true;
 	t->trap.blocked = status_mask(p->pid, t->tid, "SigBlk:") & TRAP_BIT;

@@ -54,6 +54,11 @@ for prog in pt_fid_sigmask pt_fid_sigtrap; do
 	same "$prog" "(--on on_trap)" --on on_trap
 done
 
+# the header says what /proc/PID/status showed meanwhile
+"$PITRACE" record -o n -- ./pt_fid_sigmask >/dev/null 2>&1
+"$POST" -i n info | grep -q "note: *the program blocked, ignored or handled SIGTRAP" ||
+	fail "no note of the program's SIGTRAP state in post info"
+
 # counts stay exact: on_trap is one straight run, called 5 times; each int3
 # is one step (twice), the handler's SIGTRAP no step of its own
 "$PITRACE" record -o c -- ./pt_fid_sigtrap >/dev/null 2>&1
