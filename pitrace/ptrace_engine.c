@@ -466,8 +466,7 @@ static uint8_t insn_kind(struct proc *p, uint64_t pc)
 	if (n > 0 && arch_is_syscall_insn(code, (size_t)n)) {
 		p->sc_cache[slot].kind = INSN_SYSCALL;
 		p->sc_insn = pc;	/* where the tracer can run calls of its own */
-	}
-	else if (n > 0 && arch_insn_pushes_flags(code, (size_t)n))
+	} else if (n > 0 && arch_insn_pushes_flags(code, (size_t)n))
 		p->sc_cache[slot].kind = INSN_PUSHES_FLAGS;
 	else if (n > 0 && arch_may_start_atomic(code, (size_t)n))
 		p->sc_cache[slot].kind = INSN_ATOMIC;
