@@ -5,7 +5,8 @@
 # ignored one to SIG_DFL; pitrace shows the program the state it set and
 # gives it back at a detach.  Programs built here (gcc -O2, static):
 # pt_fid_sigmask blocks every signal and reads its mask back, raises a
-# blocked SIGTRAP, enters a handler with SIGTRAP blocked and ignores it;
+# blocked SIGTRAP, enters a handler with SIGTRAP blocked, ignores it and
+# forks a child that reads what it inherited;
 # pt_fid_sigtrap handles SIGTRAP (raise, int3, one raised in its handler,
 # SA_RESETHAND); pt_sig_ignored is attached to with SIGTRAP ignored or
 # blocked, detached, then raises SIGTRAP and must survive.
@@ -42,7 +43,8 @@ unblocked: handled=1 blocked=0
 SIGUSR1 handler: saved trap=1 in it trap=1 after it trap=1
 old action: handler=1
 SIGTRAP ignored: 1
-raised while ignored: still ignored 1, handled=1" "$(./pt_fid_sigmask)"
+raised while ignored: still ignored 1, handled=1
+child: ignored=1 blocked=1" "$(./pt_fid_sigmask)"
 expect_eq "pt_fid_sigtrap untraced" "hits=4 codes=-6 128 -6 128
 nested: handler ran 2 times
 SA_RESETHAND: hits=5 then default=1" "$(./pt_fid_sigtrap)"
