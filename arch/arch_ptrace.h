@@ -146,4 +146,59 @@ enum arch_syscall_kind {
 /* Required: classify system call nr (native ABI). */
 enum arch_syscall_kind arch_syscall_kind(int64_t nr);
 
+
+/*
+ * The program's own SIGTRAP state (pitrace/ptrace_sigtrap.c).  A step trap
+ * is forced on the thread, and forcing unblocks a blocked SIGTRAP and
+ * resets an ignored (or blocked) one to SIG_DFL; the tracer keeps the
+ * state the program set, shows it to the program and puts it back by
+ * running system calls in the thread.  Every function below is optional:
+ * a weak default says "cannot", and the trace then says the state was not
+ * kept.
+ */
+
+/* A system call's number, arguments and stack pointer at a stop. */
+struct arch_syscall {
+	int64_t nr;
+	uint64_t args[6];
+	int64_t ret;		  /* done: its result, -errno on failure */
+	uint64_t sp;
+};
+
+/*
+ * Optional: stopped at a system call instruction about to run (done false),
+ * or right after one ran (done true: the step stop reporting it), read it.
+ * 0, or -1 when unknown.
+ */
+int arch_syscall_regs(pid_t tid, bool done, struct arch_syscall *sc);
+
+/*
+ * Optional: where a signal frame keeps the mask its rt_sigreturn restores,
+ * from the stack pointer at the handler's first instruction (entry true)
+ * or at that rt_sigreturn's system call instruction; 0 when unknown.
+ */
+uint64_t arch_sigframe_mask(uint64_t sp, bool entry);
+
+/* All of a stopped thread's registers, opaque. */
+struct arch_regs {
+	uint64_t w[64];
+};
+
+/* Optional: read or write all of tid's registers; 0 or -1. */
+int arch_regs_get(pid_t tid, struct arch_regs *r);
+int arch_regs_set(pid_t tid, const struct arch_regs *r);
+
+/* Optional: make r run system call nr(args) at the syscall instruction at pc. */
+void arch_regs_syscall(struct arch_regs *r, uint64_t pc, int64_t nr, const uint64_t args[6]);
+
+/* Optional: the result of the system call r has returned from (-errno). */
+int64_t arch_regs_ret(const struct arch_regs *r);
+
+/*
+ * Optional: r was stopped inside a system call a signal interrupted (the
+ * kernel restarts it when no handler runs): apply that restart to r, as
+ * the kernel would when the thread goes on without a signal.
+ */
+void arch_regs_restart(struct arch_regs *r);
+
 #endif /* PT_ARCH_PTRACE_H */

@@ -370,6 +370,8 @@ static void detach_thread(struct engine *e, struct thread *t, int sig)
 		if (p->mask_saved)
 			sched_setaffinity(t->tid, sizeof(p->saved_mask), &p->saved_mask);
 	}
+	/* Steps reset a blocked or ignored SIGTRAP: give the program its own. */
+	trap_restore(e, t, sig);
 	/* PTRACE_DETACH also clears the trap flag of a stepped thread. */
 	if (ptrace(PTRACE_DETACH, t->tid, NULL, (void *)(long)sig) < 0 && errno != ESRCH)
 		pr_warn("cannot detach from %d: %s", t->tid, strerror(errno));
@@ -410,6 +412,9 @@ static void do_resume(struct engine *e, struct thread *t)
 		return;
 	}
 	t->pending_sig = 0;
+	trap_before_resume(t, sig);
+	if (t->stepping && next_is_syscall(t->proc, t->prev_pc))
+		trap_before_syscall(e, t);
 	if (t->stepping && !sig && t->proc->recorded &&
 	    insn_kind(t->proc, t->prev_pc) == INSN_ATOMIC &&
 	    ptrace_atomic_begin(&t->atomic, t->proc->memfd, t->prev_pc) == 1) {
@@ -458,12 +463,16 @@ static uint8_t insn_kind(struct proc *p, uint64_t pc)
 	n = pread(p->memfd, code, sizeof(code), (off_t)pc);
 	p->sc_cache[slot].pc = pc;
 	p->sc_cache[slot].kind = INSN_OTHER;
-	if (n > 0 && arch_is_syscall_insn(code, (size_t)n))
+	if (n > 0 && arch_is_syscall_insn(code, (size_t)n)) {
 		p->sc_cache[slot].kind = INSN_SYSCALL;
-	else if (n > 0 && arch_insn_pushes_flags(code, (size_t)n))
+		p->sc_insn = pc;	/* where the tracer can run calls of its own */
+	} else if (n > 0 && arch_insn_pushes_flags(code, (size_t)n))
 		p->sc_cache[slot].kind = INSN_PUSHES_FLAGS;
 	else if (n > 0 && arch_may_start_atomic(code, (size_t)n))
 		p->sc_cache[slot].kind = INSN_ATOMIC;
+	else if (n >= (ssize_t)arch_breakpoint_len &&
+		 !memcmp(code, arch_breakpoint_insn, arch_breakpoint_len))
+		p->sc_cache[slot].kind = INSN_BREAKPOINT;
 	return p->sc_cache[slot].kind;
 }
 
@@ -601,6 +610,8 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 			tw_async(s, PT_ASYNC_SIGRETURN, 0);
 		t->sig_depth--;
 	}
+	if (!restarted && (t->trap.armed || r->syscall_nr >= 0))
+		trap_after_syscall(e, t, r->syscall_nr);
 	t->prev_pc = r->pc;
 	t->prev_sp = r->sp;
 	if (r->syscall_nr >= 0)
@@ -644,6 +655,54 @@ static bool ran_atomic_exit(struct engine *e, struct thread *t, uint64_t addr)
 	       memcmp(code, arch_breakpoint_insn, arch_breakpoint_len) != 0;
 }
 
+/*
+ * A SIGTRAP of the program's own (sent to it, or its int3), not a step's:
+ * delivered by the SIGTRAP state the program set (ptrace_sigtrap.c).  A
+ * stepped thread's step may have run too, its trap merged into this one
+ * (a raise()'s tgkill): recorded then.  False when the stop is a step's.
+ */
+static bool program_trap(struct engine *e, struct thread *t, struct arch_stop_regs *r,
+			 bool stepping)
+{
+	siginfo_t si;
+	bool ran;
+
+	/* Only these stops can be the program's: a system call's (raise), a
+	 * breakpoint instruction's, one where nothing ran (sent from outside),
+	 * one re-sent by us.  The hot path of ordinary steps asks nothing. */
+	if (stepping && t->stepped && !t->trap.redeliver && r->syscall_nr < 0 &&
+	    r->pc != t->prev_pc && insn_kind(t->proc, t->prev_pc) != INSN_BREAKPOINT)
+		return false;
+	if (ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &si) < 0) {
+		if (stepping)
+			return false;
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGTRAP;
+		si.si_code = SI_KERNEL;
+	}
+	if (t->trap.redeliver && si.si_code == SI_KERNEL) {
+		/* Sent again after its handler was put back: nothing ran. */
+		t->pending_sig = SIGTRAP;
+		resume(e, t);
+		return true;
+	}
+	if (stepping && !trap_is_programs(t, &si))
+		return false;
+	if (!stepping) {
+		t->pending_sig = trap_program_signal(e, t, &si);
+		resume(e, t);
+		return true;
+	}
+	/* Before the instruction ran, pc has not moved (nor a syscall ended). */
+	ran = t->stepped && (r->pc != t->prev_pc || r->syscall_nr >= 0);
+	t->pending_sig = trap_program_signal(e, t, &si);
+	if (ran)
+		step_completed(e, t, r);
+	else
+		resume(e, t);
+	return true;
+}
+
 static void on_trap(struct engine *e, struct thread *t)
 {
 	struct arch_stop_regs r;
@@ -671,8 +730,7 @@ static void on_trap(struct engine *e, struct thread *t)
 		}
 		if (!bp_find(p, bp)) {
 			/* Not ours: the program's own SIGTRAP. */
-			t->pending_sig = SIGTRAP;
-			resume(e, t);
+			program_trap(e, t, &r, false);
 			return;
 		}
 		arch_set_pc(t->tid, bp);
@@ -693,9 +751,12 @@ static void on_trap(struct engine *e, struct thread *t)
 			return;
 		}
 	}
+	if (program_trap(e, t, &r, true))
+		return;
 	if (injected && is_handler_entry(t->tid)) {
 		struct tw_stream *s = t->proc->recorded ? pte_stream_of(e, t) : NULL;
 
+		trap_handler_entry(e, t, &r, injected);
 		if (s)
 			tw_async(s, PT_ASYNC_SIGNAL, (uint64_t)injected);
 		t->sig_depth++;
@@ -743,7 +804,10 @@ static void on_syscall_stop(struct engine *e, struct thread *t)
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info) > 0) {
 		if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
 			t->sys_nr = (int64_t)info.entry.nr;
+			trap_syscall_stop(e, t, true, (const uint64_t *)info.entry.args,
+					  t->sys_nr, 0);
 		} else if (info.op == PTRACE_SYSCALL_INFO_EXIT && t->sys_nr >= 0) {
+			trap_syscall_stop(e, t, false, NULL, t->sys_nr, info.exit.rval);
 			after_syscall(e, t, t->sys_nr);
 			t->sys_nr = -1;
 		}
@@ -794,6 +858,7 @@ static void on_exec(struct engine *e, struct thread *t)
 		resume(e, t);
 		return;
 	}
+	trap_exec(e, t);	/* before a detach: the new image's rules */
 	if (!p->recorded) {
 		/* A vfork child we don't follow has left the shared memory:
 		 * the breakpoints are not in its new image. */
@@ -858,6 +923,7 @@ static void start_thread(struct engine *e, struct thread *t)
 		detach_thread(e, t, 0);
 		return;
 	}
+	trap_start(e, t);
 	if (arch_read_regs(t->tid, &r) == 0) {
 		t->prev_pc = r.pc;
 		t->prev_sp = r.sp;
@@ -916,6 +982,7 @@ static void on_new_task(struct engine *e, struct thread *t, int event)
 			np->detach_on_start = !(event == PTRACE_EVENT_VFORK && np->nr_bps);
 		}
 	}
+	trap_inherit(t, c, is_thread);
 	if (c->started)
 		start_thread(e, c);
 	resume(e, t);
@@ -1011,6 +1078,7 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 	int sig = WSTOPSIG(status), event = status >> 16;
 
 	t->running = false;
+	t->stop_kind = event ? STOP_EVENT : sig == (SIGTRAP | 0x80) ? STOP_SYSCALL : STOP_SIGNAL;
 	if (!t->known) {
 		t->started = true;
 		return;		/* held until its creator's event names it */

@@ -23,13 +23,18 @@
 /* What the instructions at some addresses are, per process (insn_kind). */
 #define SC_CACHE_SIZE 1024
 /* INSN_ATOMIC: may start a load-reserve/store-conditional sequence (arch_ptrace.h). */
-enum { INSN_OTHER, INSN_SYSCALL, INSN_PUSHES_FLAGS, INSN_ATOMIC, INSN_UNKNOWN = 0xff };
+/* INSN_BREAKPOINT: the breakpoint instruction, the program's own or --on's. */
+enum { INSN_OTHER, INSN_SYSCALL, INSN_PUSHES_FLAGS, INSN_ATOMIC, INSN_BREAKPOINT,
+       INSN_UNKNOWN = 0xff };
 
 /* A planted breakpoint (--on) in one process's memory. */
 struct bp {
 	uint64_t addr;
 	uint8_t orig[ARCH_BREAKPOINT_MAX];
 };
+
+/* A thread's current ptrace stop (thread.stop_kind). */
+enum { STOP_SIGNAL, STOP_SYSCALL, STOP_EVENT };
 
 struct proc {
 	pid_t pid;
@@ -44,6 +49,11 @@ struct proc {
 	cpu_set_t saved_mask;	  /* attach: the affinity to give back */
 	bool mask_saved;
 	bool atomic_runs;	  /* a thread has run a larx/stcx. sequence natively */
+	struct {		  /* the program's own SIGTRAP action (ptrace_sigtrap.c) */
+		uint64_t act[4];  /* kernel struct sigaction: handler, flags, restorer, mask */
+		bool known;
+	} trap;
+	uint64_t sc_insn;	  /* a system call instruction in its code, 0 none known */
 	struct {
 		uint64_t pc;
 		uint8_t kind;	  /* INSN_*; INSN_UNKNOWN (0xff, as memset): slot empty */
@@ -80,6 +90,18 @@ struct thread {
 	int fault_sig;		  /* a fault (SIGSEGV...) stopped prev_pc; 0 none */
 	uint64_t fault_addr;	  /* its si_addr */
 	int last_sig;		  /* the last signal delivered to it */
+	uint8_t stop_kind;	  /* STOP_*: what its current stop is */
+	struct {		  /* its own SIGTRAP state (ptrace_sigtrap.c) */
+		bool known;
+		bool blocked;	  /* the program blocks SIGTRAP */
+		bool held;	  /* sent one while blocked: pending, as in the kernel */
+		bool redeliver;	  /* deliver held_si at its next SIGTRAP stop */
+		bool armed;	  /* sc is a signal system call under way */
+		siginfo_t held_si;
+		struct arch_syscall sc;
+		uint64_t newval[4]; /* what sc sets, read before it ran */
+		bool have_new;
+	} trap;
 	char comm[17];
 	struct thread *next;
 };
@@ -138,6 +160,7 @@ struct engine {
 	bool committed;		  /* the trace has its name (tw_commit) */
 	struct guard_shared *guard; /* attach: what the guardian needs if we die */
 	bool guard_dirty;	  /* processes or breakpoints changed since guard_sync */
+	unsigned trap_notes;	  /* TRAP_NOTE_* said in the header (ptrace_sigtrap.c) */
 };
 
 /* Set by signals (or a failure) to end tracing: every thread is detached. */
@@ -181,6 +204,31 @@ int guard_fork(struct guard_shared **shared);
 /* Tell the guardian the trace's directory, the processes, their saved
  * affinity and the breakpoints planted in them (a no-op without one). */
 void guard_sync(struct engine *e);
+
+/* ---- the program's own SIGTRAP state (ptrace_sigtrap.c) ---- */
+/* t's first stop (attach) or an execve: read or derive its SIGTRAP state. */
+void trap_start(struct engine *e, struct thread *t);
+void trap_exec(struct engine *e, struct thread *t);
+/* c was created by t (a thread, or a process's first thread): it inherits. */
+void trap_inherit(struct thread *t, struct thread *c, bool thread);
+/* Stopped at a system call instruction about to run (step mode). */
+void trap_before_syscall(struct engine *e, struct thread *t);
+/* The step over a system call instruction (nr, 0 unknown) completed. */
+void trap_after_syscall(struct engine *e, struct thread *t, int64_t nr);
+/* --on's native syscall stops. */
+void trap_syscall_stop(struct engine *e, struct thread *t, bool entry, const uint64_t args[6],
+		       int64_t nr, int64_t ret);
+/* A handler for signal sig starts (its entry stop, regs r). */
+void trap_handler_entry(struct engine *e, struct thread *t, const struct arch_stop_regs *r,
+			int sig);
+/* A SIGTRAP of the program's own (si): what to deliver now, SIGTRAP or 0. */
+int trap_program_signal(struct engine *e, struct thread *t, const siginfo_t *si);
+/* Whether si is the program's own SIGTRAP (sent to it, or its int3), not a step's. */
+bool trap_is_programs(const struct thread *t, const siginfo_t *si);
+/* Before resuming t with sig: give a SIGTRAP re-delivered its own siginfo. */
+void trap_before_resume(struct thread *t, int sig);
+/* Detaching t: give it back the SIGTRAP state it set; sig is delivered at detach. */
+void trap_restore(struct engine *e, struct thread *t, int sig);
 
 /* ---- what the user is told (ptrace_report.c) ---- */
 /* On a terminal, about once a second: the steps so far and their rate. */

@@ -107,12 +107,15 @@ static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attac
 	 * detach first.  attach never: its guardian keeps the tracer alive. */
 	if (!attach)
 		e->ptrace_options |= PTRACE_O_EXITKILL;
-	/* Children are caught even when not followed under --on: their copy of
-	 * the breakpoints must be removed before they run into one. */
-	if (o->follow_fork || e->on_mode)
-		e->ptrace_options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
-	if (e->on_mode || arch_syscall_step_runs_next)
-		e->ptrace_options |= PTRACE_O_TRACESYSGOOD;
+	/* Children are caught even when not followed: under --on their copy
+	 * of the breakpoints must be removed before they run into one, and
+	 * each gets the SIGTRAP state its parent set, which steps reset in
+	 * the copy (ptrace_sigtrap.c), before it is let go. */
+	e->ptrace_options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+	/* Syscall stops tell themselves apart (and PTRACE_GET_SYSCALL_INFO
+	 * reads them): --on's, stepped system calls', and the calls the
+	 * tracer runs in a thread (ptrace_sigtrap.c). */
+	e->ptrace_options |= PTRACE_O_TRACESYSGOOD;
 	if (e->block) {
 		e->dec = arch_decoder_new();
 		if (arch_block_step_request() < 0) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* x86-64 register access, breakpoint and system calls for the ptrace backend. */
 #include <stddef.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
@@ -116,4 +117,102 @@ int arch_atomic_stored(pid_t tid)
 {
 	(void)tid;
 	return -1;
+}
+
+int arch_syscall_regs(pid_t tid, bool done, struct arch_syscall *sc)
+{
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &regs) < 0)
+		return -1;
+	/* rax holds the number until the call, its result after (orig_rax the number). */
+	sc->nr = done ? (int64_t)regs.orig_rax : (int64_t)regs.rax;
+	sc->ret = done ? (int64_t)regs.rax : 0;
+	sc->args[0] = regs.rdi;
+	sc->args[1] = regs.rsi;
+	sc->args[2] = regs.rdx;
+	sc->args[3] = regs.r10;
+	sc->args[4] = regs.r8;
+	sc->args[5] = regs.r9;
+	sc->sp = regs.rsp;
+	return 0;
+}
+
+/*
+ * The kernel's struct rt_sigframe: the return address (popped by the
+ * handler's ret before rt_sigreturn), then struct ucontext, whose
+ * uc_sigmask follows uc_flags, uc_link, uc_stack (40 bytes) and
+ * uc_mcontext (256).
+ */
+uint64_t arch_sigframe_mask(uint64_t sp, bool entry)
+{
+	return sp + (entry ? 8 : 0) + 40 + 256;
+}
+
+int arch_regs_get(pid_t tid, struct arch_regs *r)
+{
+	_Static_assert(sizeof(struct user_regs_struct) <= sizeof(r->w), "arch_regs too small");
+	return (int)ptrace(PTRACE_GETREGS, tid, NULL, r->w);
+}
+
+int arch_regs_set(pid_t tid, const struct arch_regs *r)
+{
+	return (int)ptrace(PTRACE_SETREGS, tid, NULL, r->w);
+}
+
+void arch_regs_syscall(struct arch_regs *r, uint64_t pc, int64_t nr, const uint64_t args[6])
+{
+	struct user_regs_struct regs;
+
+	memcpy(&regs, r->w, sizeof(regs));
+	regs.rip = pc;
+	regs.rax = (uint64_t)nr;
+	/* Not inside a system call: nothing for the kernel to restart. */
+	regs.orig_rax = (uint64_t)-1;
+	regs.rdi = args[0];
+	regs.rsi = args[1];
+	regs.rdx = args[2];
+	regs.r10 = args[3];
+	regs.r8 = args[4];
+	regs.r9 = args[5];
+	memcpy(r->w, &regs, sizeof(regs));
+}
+
+int64_t arch_regs_ret(const struct arch_regs *r)
+{
+	const struct user_regs_struct *regs = (const void *)r->w;
+
+	return (int64_t)regs->rax;
+}
+
+/* The kernel's own restart codes (include/linux/errno.h). */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
+#define ERESTART_RESTARTBLOCK 516
+
+/* As arch/x86/kernel/signal.c does when no handler runs. */
+void arch_regs_restart(struct arch_regs *r)
+{
+	struct user_regs_struct regs;
+
+	memcpy(&regs, r->w, sizeof(regs));
+	if ((int64_t)regs.orig_rax < 0)
+		return;
+	switch ((int64_t)regs.rax) {
+	case -ERESTARTSYS:
+	case -ERESTARTNOINTR:
+	case -ERESTARTNOHAND:
+		regs.rax = regs.orig_rax;
+		regs.rip -= 2;
+		break;
+	case -ERESTART_RESTARTBLOCK:
+		regs.rax = SYS_restart_syscall;
+		regs.rip -= 2;
+		break;
+	default:
+		return;
+	}
+	regs.orig_rax = (uint64_t)-1;
+	memcpy(r->w, &regs, sizeof(regs));
 }
