@@ -310,32 +310,46 @@ uint32_t cf_nr_funcs(const struct callflow *cf)
 
 /* ---- threads ---- */
 
+/* The table twice as large, every state rehashed: their slots change. */
+static void fnstate_grow(struct cf_thread *t)
+{
+	struct cf_fnstate *old = t->fnstate;
+	uint32_t old_size = t->fnstate_size, mask;
+
+	t->fnstate_size = old_size ? old_size * 2 : 64;
+	t->fnstate = xcalloc(t->fnstate_size, sizeof(*t->fnstate));
+	mask = t->fnstate_size - 1;
+	for (uint32_t k = 0; k < old_size; k++) {
+		uint32_t i;
+
+		if (!old[k].fn_plus1)
+			continue;
+		for (i = hash_u64(old[k].fn_plus1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
+			;
+		t->fnstate[i] = old[k];
+	}
+	free(old);
+}
+
+/*
+ * fn's state in thread t, added if new.  Only adding one may grow the
+ * table (so move every state): finding one moves none.
+ */
 static struct cf_fnstate *fnstate(struct cf_thread *t, uint32_t fn)
 {
 	uint32_t mask, i;
 
-	if (2 * (t->fnstate_used + 1) > t->fnstate_size) {
-		struct cf_fnstate *old = t->fnstate;
-		uint32_t old_size = t->fnstate_size;
-
-		t->fnstate_size = old_size ? old_size * 2 : 64;
-		t->fnstate = xcalloc(t->fnstate_size, sizeof(*t->fnstate));
-		for (uint32_t k = 0; k < old_size; k++) {
-			if (!old[k].fn_plus1)
-				continue;
-			uint32_t m = t->fnstate_size - 1;
-
-			i = hash_u64(old[k].fn_plus1) & m;
-			while (t->fnstate[i].fn_plus1)
-				i = (i + 1) & m;
-			t->fnstate[i] = old[k];
-		}
-		free(old);
+	if (t->fnstate_size) {
+		mask = t->fnstate_size - 1;
+		for (i = hash_u64(fn + 1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
+			if (t->fnstate[i].fn_plus1 == fn + 1)
+				return &t->fnstate[i];
 	}
+	if (2 * (t->fnstate_used + 1) > t->fnstate_size)
+		fnstate_grow(t);
 	mask = t->fnstate_size - 1;
 	for (i = hash_u64(fn + 1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
-		if (t->fnstate[i].fn_plus1 == fn + 1)
-			return &t->fnstate[i];
+		;
 	t->fnstate[i].fn_plus1 = fn + 1;
 	t->fnstate[i].innermost = -1;
 	t->fnstate_used++;
@@ -2261,12 +2275,14 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	cf->stats.steps += before;
 	base = t->steps;
 	for (uint32_t j = 0; j < c->nr_fns; j++) {
-		const struct cf_memo_fn *m = &c->fns[j];
+		struct cf_memo_fn *m = &c->fns[j];
 		struct cf_frame *o;
 
 		if (!m->on_stack)
 			continue;
-		o = &t->frames[t->fnstate[m->slot].innermost];	/* fnstate_at found it */
+		/* replay_find() found it at m->slot, but a function added after it may have
+		 * grown the table */
+		o = &t->frames[fnstate_at(t, &m->slot, m->fn)->innermost];
 		o->child_acc += base + m->first_enter - o->inner_since + m->gaps;
 		o->inner_since = base + m->last_leave;
 	}
