@@ -28,7 +28,7 @@ struct cf_consumer {
  * Replays: calls cf_steps takes whole.  A call met in cf_steps whose
  * callee ran through known runs and quiet transfers only, calls of its own
  * included (each pushed, replaced and popped in bulk, or taken whole), and
- * returned to the call's run after, all in at most CF_MEMO_STEPS steps of
+ * returned to the call's run after, all in at most cf_limits.replay_steps steps of
  * one cf_steps run, is remembered by the call's run as a replay (struct
  * cf_memo): its steps' records (the landing's after them), its frames and
  * their costs, the runs and jumps it counted.  When the same call is
@@ -47,12 +47,17 @@ struct cf_consumer {
  * activation of a function it ran gets its clocks moved by the same
  * offsets (struct cf_memo_fn).
  */
-#define CF_MEMO_STEPS 8192	  /* a replay's steps, at most */
-#define CF_MEMO_BYTES 32768	  /* their records, at most */
-#define CF_MEMO_FRAMES CF_REPLAY_DEPTH_MAX /* its frames, at most (so no deeper) */
-#define CF_MEMO_SLOTS 8		  /* replays a call's run keeps */
-#define CF_REC_LEVELS 64	  /* calls recorded at once, one inside the other */
-#define CF_MEMO_TOTAL (64u << 20) /* bytes all replays may take before new ones replace old */
+#define CF_MEMO_SLOTS CF_LIMIT_REPLAYS_PER_RUN /* a call's run's group of replays */
+
+const struct cf_limits cf_limits_default = {
+	.run_sites = CF_LIMIT_RUN_SITES,
+	.replay_steps = 8192,
+	.replay_bytes = 32768,
+	.replay_frames = CF_REPLAY_DEPTH_MAX,
+	.replays_per_run = CF_LIMIT_REPLAYS_PER_RUN,
+	.rec_levels = CF_LIMIT_REC_LEVELS,
+	.replays_total = 64u << 20,
+};
 
 /*
  * What a replay counted, count times: a run (m > 0: the pool's sites pool
@@ -129,7 +134,7 @@ struct cf_rec_ref {
 struct cf_recorder {
 	bool on;
 	uint32_t nr_levels;
-	struct cf_rec_level level[CF_REC_LEVELS];
+	struct cf_rec_level level[CF_LIMIT_REC_LEVELS];
 	struct cf_replay_frame *fr;
 	uint32_t nr_fr, fr_size;
 	uint32_t *open;		  /* per depth above base_depth: the log frame open there */
@@ -152,7 +157,7 @@ struct cf_recorder {
 };
 
 struct cf_replays {
-	struct cf_memo **c;	  /* CF_MEMO_SLOTS per call's run that has any */
+	struct cf_memo **c;	  /* CF_MEMO_SLOTS per call's run that has any (replays_per_run used) */
 	uint32_t nr, size;
 	uint32_t *of_run;	  /* run index -> its slots' group + 1 */
 	uint32_t of_run_size;
@@ -161,6 +166,7 @@ struct cf_replays {
 	uint64_t taken;		  /* replays taken */
 	uint64_t taken_steps;	  /* their steps */
 	uint64_t made;		  /* replays made */
+	uint64_t replaced, over_total, too_long, too_deep; /* cf_stats */
 	struct cf_recorder rec;
 };
 
@@ -193,6 +199,7 @@ struct callflow {
 	bool replays_ok;	  /* every consumer takes calls whole (cf_consumer_ops.replay) */
 	bool interrupts_apart;	  /* a consumer has interrupt(): cf_steps_bytes cuts runs at them */
 	struct cf_replays replays;  /* calls taken whole (cf_steps) */
+	struct cf_limits lim;	  /* the fast path's */
 };
 
 static void *xrealloc(void *p, size_t size)
@@ -1779,11 +1786,15 @@ static void rec_drop_outermost(struct cf_recorder *r)
 }
 
 /* The step at index k is reached: calls recorded that would be too long now go. */
-static inline bool rec_room(struct cf_recorder *r, size_t k, uint32_t frames)
+static inline bool rec_room(struct callflow *cf, size_t k, uint32_t frames)
 {
-	while (r->on && (k - r->level[0].k > CF_MEMO_STEPS ||
-			 r->frames - r->level[0].frames0 + frames > CF_MEMO_FRAMES))
+	struct cf_recorder *r = &cf->replays.rec;
+
+	while (r->on && (k - r->level[0].k > cf->lim.replay_steps ||
+			 r->frames - r->level[0].frames0 + frames > cf->lim.replay_frames)) {
+		cf->replays.too_long++;
 		rec_drop_outermost(r);
+	}
 	return r->on;
 }
 
@@ -1799,8 +1810,10 @@ static void rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call,
 		r->on = true;
 		r->nr_levels = r->nr_fr = r->nr_counts = r->nr_refs = r->frames = 0;
 	}
-	if (r->nr_levels == CF_REC_LEVELS)
+	if (r->nr_levels == cf->lim.rec_levels) {
+		cf->replays.too_deep++;
 		return;	/* not this one: the calls around it go on */
+	}
 	r->level[r->nr_levels++] = (struct cf_rec_level){
 		.call = call, .depth = t->depth, .k = cu->k, .b = cu->b, .call_pc = cu->pc,
 		.fr0 = r->nr_fr, .counts0 = r->nr_counts, .refs0 = r->nr_refs,
@@ -1814,7 +1827,7 @@ static void rec_push(struct callflow *cf, struct cf_thread *t, const struct cf_f
 	struct cf_recorder *r = &cf->replays.rec;
 
 	if (t->depth <= r->level[0].depth || f->resumes || f->unexplained ||
-	    !rec_room(r, f->entry_index - cf->cur_base, 1)) {
+	    !rec_room(cf, f->entry_index - cf->cur_base, 1)) {
 		rec_abort(cf);
 		return;
 	}
@@ -1859,7 +1872,7 @@ static void rec_run(struct callflow *cf, uint32_t i, uint32_t off, int64_t via, 
 	struct cf_recorder *r = &cf->replays.rec;
 	const struct cf_runs *rs = &cf->runs;
 
-	if (!rec_room(r, end, 0))
+	if (!rec_room(cf, end, 0))
 		return;
 	r->counts = rec_grow(r->counts, &r->counts_size, r->nr_counts + 2, sizeof(*r->counts));
 	r->counts[r->nr_counts++] = (struct cf_memo_count){ rs->runs[i].first, rs->runs[i].m,
@@ -1879,7 +1892,7 @@ static void rec_append(struct callflow *cf, struct cf_thread *t, struct cf_memo 
 	struct cf_recorder *r = &cf->replays.rec;
 	uint64_t at = first - cf->cur_base;
 
-	if (!rec_room(r, at + c->len, c->nr_frames))
+	if (!rec_room(cf, at + c->len, c->nr_frames))
 		return;
 	r->refs = rec_grow(r->refs, &r->refs_size, r->nr_refs + 1, sizeof(*r->refs));
 	r->refs[r->nr_refs++] = (struct cf_rec_ref){ c, (uint32_t)at, t->depth, r->nr_fr };
@@ -2055,7 +2068,7 @@ static uint32_t memo_slot(struct callflow *cf, struct cf_memo **group, uint32_t 
 {
 	uint32_t slot, empty = CF_MEMO_SLOTS;
 
-	for (slot = 0; slot < CF_MEMO_SLOTS; slot++) {
+	for (slot = 0; slot < cf->lim.replays_per_run; slot++) {
 		const struct cf_memo *c = group[slot];
 
 		if (!c) {
@@ -2072,7 +2085,7 @@ static uint32_t memo_slot(struct callflow *cf, struct cf_memo **group, uint32_t 
 	if (empty < CF_MEMO_SLOTS)
 		return empty;
 	slot = cf->replays.victim[g];
-	cf->replays.victim[g] = (uint8_t)((slot + 1) % CF_MEMO_SLOTS);
+	cf->replays.victim[g] = (uint8_t)((slot + 1) % cf->lim.replays_per_run);
 	return slot;
 }
 
@@ -2149,8 +2162,8 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	nbytes = (uint32_t)(cu->b - l.b) + (uint32_t)land_len;
 	nr_fr = r->frames - l.frames0;
 	last_pool = r->last_pool;	/* the return's: the last run counted */
-	if (call != l.call || !nr_fr || r->nr_counts == l.counts0 || !len || len > CF_MEMO_STEPS ||
-	    nbytes > CF_MEMO_BYTES)
+	if (call != l.call || !nr_fr || r->nr_counts == l.counts0 || !len || len > cf->lim.replay_steps ||
+	    nbytes > cf->lim.replay_bytes)
 		goto done;
 	group = replays_make(cf, call, &g);
 	slot = memo_slot(cf, group, g, &l, nbytes);
@@ -2169,8 +2182,10 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	}
 	size = sizeof(*c) + nr_fr * sizeof(*c->fr) + nr_fr * sizeof(*c->fns) +
 	       nr_counts * sizeof(*c->counts) + nbytes + 8;
-	if (!group[slot] && cs->total + size > CF_MEMO_TOTAL)
+	if (!group[slot] && cs->total + size > cf->lim.replays_total) {
+		cs->over_total++;
 		goto done;	  /* replays take all the room they may: only new for old */
+	}
 	c = xcalloc(1, size);
 	c->size = size;
 	c->fr = (struct cf_replay_frame *)(c + 1);
@@ -2198,8 +2213,10 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	c->nr_frames = nr_fr;
 	c->nr_fns = nr_fns;
 	c->nr_counts = nr_counts;
-	if (group[slot])
+	if (group[slot]) {
 		memo_drop(cf, group[slot]);
+		cs->replaced++;
+	}
 	group[slot] = c;
 	cs->total += size;
 	cs->made++;
@@ -2222,7 +2239,7 @@ static struct cf_memo *replay_find(struct callflow *cf, struct cf_thread *t,
 
 	if (!group)
 		return NULL;
-	for (int slot = 0; slot < CF_MEMO_SLOTS && group[slot]; slot++) {
+	for (uint32_t slot = 0; slot < cf->lim.replays_per_run && group[slot]; slot++) {
 		struct cf_memo *c = group[slot];
 		struct cf_cursor land;
 		uint32_t j;
@@ -2657,13 +2674,13 @@ void cf_finish(struct callflow *cf)
 void cf_replay_walk(const struct cf_replay_frame *fr, uint32_t nr,
 		    void (*visit)(void *ctx, uint32_t k, bool push), void *ctx)
 {
-	uint32_t open[CF_MEMO_FRAMES], sp = 0;
+	uint32_t open[CF_REPLAY_DEPTH_MAX], sp = 0;
 
 	for (uint32_t k = 0; k < nr; k++) {
 		while (sp && fr[open[sp - 1]].cost.end_index <= fr[k].start)
 			visit(ctx, open[--sp], false);
 		visit(ctx, k, true);
-		if (sp < CF_MEMO_FRAMES)
+		if (sp < CF_REPLAY_DEPTH_MAX)
 			open[sp++] = k;
 	}
 	while (sp)
@@ -2679,7 +2696,26 @@ struct callflow *cf_new(const struct cf_source *src)
 	cf_runs_init(&cf->runs, tell_tally, cf);
 	cf->bulk_ok = src->peek != NULL;
 	cf->replays_ok = true;
+	cf_set_limits(cf, &cf_limits_default);
 	return cf;
+}
+
+static uint32_t clamp_u32(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+struct cf_limits cf_set_limits(struct callflow *cf, const struct cf_limits *lim)
+{
+	struct cf_limits *l = &cf->lim;
+
+	*l = *lim;
+	l->run_sites = clamp_u32(l->run_sites, 1, CF_LIMIT_RUN_SITES);
+	l->replay_frames = clamp_u32(l->replay_frames, 1, CF_REPLAY_DEPTH_MAX);
+	l->replays_per_run = clamp_u32(l->replays_per_run, 1, CF_LIMIT_REPLAYS_PER_RUN);
+	l->rec_levels = clamp_u32(l->rec_levels, 1, CF_LIMIT_REC_LEVELS);
+	cf->runs.max_sites = l->run_sites;
+	return *l;
 }
 
 int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void *ctx)
@@ -2742,6 +2778,10 @@ void cf_get_stats(const struct callflow *cf, struct cf_stats *st)
 	st->calls_whole = cf->replays.taken;
 	st->steps_whole = cf->replays.taken_steps;
 	st->replays = cf->replays.made;
+	st->replays_replaced = cf->replays.replaced;
+	st->replays_over_total = cf->replays.over_total;
+	st->rec_too_long = cf->replays.too_long;
+	st->rec_too_deep = cf->replays.too_deep;
 }
 
 const char *cf_entry_kind_name(unsigned kind)

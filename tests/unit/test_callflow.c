@@ -454,6 +454,8 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 /* A consumer run_src adds beside the arcs, when set. */
 static const struct cf_consumer_ops *extra_ops;
 static void *extra_ctx;
+/* The fast path's limits run_src sets, when set. */
+static const struct cf_limits *run_limits;
 
 /*
  * Feed a scenario (as block starts if block; a thread's consecutive steps
@@ -476,6 +478,8 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 
 	if (extra_ops)
 		CU_ASSERT(cf_add_consumer(cf, extra_ops, extra_ctx) >= 0);
+	if (run_limits)
+		cf_set_limits(cf, run_limits);
 	size_t n = 0;
 	uint64_t index = 0;
 
@@ -578,6 +582,9 @@ static int arcs_differ(const struct arcs *x, const struct arcs *y)
 	/* how each pass went (steps one at a time, calls whole) is not the trace's */
 	sx.steps_single = sy.steps_single = sx.calls_whole = sy.calls_whole = 0;
 	sx.steps_whole = sy.steps_whole = sx.replays = sy.replays = 0;
+	sx.replays_replaced = sy.replays_replaced = sx.replays_over_total = 0;
+	sy.replays_over_total = sx.rec_too_long = sy.rec_too_long = 0;
+	sx.rec_too_deep = sy.rec_too_deep = 0;
 	bad += !!memcmp(&sx, &sy, sizeof(sx));
 	bad += cf_nr_funcs(cx) != cf_nr_funcs(cy) || arcs_total(x) != arcs_total(y);
 	bad += arcs_nr_edges(x) != arcs_nr_edges(y) || arcs_nr_pcs(x) != arcs_nr_pcs(y) ||
@@ -1683,6 +1690,95 @@ static void test_replays_shared_by_threads(void)
 	CU_ASSERT_EQUAL(bad_layouts, 0);
 }
 
+/*
+ * The fast path's limits shrunk, so that what they bound happens on small
+ * traces: replays made in place of others (a call's run keeps one or
+ * two), refused (all of them may take a few KiB, or nothing), calls no
+ * longer recorded (too many steps, frames or bytes) or not recorded
+ * (nested deeper than one or two), runs of straight code cut short.  The
+ * whole-call loop and eight threads sharing code give, through cf_steps,
+ * what they give one step at a time, and what each row bounds happened.
+ */
+static void test_limits_shrunk(void)
+{
+	enum { REPLACED = 1, OVER_TOTAL = 2, TOO_LONG = 4, TOO_DEEP = 8, NONE_WHOLE = 16 };
+	static const struct {
+		const char *what;
+		struct cf_limits lim;	  /* zero: the default's */
+		unsigned happens;
+	} rows[] = {
+		{ "defaults", { 0 }, 0 },
+		{ "one replay a call's run", { .replays_per_run = 1 }, REPLACED },
+		{ "two replays a call's run", { .replays_per_run = 2 }, REPLACED },
+		{ "replays take 4 KiB at most", { .replays_total = 4096 }, OVER_TOTAL },
+		{ "replays take nothing", { .replays_total = 1 }, OVER_TOTAL | NONE_WHOLE },
+		{ "a replay's steps: 12", { .replay_steps = 12 }, TOO_LONG },
+		{ "a replay's frames: 2", { .replay_frames = 2 }, TOO_LONG },
+		{ "a replay's records: 16 bytes", { .replay_bytes = 16 }, 0 },
+		{ "one call recorded at a time", { .rec_levels = 1 }, TOO_DEEP },
+		{ "two calls recorded at a time", { .rec_levels = 2 }, TOO_DEEP },
+		{ "runs of one site", { .run_sites = 1 }, 0 },
+		{ "runs of three sites", { .run_sites = 3 }, 0 },
+		{ "everything small",
+		  { .run_sites = 2, .replay_steps = 20, .replay_bytes = 64, .replay_frames = 3,
+		    .replays_per_run = 1, .rec_levels = 2, .replays_total = 2048 },
+		  REPLACED | OVER_TOTAL | TOO_LONG | TOO_DEEP },
+	};
+	unsigned fillers[8] = { 3, 29, 60, 12, 30, 61, 0, 31 };
+
+	build_whole();
+	build_share_insns(8);
+	build_share(8, fillers, 37);
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct cf_limits lim = cf_limits_default;
+		const struct cf_limits *x = &rows[r].lim;
+
+#define TAKE(field) (lim.field = x->field ? x->field : lim.field)
+		TAKE(run_sites);
+		TAKE(replay_steps);
+		TAKE(replay_bytes);
+		TAKE(replay_frames);
+		TAKE(replays_per_run);
+		TAKE(rec_levels);
+		TAKE(replays_total);
+#undef TAKE
+		for (int prog = 0; prog < 2; prog++) {
+			const struct fake_insn *insns = prog ? share_insns : whole_insns;
+			const struct fake_ev *evs = prog ? share_evs : whole_evs;
+			struct arcs *one = run_src(insns, evs, false, false, false), *fast;
+			unsigned happened = 0;
+			struct cf_stats st;
+			int bad;
+
+			run_limits = &lim;
+			fast = run_src(insns, evs, false, true, true);
+			run_limits = NULL;
+			bad = arcs_differ(one, fast);
+			bad += arcs_check(fast) != 0;
+			cf_get_stats(arcs_callflow(fast), &st);
+			happened |= st.replays_replaced ? REPLACED : 0;
+			happened |= st.replays_over_total ? OVER_TOTAL : 0;
+			happened |= st.rec_too_long ? TOO_LONG : 0;
+			happened |= st.rec_too_deep ? TOO_DEEP : 0;
+			happened |= st.calls_whole ? 0 : NONE_WHOLE;
+			/* the whole-call loop shows each; the threads some */
+			if (!prog && (happened & rows[r].happens) != rows[r].happens)
+				bad++;
+			if (bad)
+				fprintf(stderr, "\n  %s, %s: %d differ (replaced %lu, over the total "
+					"%lu, too long %lu, too deep %lu, %lu whole)", rows[r].what,
+					prog ? "threads" : "loop", bad, st.replays_replaced,
+					st.replays_over_total, st.rec_too_long, st.rec_too_deep,
+					st.calls_whole);
+			CU_ASSERT_EQUAL(bad, 0);
+			cf_free(arcs_callflow(fast));
+			arcs_free(fast);
+			cf_free(arcs_callflow(one));
+			arcs_free(one);
+		}
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "runs of a thread's steps count as its steps one by one", test_runs },
@@ -1697,6 +1793,8 @@ static CU_TestInfo tests[] = {
 	{ "calls taken whole cost what stepping through them costs", test_replays },
 	{ "threads sharing calls taken whole, their tables at every growth",
 	  test_replays_shared_by_threads },
+	{ "the fast path's limits shrunk: eviction, overflow, the total cap",
+	  test_limits_shrunk },
 	CU_TEST_INFO_NULL,
 };
 
