@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch_vectors.h"
+#include "assert.h"
 #include "callflow.h"
 #include "stepcodec.h"
 #include "cf_runs.h"
@@ -360,6 +361,7 @@ static struct cf_fnstate *fnstate(struct cf_thread *t, uint32_t fn)
 	t->fnstate[i].fn_plus1 = fn + 1;
 	t->fnstate[i].innermost = -1;
 	t->fnstate_used++;
+	DASSERT(2 * t->fnstate_used <= t->fnstate_size);	/* probes end at an empty slot */
 	return &t->fnstate[i];
 }
 
@@ -685,8 +687,12 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	f->call_site = a->call_site;
 	f->self = 0;
 	f->child_acc = 0;
+	DASSERT(a->fn < cf->nr_funcs);
 	st = fnstate(t, a->fn);
 	f->fnslot = (uint32_t)(st - t->fnstate);
+	/* a function's frames are chained innermost first, each below the last */
+	DASSERT(st->innermost < (int32_t)t->depth);
+	DASSERT((st->innermost >= 0) == (st->count > 0));
 	f->prev_same = st->innermost;
 	clocks_enter(parent, st->innermost >= 0 ? &t->frames[st->innermost] : NULL, st, now);
 	st->innermost = (int32_t)t->depth;
@@ -727,6 +733,8 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	cost.end_index = cf->in_step ? cf->cur_index : t->last_index + 1;
 	cost.self = f->self;
 	st = fnstate_at(t, &f->fnslot, f->fn);	/* where push found it, unless the table grew */
+	/* the top frame is its function's innermost, counted */
+	DASSERT(st->innermost == (int32_t)t->depth - 1 && st->count > 0);
 	st->innermost = f->prev_same;
 	clocks_leave(parent, f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
 	if (cf->replays.rec.on)
@@ -1795,6 +1803,7 @@ static inline bool rec_room(struct callflow *cf, size_t k, uint32_t frames)
 		cf->replays.too_long++;
 		rec_drop_outermost(r);
 	}
+	DASSERT(!r->on || r->nr_levels);
 	return r->on;
 }
 
@@ -1814,6 +1823,8 @@ static void rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call,
 		cf->replays.too_deep++;
 		return;	/* not this one: the calls around it go on */
 	}
+	DASSERT(r->nr_levels < CF_LIMIT_REC_LEVELS);
+	DASSERT(!r->nr_levels || r->level[r->nr_levels - 1].depth < t->depth);	/* one inside the other */
 	r->level[r->nr_levels++] = (struct cf_rec_level){
 		.call = call, .depth = t->depth, .k = cu->k, .b = cu->b, .call_pc = cu->pc,
 		.fr0 = r->nr_fr, .counts0 = r->nr_counts, .refs0 = r->nr_refs,
@@ -2046,6 +2057,7 @@ static void memo_drop(struct callflow *cf, struct cf_memo *c)
 	for (int i = 0; i < cf->nr_cons; i++)
 		if (cf->cons[i].ops->replay_drop)
 			cf->cons[i].ops->replay_drop(cf->cons[i].ctx, c->memo[i]);
+	DASSERT(cf->replays.total >= c->size);
 	cf->replays.total -= c->size;
 	if (cf->replays.rec.on) {	/* a log may refer to it until recording stops */
 		c->next_dead = cf->replays.rec.dead;
@@ -2134,6 +2146,7 @@ static void rec_gather(struct cf_recorder *r, const struct cf_rec_level *l, uint
 		r->gfr[n].cost.end_index -= base;
 		n++;
 	}
+	DASSERT(n == r->frames - l->frames0);	/* the logs' frames and the replays' taken */
 	*nr_counts = counts;
 }
 
@@ -2167,6 +2180,7 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 		goto done;
 	group = replays_make(cf, call, &g);
 	slot = memo_slot(cf, group, g, &l, nbytes);
+	DASSERT(slot < cf->lim.replays_per_run || slot == CF_MEMO_SLOTS);
 	if (slot == CF_MEMO_SLOTS)
 		goto done;	  /* it has this replay already */
 	r->fns = rec_grow(r->fns, &r->fns_size, nr_fr, sizeof(*r->fns));
@@ -2286,6 +2300,8 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	uint64_t base;
 	struct cf_bulk b;
 
+	/* what replay_find() checked: nothing mapped changed, the return lands in the caller */
+	DASSERT(c->gen == cf->task_gen && rs->info[c->land].fn == caller->fn);
 	/* the caller's steps counted in bulk before the call, as bulk_done() counts them */
 	caller->self += before;
 	t->steps += before;
@@ -2293,13 +2309,18 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	base = t->steps;
 	for (uint32_t j = 0; j < c->nr_fns; j++) {
 		struct cf_memo_fn *m = &c->fns[j];
+		struct cf_fnstate *st;
 		struct cf_frame *o;
 
 		if (!m->on_stack)
 			continue;
 		/* replay_find() found it at m->slot, but a function added after it may have
 		 * grown the table */
-		o = &t->frames[fnstate_at(t, &m->slot, m->fn)->innermost];
+		st = fnstate_at(t, &m->slot, m->fn);
+		/* on the stack now as when the replay was made (replay_find) */
+		DASSERT(st->count > 0 && st->innermost >= 0 && (uint32_t)st->innermost < t->depth);
+		o = &t->frames[st->innermost];
+		DASSERT(o->fn == m->fn);
 		o->child_acc += base + m->first_enter - o->inner_since + m->gaps;
 		o->inner_since = base + m->last_leave;
 	}

@@ -2,8 +2,10 @@
 /* Leveled, prefixed diagnostics: "prog: error: message" on stderr. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
+#include "assert.h"
 #include "log.h"
 
 int log_verbose;
@@ -32,4 +34,12 @@ void log_msg(int level, const char *file, const char *fmt, ...)
 int log_is_tty(void)
 {
 	return isatty(STDERR_FILENO);
+}
+
+void pt_assert_fail(const char *file, int line, const char *func, const char *cond)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: internal error: %s:%d: %s: invariant '%s' does not hold\n",
+		log_progname, file, line, func, cond);
+	abort();
 }
