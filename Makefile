@@ -17,6 +17,7 @@
 #   make dist       pitrace-VERSION.tar.gz (with its VERSION file) in $(O)/
 #   make deb        Debian packages (debian/) in this directory
 #   make check-pkg  install the packages here, use them, purge them (root)
+#   make DEBUG=1 ...  the same with invariants checked (DASSERT), in build/debug
 
 .DEFAULT_GOAL := all
 HOST_ARCH := $(shell uname -m)
@@ -33,6 +34,13 @@ CXX := $(CROSS_COMPILE)g++
 AR := $(CROSS_COMPILE)ar
 O ?= build/$(ARCH)
 endif
+# make DEBUG=1: the invariants util/assert.h's DASSERT states are checked
+# (the fuzz target always checks them); objects and commands in build/debug.
+ifeq ($(DEBUG),1)
+O ?= build/debug
+BIN ?= $(O)/bin
+LIB ?= $(O)/lib
+endif
 O ?= build
 BIN ?= bin
 LIB ?= lib
@@ -40,6 +48,9 @@ CC ?= gcc
 CXX ?= g++
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iutil -Iarch -Iarch/$(ARCH) -MMD -MP
+ifeq ($(DEBUG),1)
+CFLAGS += -DPT_DEBUG
+endif
 LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread -lstdc++
 # Optional libraries, used when their headers are there (make deps installs
 # them): libdebuginfod (post's download progress and debuginfo of missing
@@ -201,8 +212,15 @@ ifeq ($(HOST_ARCH),x86_64)
 	@$(MAKE) --no-print-directory ARCH=ppc64le check-vm
 endif
 
+ifeq ($(DEBUG),1)
 check-unit: $(O)/unit-tests
 	$(O)/unit-tests
+else
+# The unit tests run with the invariants checked: a debug build of them, beside this one.
+check-unit:
+	@$(MAKE) --no-print-directory DEBUG=1 O=$(O)/debug BIN=$(O)/debug/bin LIB=$(O)/debug/lib \
+		check-unit
+endif
 
 check-e2e: all progs man
 	tests/run-e2e.sh
@@ -338,7 +356,7 @@ FUZZ_TIME ?= 600
 FUZZ_SMOKE_TIME ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-	$(filter-out -O% -g,$(CFLAGS)) -Ipost
+	$(filter-out -O% -g -DPT_DEBUG,$(CFLAGS)) -Ipost -DPT_DEBUG
 FUZZ_OBJ := $(patsubst %.c,$(FUZZ_O)/%.o,$(CORE_SRC) $(filter-out post/main.c,$(wildcard post/*.c)))
 
 $(FUZZ_O)/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH)"'

@@ -93,7 +93,7 @@ int cmd_export(int argc, char **argv, struct post_opts *opts)
 	ret = flow_report_open(&r, opts, &f, fmt == EXPORT_CHROME ? 0 : FR_ARCS, "export");
 	if (ret)
 		goto out;
-	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	out = strcmp(path, "-") && !opts->to_stdout ? fopen(path, "w") : stdout;
 	if (!out) {
 		pr_err("export: cannot create '%s': %s", path, strerror(errno));
 		ret = EXIT_RUNTIME;

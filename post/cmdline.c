@@ -48,6 +48,7 @@ struct session_source post_source(const struct post_opts *opts)
 		.input = opts->input, .force = opts->force, .vmlinux = opts->vmlinux,
 		.debug_dir = opts->debug_dir, .symfs = opts->symfs,
 		.buildid_dir = opts->buildid_dir, .no_demangle = opts->no_demangle,
-		.threads = opts->threads,
+		.threads = opts->threads, .one_at_a_time = opts->one_at_a_time,
+		.pass_stats = opts->pass_stats,
 	};
 }

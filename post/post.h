@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+struct session_pass_stats;
+
 /* The options every command takes, before or after its name (cmdline.h: POST_TRACE_OPTIONS). */
 struct post_opts {
 	int verbose;		  /* -v count */
@@ -16,6 +18,10 @@ struct post_opts {
 	const char *buildid_dir;  /* --buildid-dir: a build-id cache before the default one */
 	bool no_demangle;	  /* --no-demangle: C++ names as in the symbol table */
 	unsigned threads;	  /* --threads: decoding threads, 0 one per online CPU */
+	/* post --verify's passes (verify.c): */
+	bool one_at_a_time;	  /* every step alone to the engine and the consumers */
+	bool to_stdout;		  /* an export's -o FILE is standard output */
+	struct session_pass_stats *pass_stats; /* how the passes went */
 };
 
 #define POST_MAX_THREADS 1024
@@ -39,5 +45,12 @@ int cmd_steps(int argc, char **argv, struct post_opts *opts);
 int cmd_export(int argc, char **argv, struct post_opts *opts);
 int cmd_diff(int argc, char **argv, struct post_opts *opts);
 int cmd_tui(int argc, char **argv, struct post_opts *opts);
+
+/*
+ * post --verify COMMAND...: the command twice, through the fast paths and
+ * one step at a time, its outputs compared (verify.c); the exit status.
+ */
+int post_verify(int (*fn)(int argc, char **argv, struct post_opts *opts), int argc, char **argv,
+		struct post_opts *opts);
 
 #endif /* POST_POST_H */

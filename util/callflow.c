@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch_vectors.h"
+#include "assert.h"
 #include "callflow.h"
 #include "stepcodec.h"
 #include "cf_runs.h"
@@ -28,7 +29,7 @@ struct cf_consumer {
  * Replays: calls cf_steps takes whole.  A call met in cf_steps whose
  * callee ran through known runs and quiet transfers only, calls of its own
  * included (each pushed, replaced and popped in bulk, or taken whole), and
- * returned to the call's run after, all in at most CF_MEMO_STEPS steps of
+ * returned to the call's run after, all in at most cf_limits.replay_steps steps of
  * one cf_steps run, is remembered by the call's run as a replay (struct
  * cf_memo): its steps' records (the landing's after them), its frames and
  * their costs, the runs and jumps it counted.  When the same call is
@@ -47,12 +48,17 @@ struct cf_consumer {
  * activation of a function it ran gets its clocks moved by the same
  * offsets (struct cf_memo_fn).
  */
-#define CF_MEMO_STEPS 8192	  /* a replay's steps, at most */
-#define CF_MEMO_BYTES 32768	  /* their records, at most */
-#define CF_MEMO_FRAMES CF_REPLAY_DEPTH_MAX /* its frames, at most (so no deeper) */
-#define CF_MEMO_SLOTS 8		  /* replays a call's run keeps */
-#define CF_REC_LEVELS 64	  /* calls recorded at once, one inside the other */
-#define CF_MEMO_TOTAL (64u << 20) /* bytes all replays may take before new ones replace old */
+#define CF_MEMO_SLOTS CF_LIMIT_REPLAYS_PER_RUN /* a call's run's group of replays */
+
+const struct cf_limits cf_limits_default = {
+	.run_sites = CF_LIMIT_RUN_SITES,
+	.replay_steps = 8192,
+	.replay_bytes = 32768,
+	.replay_frames = CF_REPLAY_DEPTH_MAX,
+	.replays_per_run = CF_LIMIT_REPLAYS_PER_RUN,
+	.rec_levels = CF_LIMIT_REC_LEVELS,
+	.replays_total = 64u << 20,
+};
 
 /*
  * What a replay counted, count times: a run (m > 0: the pool's sites pool
@@ -129,7 +135,7 @@ struct cf_rec_ref {
 struct cf_recorder {
 	bool on;
 	uint32_t nr_levels;
-	struct cf_rec_level level[CF_REC_LEVELS];
+	struct cf_rec_level level[CF_LIMIT_REC_LEVELS];
 	struct cf_replay_frame *fr;
 	uint32_t nr_fr, fr_size;
 	uint32_t *open;		  /* per depth above base_depth: the log frame open there */
@@ -152,7 +158,7 @@ struct cf_recorder {
 };
 
 struct cf_replays {
-	struct cf_memo **c;	  /* CF_MEMO_SLOTS per call's run that has any */
+	struct cf_memo **c;	  /* CF_MEMO_SLOTS per call's run that has any (replays_per_run used) */
 	uint32_t nr, size;
 	uint32_t *of_run;	  /* run index -> its slots' group + 1 */
 	uint32_t of_run_size;
@@ -161,6 +167,7 @@ struct cf_replays {
 	uint64_t taken;		  /* replays taken */
 	uint64_t taken_steps;	  /* their steps */
 	uint64_t made;		  /* replays made */
+	uint64_t replaced, over_total, too_long, too_deep; /* cf_stats */
 	struct cf_recorder rec;
 };
 
@@ -193,6 +200,7 @@ struct callflow {
 	bool replays_ok;	  /* every consumer takes calls whole (cf_consumer_ops.replay) */
 	bool interrupts_apart;	  /* a consumer has interrupt(): cf_steps_bytes cuts runs at them */
 	struct cf_replays replays;  /* calls taken whole (cf_steps) */
+	struct cf_limits lim;	  /* the fast path's */
 };
 
 static void *xrealloc(void *p, size_t size)
@@ -310,35 +318,50 @@ uint32_t cf_nr_funcs(const struct callflow *cf)
 
 /* ---- threads ---- */
 
+/* The table twice as large, every state rehashed: their slots change. */
+static void fnstate_grow(struct cf_thread *t)
+{
+	struct cf_fnstate *old = t->fnstate;
+	uint32_t old_size = t->fnstate_size, mask;
+
+	t->fnstate_size = old_size ? old_size * 2 : 64;
+	t->fnstate = xcalloc(t->fnstate_size, sizeof(*t->fnstate));
+	mask = t->fnstate_size - 1;
+	for (uint32_t k = 0; k < old_size; k++) {
+		uint32_t i;
+
+		if (!old[k].fn_plus1)
+			continue;
+		for (i = hash_u64(old[k].fn_plus1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
+			;
+		t->fnstate[i] = old[k];
+	}
+	free(old);
+}
+
+/*
+ * fn's state in thread t, added if new.  Only adding one may grow the
+ * table (so move every state): finding one moves none.
+ */
 static struct cf_fnstate *fnstate(struct cf_thread *t, uint32_t fn)
 {
 	uint32_t mask, i;
 
-	if (2 * (t->fnstate_used + 1) > t->fnstate_size) {
-		struct cf_fnstate *old = t->fnstate;
-		uint32_t old_size = t->fnstate_size;
-
-		t->fnstate_size = old_size ? old_size * 2 : 64;
-		t->fnstate = xcalloc(t->fnstate_size, sizeof(*t->fnstate));
-		for (uint32_t k = 0; k < old_size; k++) {
-			if (!old[k].fn_plus1)
-				continue;
-			uint32_t m = t->fnstate_size - 1;
-
-			i = hash_u64(old[k].fn_plus1) & m;
-			while (t->fnstate[i].fn_plus1)
-				i = (i + 1) & m;
-			t->fnstate[i] = old[k];
-		}
-		free(old);
+	if (t->fnstate_size) {
+		mask = t->fnstate_size - 1;
+		for (i = hash_u64(fn + 1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
+			if (t->fnstate[i].fn_plus1 == fn + 1)
+				return &t->fnstate[i];
 	}
+	if (2 * (t->fnstate_used + 1) > t->fnstate_size)
+		fnstate_grow(t);
 	mask = t->fnstate_size - 1;
 	for (i = hash_u64(fn + 1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
-		if (t->fnstate[i].fn_plus1 == fn + 1)
-			return &t->fnstate[i];
+		;
 	t->fnstate[i].fn_plus1 = fn + 1;
 	t->fnstate[i].innermost = -1;
 	t->fnstate_used++;
+	DASSERT(2 * t->fnstate_used <= t->fnstate_size);	/* probes end at an empty slot */
 	return &t->fnstate[i];
 }
 
@@ -664,8 +687,12 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	f->call_site = a->call_site;
 	f->self = 0;
 	f->child_acc = 0;
+	DASSERT(a->fn < cf->nr_funcs);
 	st = fnstate(t, a->fn);
 	f->fnslot = (uint32_t)(st - t->fnstate);
+	/* a function's frames are chained innermost first, each below the last */
+	DASSERT(st->innermost < (int32_t)t->depth);
+	DASSERT((st->innermost >= 0) == (st->count > 0));
 	f->prev_same = st->innermost;
 	clocks_enter(parent, st->innermost >= 0 ? &t->frames[st->innermost] : NULL, st, now);
 	st->innermost = (int32_t)t->depth;
@@ -706,6 +733,8 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	cost.end_index = cf->in_step ? cf->cur_index : t->last_index + 1;
 	cost.self = f->self;
 	st = fnstate_at(t, &f->fnslot, f->fn);	/* where push found it, unless the table grew */
+	/* the top frame is its function's innermost, counted */
+	DASSERT(st->innermost == (int32_t)t->depth - 1 && st->count > 0);
 	st->innermost = f->prev_same;
 	clocks_leave(parent, f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
 	if (cf->replays.rec.on)
@@ -1771,11 +1800,16 @@ static void rec_drop_outermost(struct cf_recorder *r)
 }
 
 /* The step at index k is reached: calls recorded that would be too long now go. */
-static inline bool rec_room(struct cf_recorder *r, size_t k, uint32_t frames)
+static inline bool rec_room(struct callflow *cf, size_t k, uint32_t frames)
 {
-	while (r->on && (k - r->level[0].k > CF_MEMO_STEPS ||
-			 r->frames - r->level[0].frames0 + frames > CF_MEMO_FRAMES))
+	struct cf_recorder *r = &cf->replays.rec;
+
+	while (r->on && (k - r->level[0].k > cf->lim.replay_steps ||
+			 r->frames - r->level[0].frames0 + frames > cf->lim.replay_frames)) {
+		cf->replays.too_long++;
 		rec_drop_outermost(r);
+	}
+	DASSERT(!r->on || r->nr_levels);
 	return r->on;
 }
 
@@ -1791,8 +1825,12 @@ static void rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call,
 		r->on = true;
 		r->nr_levels = r->nr_fr = r->nr_counts = r->nr_refs = r->frames = 0;
 	}
-	if (r->nr_levels == CF_REC_LEVELS)
+	if (r->nr_levels == cf->lim.rec_levels) {
+		cf->replays.too_deep++;
 		return;	/* not this one: the calls around it go on */
+	}
+	DASSERT(r->nr_levels < CF_LIMIT_REC_LEVELS);
+	DASSERT(!r->nr_levels || r->level[r->nr_levels - 1].depth < t->depth);	/* one inside the other */
 	r->level[r->nr_levels++] = (struct cf_rec_level){
 		.call = call, .depth = t->depth, .k = cu->k, .b = cu->b, .call_pc = cu->pc,
 		.fr0 = r->nr_fr, .counts0 = r->nr_counts, .refs0 = r->nr_refs,
@@ -1806,7 +1844,7 @@ static void rec_push(struct callflow *cf, struct cf_thread *t, const struct cf_f
 	struct cf_recorder *r = &cf->replays.rec;
 
 	if (t->depth <= r->level[0].depth || f->resumes || f->unexplained ||
-	    !rec_room(r, f->entry_index - cf->cur_base, 1)) {
+	    !rec_room(cf, f->entry_index - cf->cur_base, 1)) {
 		rec_abort(cf);
 		return;
 	}
@@ -1851,7 +1889,7 @@ static void rec_run(struct callflow *cf, uint32_t i, uint32_t off, int64_t via, 
 	struct cf_recorder *r = &cf->replays.rec;
 	const struct cf_runs *rs = &cf->runs;
 
-	if (!rec_room(r, end, 0))
+	if (!rec_room(cf, end, 0))
 		return;
 	r->counts = rec_grow(r->counts, &r->counts_size, r->nr_counts + 2, sizeof(*r->counts));
 	r->counts[r->nr_counts++] = (struct cf_memo_count){ rs->runs[i].first, rs->runs[i].m,
@@ -1871,7 +1909,7 @@ static void rec_append(struct callflow *cf, struct cf_thread *t, struct cf_memo 
 	struct cf_recorder *r = &cf->replays.rec;
 	uint64_t at = first - cf->cur_base;
 
-	if (!rec_room(r, at + c->len, c->nr_frames))
+	if (!rec_room(cf, at + c->len, c->nr_frames))
 		return;
 	r->refs = rec_grow(r->refs, &r->refs_size, r->nr_refs + 1, sizeof(*r->refs));
 	r->refs[r->nr_refs++] = (struct cf_rec_ref){ c, (uint32_t)at, t->depth, r->nr_fr };
@@ -2025,6 +2063,7 @@ static void memo_drop(struct callflow *cf, struct cf_memo *c)
 	for (int i = 0; i < cf->nr_cons; i++)
 		if (cf->cons[i].ops->replay_drop)
 			cf->cons[i].ops->replay_drop(cf->cons[i].ctx, c->memo[i]);
+	DASSERT(cf->replays.total >= c->size);
 	cf->replays.total -= c->size;
 	if (cf->replays.rec.on) {	/* a log may refer to it until recording stops */
 		c->next_dead = cf->replays.rec.dead;
@@ -2047,7 +2086,7 @@ static uint32_t memo_slot(struct callflow *cf, struct cf_memo **group, uint32_t 
 {
 	uint32_t slot, empty = CF_MEMO_SLOTS;
 
-	for (slot = 0; slot < CF_MEMO_SLOTS; slot++) {
+	for (slot = 0; slot < cf->lim.replays_per_run; slot++) {
 		const struct cf_memo *c = group[slot];
 
 		if (!c) {
@@ -2064,7 +2103,7 @@ static uint32_t memo_slot(struct callflow *cf, struct cf_memo **group, uint32_t 
 	if (empty < CF_MEMO_SLOTS)
 		return empty;
 	slot = cf->replays.victim[g];
-	cf->replays.victim[g] = (uint8_t)((slot + 1) % CF_MEMO_SLOTS);
+	cf->replays.victim[g] = (uint8_t)((slot + 1) % cf->lim.replays_per_run);
 	return slot;
 }
 
@@ -2113,6 +2152,7 @@ static void rec_gather(struct cf_recorder *r, const struct cf_rec_level *l, uint
 		r->gfr[n].cost.end_index -= base;
 		n++;
 	}
+	DASSERT(n == r->frames - l->frames0);	/* the logs' frames and the replays' taken */
 	*nr_counts = counts;
 }
 
@@ -2141,11 +2181,12 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	nbytes = (uint32_t)(cu->b - l.b) + (uint32_t)land_len;
 	nr_fr = r->frames - l.frames0;
 	last_pool = r->last_pool;	/* the return's: the last run counted */
-	if (call != l.call || !nr_fr || r->nr_counts == l.counts0 || !len || len > CF_MEMO_STEPS ||
-	    nbytes > CF_MEMO_BYTES)
+	if (call != l.call || !nr_fr || r->nr_counts == l.counts0 || !len || len > cf->lim.replay_steps ||
+	    nbytes > cf->lim.replay_bytes)
 		goto done;
 	group = replays_make(cf, call, &g);
 	slot = memo_slot(cf, group, g, &l, nbytes);
+	DASSERT(slot < cf->lim.replays_per_run || slot == CF_MEMO_SLOTS);
 	if (slot == CF_MEMO_SLOTS)
 		goto done;	  /* it has this replay already */
 	r->fns = rec_grow(r->fns, &r->fns_size, nr_fr, sizeof(*r->fns));
@@ -2161,8 +2202,10 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	}
 	size = sizeof(*c) + nr_fr * sizeof(*c->fr) + nr_fr * sizeof(*c->fns) +
 	       nr_counts * sizeof(*c->counts) + nbytes + 8;
-	if (!group[slot] && cs->total + size > CF_MEMO_TOTAL)
+	if (!group[slot] && cs->total + size > cf->lim.replays_total) {
+		cs->over_total++;
 		goto done;	  /* replays take all the room they may: only new for old */
+	}
 	c = xcalloc(1, size);
 	c->size = size;
 	c->fr = (struct cf_replay_frame *)(c + 1);
@@ -2190,8 +2233,10 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	c->nr_frames = nr_fr;
 	c->nr_fns = nr_fns;
 	c->nr_counts = nr_counts;
-	if (group[slot])
+	if (group[slot]) {
 		memo_drop(cf, group[slot]);
+		cs->replaced++;
+	}
 	group[slot] = c;
 	cs->total += size;
 	cs->made++;
@@ -2214,7 +2259,7 @@ static struct cf_memo *replay_find(struct callflow *cf, struct cf_thread *t,
 
 	if (!group)
 		return NULL;
-	for (int slot = 0; slot < CF_MEMO_SLOTS && group[slot]; slot++) {
+	for (uint32_t slot = 0; slot < cf->lim.replays_per_run && group[slot]; slot++) {
 		struct cf_memo *c = group[slot];
 		struct cf_cursor land;
 		uint32_t j;
@@ -2261,18 +2306,27 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	uint64_t base;
 	struct cf_bulk b;
 
+	/* what replay_find() checked: nothing mapped changed, the return lands in the caller */
+	DASSERT(c->gen == cf->task_gen && rs->info[c->land].fn == caller->fn);
 	/* the caller's steps counted in bulk before the call, as bulk_done() counts them */
 	caller->self += before;
 	t->steps += before;
 	cf->stats.steps += before;
 	base = t->steps;
 	for (uint32_t j = 0; j < c->nr_fns; j++) {
-		const struct cf_memo_fn *m = &c->fns[j];
+		struct cf_memo_fn *m = &c->fns[j];
+		struct cf_fnstate *st;
 		struct cf_frame *o;
 
 		if (!m->on_stack)
 			continue;
-		o = &t->frames[t->fnstate[m->slot].innermost];	/* fnstate_at found it */
+		/* replay_find() found it at m->slot, but a function added after it may have
+		 * grown the table */
+		st = fnstate_at(t, &m->slot, m->fn);
+		/* on the stack now as when the replay was made (replay_find) */
+		DASSERT(st->count > 0 && st->innermost >= 0 && (uint32_t)st->innermost < t->depth);
+		o = &t->frames[st->innermost];
+		DASSERT(o->fn == m->fn);
 		o->child_acc += base + m->first_enter - o->inner_since + m->gaps;
 		o->inner_since = base + m->last_leave;
 	}
@@ -2647,13 +2701,13 @@ void cf_finish(struct callflow *cf)
 void cf_replay_walk(const struct cf_replay_frame *fr, uint32_t nr,
 		    void (*visit)(void *ctx, uint32_t k, bool push), void *ctx)
 {
-	uint32_t open[CF_MEMO_FRAMES], sp = 0;
+	uint32_t open[CF_REPLAY_DEPTH_MAX], sp = 0;
 
 	for (uint32_t k = 0; k < nr; k++) {
 		while (sp && fr[open[sp - 1]].cost.end_index <= fr[k].start)
 			visit(ctx, open[--sp], false);
 		visit(ctx, k, true);
-		if (sp < CF_MEMO_FRAMES)
+		if (sp < CF_REPLAY_DEPTH_MAX)
 			open[sp++] = k;
 	}
 	while (sp)
@@ -2669,7 +2723,26 @@ struct callflow *cf_new(const struct cf_source *src)
 	cf_runs_init(&cf->runs, tell_tally, cf);
 	cf->bulk_ok = src->peek != NULL;
 	cf->replays_ok = true;
+	cf_set_limits(cf, &cf_limits_default);
 	return cf;
+}
+
+static uint32_t clamp_u32(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+struct cf_limits cf_set_limits(struct callflow *cf, const struct cf_limits *lim)
+{
+	struct cf_limits *l = &cf->lim;
+
+	*l = *lim;
+	l->run_sites = clamp_u32(l->run_sites, 1, CF_LIMIT_RUN_SITES);
+	l->replay_frames = clamp_u32(l->replay_frames, 1, CF_REPLAY_DEPTH_MAX);
+	l->replays_per_run = clamp_u32(l->replays_per_run, 1, CF_LIMIT_REPLAYS_PER_RUN);
+	l->rec_levels = clamp_u32(l->rec_levels, 1, CF_LIMIT_REC_LEVELS);
+	cf->runs.max_sites = l->run_sites;
+	return *l;
 }
 
 int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void *ctx)
@@ -2732,6 +2805,10 @@ void cf_get_stats(const struct callflow *cf, struct cf_stats *st)
 	st->calls_whole = cf->replays.taken;
 	st->steps_whole = cf->replays.taken_steps;
 	st->replays = cf->replays.made;
+	st->replays_replaced = cf->replays.replaced;
+	st->replays_over_total = cf->replays.over_total;
+	st->rec_too_long = cf->replays.too_long;
+	st->rec_too_deep = cf->replays.too_deep;
 }
 
 const char *cf_entry_kind_name(unsigned kind)

@@ -332,6 +332,33 @@ void cf_replay_walk(const struct cf_replay_frame *fr, uint32_t nr,
 struct callflow *cf_new(const struct cf_source *src);
 void cf_free(struct callflow *cf);
 
+/*
+ * The fast path's limits (cf_steps, cf_steps_bytes): how long a run of
+ * straight code and a call taken whole (a replay) may be, how many calls
+ * are recorded at once, how many replays a call's run keeps and how many
+ * bytes all of them may take.  They bound memory and time, never a
+ * result: past one, steps are counted one at a time or a replay is made
+ * in place of another, with the same counts.  Tests shrink them so that
+ * eviction, overflow and the total cap happen on small traces.
+ */
+#define CF_LIMIT_RUN_SITES 64	  /* the most run_sites may be (a run's sites are 16 bits) */
+#define CF_LIMIT_REPLAYS_PER_RUN 8 /* the most replays_per_run may be */
+#define CF_LIMIT_REC_LEVELS 64	  /* the most rec_levels may be */
+struct cf_limits {
+	uint32_t run_sites;	  /* sites of a run of straight code, 1..CF_LIMIT_RUN_SITES */
+	uint32_t replay_steps;	  /* a replay's steps, at most */
+	uint32_t replay_bytes;	  /* their records, at most */
+	uint32_t replay_frames;	  /* its frames, 1..CF_REPLAY_DEPTH_MAX (so no deeper) */
+	uint32_t replays_per_run; /* replays a call's run keeps, 1..CF_LIMIT_REPLAYS_PER_RUN */
+	uint32_t rec_levels;	  /* calls recorded at once, one inside the other,
+				   * 1..CF_LIMIT_REC_LEVELS */
+	uint64_t replays_total;	  /* bytes all replays may take before new ones replace old */
+};
+/* What cf_new() starts with. */
+extern const struct cf_limits cf_limits_default;
+/* Before the first event; a value out of its range is clamped into it.  The limits in force. */
+struct cf_limits cf_set_limits(struct callflow *cf, const struct cf_limits *lim);
+
 /* Register a report builder; returns its slot in cf_thread.user[], -1 if full. */
 int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void *ctx);
 
@@ -416,6 +443,10 @@ struct cf_stats {
 	uint64_t calls_whole;	  /* calls taken whole (cf_consumer_ops.replay) */
 	uint64_t steps_whole;	  /* their steps */
 	uint64_t replays;	  /* replays made */
+	uint64_t replays_replaced; /* of them, made in place of another (cf_limits) */
+	uint64_t replays_over_total; /* not made: all of them took replays_total */
+	uint64_t rec_too_long;	  /* calls no longer recorded: past replay_steps or _frames */
+	uint64_t rec_too_deep;	  /* calls not recorded: rec_levels inside one another */
 };
 void cf_get_stats(const struct callflow *cf, struct cf_stats *st);
 

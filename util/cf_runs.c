@@ -23,6 +23,7 @@ void cf_runs_init(struct cf_runs *rs, void (*tally)(void *ctx, const struct cf_t
 		  void *ctx)
 {
 	memset(rs, 0, sizeof(*rs));
+	rs->max_sites = CF_RUN_MAX;
 	rs->tally = tally;
 	rs->tally_ctx = ctx;
 }
@@ -91,7 +92,7 @@ static void build(struct cf_runs *rs, const struct cf_source *src, uint32_t i, u
 	memmove(rs->enc + first, rs->enc + old_first, keep);
 	rs->enc[first] = 0;	/* a run's first step comes by a transfer: no delta of its own */
 	ri->open = false;
-	while (m < CF_RUN_MAX) {
+	while (m < rs->max_sites) {
 		const struct cf_site *last = &rs->sites[first + m - 1];
 		uint64_t pc = rs->pcs[first + m - 1] + last->insn.len;
 		struct cf_site next;

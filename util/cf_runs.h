@@ -33,7 +33,7 @@
 
 #include "callflow.h"
 
-#define CF_RUN_MAX 64
+#define CF_RUN_MAX CF_LIMIT_RUN_SITES
 #define CF_RUN_SLACK 8	  /* the pool's pcs (and enc) readable past its last run */
 #define CF_RUN_CROSS(k) (4u << (k))
 
@@ -72,6 +72,7 @@ struct cf_runs {
 				   * streams encode it (the delta from the entry before: the
 				   * instruction's length, one short step); zero elsewhere */
 	uint32_t pool_used, pool_size;
+	uint32_t max_sites;	  /* a run's sites, at most (cf_limits.run_sites) */
 	void (*tally)(void *ctx, const struct cf_tally *tl);
 	void *tally_ctx;
 };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "assert.h"
 #include "log.h"
 
 int log_verbose;
@@ -76,4 +77,12 @@ out:
 int log_is_tty(void)
 {
 	return isatty(STDERR_FILENO);
+}
+
+void pt_assert_fail(const char *file, int line, const char *func, const char *cond)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: internal error: %s:%d: %s: invariant '%s' does not hold\n",
+		log_progname, file, line, func, cond);
+	abort();
 }

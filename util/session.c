@@ -305,7 +305,7 @@ static void session_progress(struct session *s, struct progress *p, struct trace
  */
 static bool session_bytes_mode(const struct session *s)
 {
-	if (s->windowed || s->block_mode || (!s->cf && !s->nr_cons))
+	if (s->windowed || s->block_mode || s->src.one_at_a_time || (!s->cf && !s->nr_cons))
 		return false;
 	for (int c = 0; c < s->nr_cons; c++)
 		if (!s->cons[c].ops->bytes)
@@ -406,7 +406,7 @@ static int session_run_pcs(struct session *s, struct trace_iter *it, struct prog
 			size_t k = 0;
 
 			s->fl.saw_ring[ev.ring ? 1 : 0] = true;
-			if (!s->windowed && (!direct || runs_taken)) {
+			if (!s->windowed && !s->src.one_at_a_time && (!direct || runs_taken)) {
 				/* no window to ask about: the run to the engine, then the consumers */
 				if (s->cf)
 					cf_steps(s->cf, &ev, pcs, n);
@@ -459,11 +459,20 @@ int session_run(struct session *s)
 	if (p.shown)
 		fprintf(stderr, "\r\033[K");
 	trace_iter_free(it);
+	if (s->src.pass_stats) {
+		s->src.pass_stats->passes++;
+		s->src.pass_stats->steps += s->seen;
+	}
 	if (s->cf) {
 		struct cf_stats st;
 
 		cf_finish(s->cf);
 		cf_get_stats(s->cf, &st);
+		if (s->src.pass_stats) {
+			s->src.pass_stats->steps_single += st.steps_single;
+			s->src.pass_stats->calls_whole += st.calls_whole;
+			s->src.pass_stats->steps_whole += st.steps_whole;
+		}
 		pr_dbg("call flow: %" PRIu64 " steps, %" PRIu64 " threads, max depth %u, %" PRIu64
 		       " unmatched returns, %" PRIu64 " async entries, %" PRIu64 " gaps",
 		       st.steps, st.threads, st.max_depth, st.unmatched, st.async, st.gaps);

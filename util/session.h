@@ -44,6 +44,15 @@ struct session_source {
 	const char *buildid_dir;
 	bool no_demangle;
 	unsigned threads;	  /* stream decoding threads: 0 one per online CPU */
+	bool one_at_a_time;	  /* every step to the engine and the consumers alone, never a
+				   * run of them: the fast paths' oracle (post --verify) */
+	struct session_pass_stats *pass_stats; /* session_run adds its pass's to it, or NULL */
+};
+
+/* How passes went: the steps read, and of the engine's, those taken in calls taken whole. */
+struct session_pass_stats {
+	uint64_t passes, steps;
+	uint64_t steps_single, calls_whole, steps_whole;
 };
 
 /* session_open() flags. */

@@ -22,6 +22,19 @@ arc_record() {
 		;;
 	esac
 	[ -f "$dir/header" ] || { cat "$TMP/record.out"; fail "no trace of $*"; }
+	arc_verify "$dir"
+}
+
+# arc_verify DIR: the main reports of DIR (counts, arc, tree, flow) print the same
+# through the fast paths (counts' paths, runs, calls taken whole) as one step at a
+# time: post --verify, the slow pass the fast one's oracle, on every trace recorded.
+arc_verify() {
+	local r
+	for r in counts arc tree flow; do
+		"$POST" -i "$1" --verify $r >"$TMP/verify.out" 2>&1 &&
+			grep -q '^verify: [0-9]* steps, fast and step-at-a-time agree$' "$TMP/verify.out" ||
+			{ cat "$TMP/verify.out"; fail "post --verify $r on $1"; }
+	done
 }
 
 # arc_norm DIR: stdin to stdout with DIR's process and thread ids as ID0,

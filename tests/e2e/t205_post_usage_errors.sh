@@ -37,5 +37,8 @@ done <<'CASES'
 ^post: error: dump: unexpected argument 'header'|dump tasks header
 ^post: error: counts: option '-i' needs a value$|counts -i
 ^post: error: option '-i' needs a value$|-i
+^post: error: --verify: 'info' has no pass over a trace to check$|--verify info
+^post: error: --verify: 'tui' has no pass over a trace to check$|--verify tui
+^post: error: counts: unknown option '--bogus'|--verify counts --bogus
 CASES
 echo PASS

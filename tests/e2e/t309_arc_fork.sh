@@ -8,6 +8,7 @@
 [ -x "$PROGS/pt_forkexec" ] || skip "pt_forkexec is not built (make progs)"
 "$PITRACE" record --follow-fork -o trace -- "$PROGS/pt_forkexec" "$PROGS/arc_basic" \
 	>record.out 2>&1 || skip "pitrace record --follow-fork cannot trace here: $(tail -1 record.out)"
+arc_verify trace
 
 arc_check trace 40
 expect_eq "threads" 2 "$(arc_stat trace threads)"

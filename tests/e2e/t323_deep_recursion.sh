@@ -11,12 +11,14 @@
 # must be the recording, step for step.  At LEVELS, counts are known by
 # construction: depth has LEVELS+1 calls, and every report must finish.
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/e2e/arc-lib.sh"
 PROG=$PROGS/deep_recursion
 [ -x "$PROG" ] && [ -x "$PROGS/mktrace" ] || skip "deep_recursion or mktrace not built (make progs)"
 LEVELS=${PT_DEEP_LEVELS:-500000}
 REC=50	# tests/progs/deep_recursion.c LEVELS
 
 "$PITRACE" record -o rec.data -- "$PROG" >/dev/null 2>&1 || fail "record deep_recursion"
+arc_verify rec.data
 "$POST" -i rec.data steps --no-pager | awk '!/^#/ { print $3 }' >rec.steps
 entry=$(nm "$PROG" | awk '$3 == "depth" { print $1 }' | sed 's/^0*//')
 call=$(objdump -d --no-show-raw-insn "$PROG" |

@@ -8,9 +8,11 @@
 # and on a zstd trace of three threads.  The scaled trace's counts are known
 # by construction: iteration() is called K+2 times in each of 4 threads.
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/e2e/arc-lib.sh"
 PROG=$PROGS/bench_calls
 [ -x "$PROG" ] && [ -x "$PROGS/mktrace" ] || skip "bench_calls or mktrace not built (make progs)"
 "$PITRACE" record -o rec.data -- "$PROG" >/dev/null 2>&1 || fail "record bench_calls"
+arc_verify rec.data
 entry=$(nm "$PROG" | awk '$3 == "iteration" { print $1 }' | sed 's/^0*//')
 load=$(readelf -lW "$PROG" | awk '$1 == "LOAD" && / R E / { print $3 ":" $6 ":" $2; exit }')
 IFS=: read -r vaddr memsz off <<<"$load"

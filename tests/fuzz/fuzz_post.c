@@ -5,7 +5,9 @@
  * --symfs), read by the trace reader and one report, or every report
  * (PITRACE_FUZZ_ALL=1, the regression inputs).  Each report's output must
  * stay within a bound of the trace's size (output_bound below): a larger
- * one is a finding, reported as a crash.
+ * one is a finding, reported as a crash.  So is a report of one pass
+ * (post --verify's) that prints otherwise one step at a time than through
+ * the fast paths, or exits otherwise.
  *
  * Input (tests/fuzz/README.md):
  *   byte 0   flags: FIX_CRC, FIX_COUNTS, FORCE
@@ -110,29 +112,33 @@ static const struct report {
 	const char *argv[8];
 	unsigned per_byte;
 	bool diff;		  /* takes the two trace directories as arguments */
+	bool verify;		  /* one pass (post --verify): checked one step at a time too */
 } reports[] = {
-	{ cmd_info, { "info" }, 64, false },
-	{ cmd_dump, { "dump" }, 256, false },
-	{ cmd_counts, { "counts", "--by", "symbol" }, 64, false },
-	{ cmd_counts, { "counts", "--by", "line" }, 64, false },
-	{ cmd_counts, { "counts", "--by", "insn", "--wide" }, 256, false },
-	{ cmd_counts, { "counts", "--by", "thread" }, 64, false },
-	{ cmd_arc, { "arc" }, 256, false },
-	{ cmd_arc, { "arc", "--check" }, 16, false },
-	{ cmd_tree, { "tree" }, 512, false },
-	{ cmd_tree, { "tree", "--merged" }, 512, false },
-	{ cmd_profile, { "profile" }, 256, false },
-	{ cmd_profile, { "profile", "--from", "5", "--to", "300" }, 256, false },
-	{ cmd_flow, { "flow" }, 512, false },
-	{ cmd_flow, { "flow", "--condensed" }, 512, false },
-	{ cmd_steps, { "steps" }, 512, false },
-	{ cmd_annotate, { "annotate", "--top", "3" }, 512, false },
-	{ cmd_export, { "export", "--format", "callgrind", "-o", "-" }, 512, false },
-	{ cmd_export, { "export", "--format", "folded", "--max-stack", "16", "-o", "-" }, 1024, false },
-	{ cmd_export, { "export", "--format", "svg", "--max-stack", "64", "-o", "-" }, 2048, false },
-	{ cmd_export, { "export", "--format", "chrome", "-o", "-" }, 512, false },
-	{ cmd_diff, { "diff" }, 256, true },
-	{ tui_load, { "tui" }, 0, false },
+	{ cmd_info, { "info" }, 64, false, false },
+	{ cmd_dump, { "dump" }, 256, false, false },
+	{ cmd_counts, { "counts", "--by", "symbol" }, 64, false, true },
+	{ cmd_counts, { "counts", "--by", "line" }, 64, false, true },
+	{ cmd_counts, { "counts", "--by", "insn", "--wide" }, 256, false, true },
+	{ cmd_counts, { "counts", "--by", "thread" }, 64, false, true },
+	{ cmd_arc, { "arc" }, 256, false, true },
+	{ cmd_arc, { "arc", "--check" }, 16, false, true },
+	{ cmd_tree, { "tree" }, 512, false, true },
+	{ cmd_tree, { "tree", "--merged" }, 512, false, true },
+	{ cmd_profile, { "profile" }, 256, false, true },
+	/* a window takes every step one at a time already: nothing to verify */
+	{ cmd_profile, { "profile", "--from", "5", "--to", "300" }, 256, false, false },
+	{ cmd_flow, { "flow" }, 512, false, true },
+	{ cmd_flow, { "flow", "--condensed" }, 512, false, true },
+	{ cmd_steps, { "steps" }, 512, false, true },
+	{ cmd_annotate, { "annotate", "--top", "3" }, 512, false, true },
+	{ cmd_export, { "export", "--format", "callgrind", "-o", "-" }, 512, false, true },
+	{ cmd_export, { "export", "--format", "folded", "--max-stack", "16", "-o", "-" }, 1024, false,
+	  true },
+	{ cmd_export, { "export", "--format", "svg", "--max-stack", "64", "-o", "-" }, 2048, false,
+	  true },
+	{ cmd_export, { "export", "--format", "chrome", "-o", "-" }, 512, false, true },
+	{ cmd_diff, { "diff" }, 256, true, false },
+	{ tui_load, { "tui" }, 0, false, false },
 };
 #define NR_REPORTS (sizeof(reports) / sizeof(reports[0]))
 
@@ -670,13 +676,10 @@ static void check_stderr(const struct report *r, bool force, int ret)
 	abort();
 }
 
-static void run_report(const struct report *r, bool force, size_t trace_size)
+/* The report's command line on the fuzzed trace, into argv (room for 24); argc. */
+static int report_argv(const struct report *r, bool force, char **argv)
 {
-	char *argv[24];
-	int argc = 0, saved_out, saved_err, ret;
-	struct post_opts opts = { .input = dir_a, .symfs = dir_sym, .force = force };
-	off_t out;
-	uint64_t bound;
+	int argc = 0;
 
 	for (int i = 0; i < 8 && r->argv[i]; i++)
 		argv[argc++] = (char *)r->argv[i];
@@ -696,6 +699,16 @@ static void run_report(const struct report *r, bool force, size_t trace_size)
 		argv[argc++] = dir_a;
 	}
 	argv[argc] = NULL;
+	return argc;
+}
+
+/* The report run once (one step at a time or not) into out_fd: its exit status, *size its bytes. */
+static int run_once(const struct report *r, bool force, bool one_at_a_time, off_t *size)
+{
+	char *argv[24];
+	int argc = report_argv(r, force, argv), saved_out, saved_err, ret;
+	struct post_opts opts = { .input = dir_a, .symfs = dir_sym, .force = force,
+				  .one_at_a_time = one_at_a_time };
 
 	fflush(stdout);
 	fflush(stderr);
@@ -708,11 +721,57 @@ static void run_report(const struct report *r, bool force, size_t trace_size)
 	output_end();
 	fflush(stdout);
 	fflush(stderr);
-	out = lseek(out_fd, 0, SEEK_END);
+	*size = lseek(out_fd, 0, SEEK_END);
 	dup2(saved_out, 1);
 	close(saved_out);
 	dup2(saved_err, 2);
 	close(saved_err);
+	return ret;
+}
+
+/* out_fd's bytes (size of them), in a buffer the caller frees. */
+static char *read_out(off_t size)
+{
+	char *b = malloc((size_t)size + 1);
+
+	if (!b || pread(out_fd, b, (size_t)size, 0) != size)
+		die("reading the output");
+	return b;
+}
+
+/*
+ * post --verify's oracle: the report one step at a time must print what
+ * it printed through the fast paths (counts' paths, the engine's runs and
+ * calls taken whole), and exit the same.
+ */
+static void verify_report(const struct report *r, bool force, int ret, off_t out)
+{
+	char *fast = read_out(out), *slow;
+	off_t out1;
+	int ret1 = run_once(r, force, true, &out1);
+
+	slow = read_out(out1);
+	if (ret1 != ret || out1 != out || memcmp(fast, slow, (size_t)out)) {
+		off_t at = 0;
+
+		while (at < out && at < out1 && fast[at] == slow[at])
+			at++;
+		fprintf(stderr, "fuzz_post: post %s %s: exit %d, %lld bytes through the fast paths; "
+			"exit %d, %lld bytes one step at a time; first difference at byte %lld\n",
+			r->argv[0], r->argv[1] ? r->argv[1] : "", ret, (long long)out, ret1,
+			(long long)out1, (long long)at);
+		abort();
+	}
+	free(fast);
+	free(slow);
+}
+
+static void run_report(const struct report *r, bool force, size_t trace_size)
+{
+	off_t out;
+	uint64_t bound;
+	int ret = run_once(r, force, false, &out);
+
 	check_stderr(r, force, ret);
 	bound = (uint64_t)r->per_byte * trace_size + (64u << 10);
 	if (show_sizes)
@@ -725,6 +784,8 @@ static void run_report(const struct report *r, bool force, size_t trace_size)
 			(unsigned long long)bound);
 		abort();
 	}
+	if (r->verify)
+		verify_report(r, force, ret, out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

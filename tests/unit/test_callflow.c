@@ -29,6 +29,11 @@ static const struct {
 	{ "z", 0xc000, 0xd000 },
 };
 
+/* Filler functions fill0, fill1, ..., FILL_SIZE bytes each from FILL_BASE (a thread's many). */
+#define FILL_BASE 0x20000ull
+#define FILL_SIZE 0x100u
+#define FILL_MAX 256u
+
 /* Instructions that are not one-byte "other" instructions. */
 struct fake_insn {
 	uint64_t pc;
@@ -110,6 +115,16 @@ static void fake_site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t pc,
 			out->entry = pc == fake_fns[f].start && !out->anon;
 			return;
 		}
+	if (pc >= FILL_BASE && pc < FILL_BASE + FILL_MAX * FILL_SIZE) {
+		char name[16];
+		uint64_t start = pc - (pc - FILL_BASE) % FILL_SIZE;
+
+		snprintf(name, sizeof(name), "fill%u", (unsigned)((start - FILL_BASE) / FILL_SIZE));
+		out->fn = cf_func_intern(cf, "prog", "/prog", name, start);
+		out->anon = false;
+		out->entry = pc == start;
+		return;
+	}
 	out->fn = cf_func_intern(cf, "prog", "/prog", "[unknown]", 0);
 	out->entry = false;
 }
@@ -439,6 +454,8 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 /* A consumer run_src adds beside the arcs, when set. */
 static const struct cf_consumer_ops *extra_ops;
 static void *extra_ctx;
+/* The fast path's limits run_src sets, when set. */
+static const struct cf_limits *run_limits;
 
 /*
  * Feed a scenario (as block starts if block; a thread's consecutive steps
@@ -461,6 +478,8 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 
 	if (extra_ops)
 		CU_ASSERT(cf_add_consumer(cf, extra_ops, extra_ctx) >= 0);
+	if (run_limits)
+		cf_set_limits(cf, run_limits);
 	size_t n = 0;
 	uint64_t index = 0;
 
@@ -563,6 +582,9 @@ static int arcs_differ(const struct arcs *x, const struct arcs *y)
 	/* how each pass went (steps one at a time, calls whole) is not the trace's */
 	sx.steps_single = sy.steps_single = sx.calls_whole = sy.calls_whole = 0;
 	sx.steps_whole = sy.steps_whole = sx.replays = sy.replays = 0;
+	sx.replays_replaced = sy.replays_replaced = sx.replays_over_total = 0;
+	sy.replays_over_total = sx.rec_too_long = sy.rec_too_long = 0;
+	sx.rec_too_deep = sy.rec_too_deep = 0;
 	bad += !!memcmp(&sx, &sy, sizeof(sx));
 	bad += cf_nr_funcs(cx) != cf_nr_funcs(cy) || arcs_total(x) != arcs_total(y);
 	bad += arcs_nr_edges(x) != arcs_nr_edges(y) || arcs_nr_pcs(x) != arcs_nr_pcs(y) ||
@@ -1473,6 +1495,290 @@ static void test_replays(void)
 	arcs_free(one);
 }
 
+/*
+ * Threads of one process running the same code, each from its own start
+ * function (so each its own outer call site), each after calling its own
+ * number of filler functions: the threads' function tables at every size
+ * around a growth.  The code: start calls x(d); x(d > 0) calls y, y calls
+ * x(d - 1); x(0) calls h, h calls x (which returns at once) and z.  The
+ * first thread calls x(1), the others x(2) and x(3): their y's call of
+ * x(0) is the first thread's replay, x on the stack below and h and z in
+ * it after x, not yet in their tables: found, they may grow the table.
+ */
+#define SHARE_THREADS 64
+#define SHARE_ITERS 12
+
+static struct fake_insn share_insns[FILL_MAX + 16 + 5 * SHARE_THREADS];
+static struct fake_ev share_evs[64 * 1024];
+
+/* Thread i's start function: a filler slot from the top, none of them called. */
+static uint64_t share_start(unsigned i)
+{
+	return FILL_BASE + (uint64_t)(FILL_MAX - 1 - i) * FILL_SIZE;
+}
+
+static void build_share_insns(unsigned nr_threads)
+{
+	static const struct fake_insn code[] = {
+		JCC(0xa001, 0xa010), JCC(0xa003, 0xa020), CALL(0xa005, 0xb000), RET(0xa00a),
+		RET(0xa010), CALL(0xa020, 0x4000), RET(0xa025),
+		CALL(0xb001, 0xa000), RET(0xb006),
+		CALL(0x4001, 0xa000), CALL(0x4007, 0xc000), RET(0x400c),
+		RET(0xc002),
+	};
+	size_t n = 0;
+
+	for (size_t k = 0; k < sizeof(code) / sizeof(code[0]); k++)
+		share_insns[n++] = code[k];
+	for (unsigned k = 0; k < FILL_MAX - SHARE_THREADS; k++)
+		share_insns[n++] = (struct fake_insn)RET(FILL_BASE + (uint64_t)k * FILL_SIZE);
+	for (unsigned i = 0; i < nr_threads; i++) {
+		uint64_t s = share_start(i);
+
+		share_insns[n++] = (struct fake_insn){ s + 1, ARCH_INSN_CALL, 5, 0 };
+		share_insns[n++] = (struct fake_insn)JCC(s + 7, s);
+		share_insns[n++] = (struct fake_insn)JMP(s + 9, s + 0x20);
+		share_insns[n++] = (struct fake_insn)CALL(s + 0x21, 0xa000);
+		share_insns[n++] = (struct fake_insn)JMP(s + 0x27, s + 0x20);
+	}
+	share_insns[n] = (struct fake_insn)END_INSNS;
+}
+
+/* x(d), leaf: the call from h (x returns at once). */
+static size_t share_x(uint64_t *pcs, unsigned d, bool leaf)
+{
+	static const uint64_t x0[] = { 0xa020, 0x4000, 0x4001, 0xa000, 0xa001, 0xa010, 0x4006,
+				       0x4007, 0xc000, 0xc001, 0xc002, 0x400c, 0xa025 };
+	size_t n = 0;
+
+	pcs[n++] = 0xa000;
+	pcs[n++] = 0xa001;
+	if (leaf) {
+		pcs[n++] = 0xa010;
+		return n;
+	}
+	pcs[n++] = 0xa003;
+	if (!d) {
+		memcpy(pcs + n, x0, sizeof(x0));
+		return n + sizeof(x0) / sizeof(x0[0]);
+	}
+	pcs[n++] = 0xa005;
+	pcs[n++] = 0xb000;
+	pcs[n++] = 0xb001;
+	n += share_x(pcs + n, d - 1, false);
+	pcs[n++] = 0xb006;
+	pcs[n++] = 0xa00a;
+	return n;
+}
+
+/* Thread i's steps: fillers calls to fillers 0.., then the calls of x. */
+static size_t share_thread(uint64_t *pcs, unsigned i, unsigned fillers)
+{
+	uint64_t s = share_start(i);
+	size_t n = 0;
+
+	for (unsigned k = 0; k < fillers; k++) {
+		pcs[n++] = s;
+		pcs[n++] = s + 1;
+		pcs[n++] = FILL_BASE + (uint64_t)k * FILL_SIZE;
+		pcs[n++] = s + 6;
+		pcs[n++] = s + 7;
+		if (k + 1 == fillers)
+			pcs[n++] = s + 9;
+	}
+	for (unsigned it = 0; it < SHARE_ITERS; it++) {
+		pcs[n++] = s + 0x20;
+		pcs[n++] = s + 0x21;
+		n += share_x(pcs + n, i ? 2 + (it + i) % 2 : 1, false);
+		pcs[n++] = s + 0x26;
+		pcs[n++] = s + 0x27;
+	}
+	pcs[n++] = s + 0x20;
+	return n;
+}
+
+/* The threads' steps one after the other (chunk 0) or taking turns chunk steps at a time. */
+static void build_share(unsigned nr_threads, const unsigned *fillers, size_t chunk)
+{
+	static uint64_t pcs[SHARE_THREADS][4096];
+	size_t len[SHARE_THREADS], at[SHARE_THREADS] = { 0 }, n = 0;
+	bool more = true;
+
+	for (unsigned i = 0; i < nr_threads; i++)
+		len[i] = share_thread(pcs[i], i, fillers[i]);
+	while (more) {
+		more = false;
+		for (unsigned i = 0; i < nr_threads; i++) {
+			size_t end = chunk && at[i] + chunk < len[i] ? at[i] + chunk : len[i];
+
+			while (at[i] < end)
+				share_evs[n++] = (struct fake_ev){ .pc = pcs[i][at[i]++], .tid = 100 + i };
+			more |= at[i] < len[i];
+		}
+	}
+	share_evs[n].pc = 0;
+}
+
+/*
+ * One layout through cf_steps and one step at a time: how many checks
+ * failed (a fast pass that took no call whole is one).
+ */
+static int share_differs(unsigned nr_threads, const unsigned *fillers, size_t chunk)
+{
+	struct arcs *one, *fast;
+	struct cf_stats st;
+	int bad;
+
+	build_share_insns(nr_threads);
+	build_share(nr_threads, fillers, chunk);
+	one = run_src(share_insns, share_evs, false, false, false);
+	fast = run_src(share_insns, share_evs, false, true, true);
+	bad = arcs_differ(one, fast);
+	cf_get_stats(arcs_callflow(fast), &st);
+	bad += !st.calls_whole;
+	bad += arcs_check(one) != 0;
+	bad += arcs_check(fast) != 0;
+	cf_free(arcs_callflow(fast));
+	arcs_free(fast);
+	cf_free(arcs_callflow(one));
+	arcs_free(one);
+	return bad;
+}
+
+/*
+ * Threads sharing replays give what stepping through gives, whatever the
+ * sizes of their function tables: two threads, the first with 0 to 15
+ * fillers, the second with 20 to 70 (past the tables' growths at 32 and
+ * 64 functions); and up to 64 threads taking turns, of every filler count
+ * to 70 among them.  (A replay taken read a function's state where a
+ * lookup had found it, after a later lookup had grown the table.)
+ */
+static void test_replays_shared_by_threads(void)
+{
+	static const unsigned nr_threads[] = { 1, 2, 3, 8, 64 };
+	unsigned fillers[SHARE_THREADS];
+	unsigned layouts = 0, bad_layouts = 0;
+
+	for (unsigned a = 0; a <= 15; a++) {
+		for (unsigned b = 20; b <= 70; b++) {
+			fillers[0] = a;
+			fillers[1] = b;
+			layouts++;
+			if (share_differs(2, fillers, 0)) {
+				if (!bad_layouts)
+					fprintf(stderr, "\n  threads with %u and %u fillers: replays "
+						"differ from single steps", a, b);
+				bad_layouts++;
+			}
+		}
+	}
+	for (size_t r = 0; r < sizeof(nr_threads) / sizeof(nr_threads[0]); r++) {
+		for (unsigned shift = 0; shift < 71; shift += 7) {
+			for (unsigned i = 0; i < nr_threads[r]; i++)
+				fillers[i] = (shift + i * 29) % 71;
+			layouts++;
+			if (share_differs(nr_threads[r], fillers, 23 + shift)) {
+				if (!bad_layouts)
+					fprintf(stderr, "\n  %u threads (shift %u): replays differ "
+						"from single steps", nr_threads[r], shift);
+				bad_layouts++;
+			}
+		}
+	}
+	if (bad_layouts)
+		fprintf(stderr, "\n  %u of %u layouts differ", bad_layouts, layouts);
+	CU_ASSERT_EQUAL(bad_layouts, 0);
+}
+
+/*
+ * The fast path's limits shrunk, so that what they bound happens on small
+ * traces: replays made in place of others (a call's run keeps one or
+ * two), refused (all of them may take a few KiB, or nothing), calls no
+ * longer recorded (too many steps, frames or bytes) or not recorded
+ * (nested deeper than one or two), runs of straight code cut short.  The
+ * whole-call loop and eight threads sharing code give, through cf_steps,
+ * what they give one step at a time, and what each row bounds happened.
+ */
+static void test_limits_shrunk(void)
+{
+	enum { REPLACED = 1, OVER_TOTAL = 2, TOO_LONG = 4, TOO_DEEP = 8, NONE_WHOLE = 16 };
+	static const struct {
+		const char *what;
+		struct cf_limits lim;	  /* zero: the default's */
+		unsigned happens;
+	} rows[] = {
+		{ "defaults", { 0 }, 0 },
+		{ "one replay a call's run", { .replays_per_run = 1 }, REPLACED },
+		{ "two replays a call's run", { .replays_per_run = 2 }, REPLACED },
+		{ "replays take 4 KiB at most", { .replays_total = 4096 }, OVER_TOTAL },
+		{ "replays take nothing", { .replays_total = 1 }, OVER_TOTAL | NONE_WHOLE },
+		{ "a replay's steps: 12", { .replay_steps = 12 }, TOO_LONG },
+		{ "a replay's frames: 2", { .replay_frames = 2 }, TOO_LONG },
+		{ "a replay's records: 16 bytes", { .replay_bytes = 16 }, 0 },
+		{ "one call recorded at a time", { .rec_levels = 1 }, TOO_DEEP },
+		{ "two calls recorded at a time", { .rec_levels = 2 }, TOO_DEEP },
+		{ "runs of one site", { .run_sites = 1 }, 0 },
+		{ "runs of three sites", { .run_sites = 3 }, 0 },
+		{ "everything small",
+		  { .run_sites = 2, .replay_steps = 20, .replay_bytes = 64, .replay_frames = 3,
+		    .replays_per_run = 1, .rec_levels = 2, .replays_total = 2048 },
+		  REPLACED | OVER_TOTAL | TOO_LONG | TOO_DEEP },
+	};
+	unsigned fillers[8] = { 3, 29, 60, 12, 30, 61, 0, 31 };
+
+	build_whole();
+	build_share_insns(8);
+	build_share(8, fillers, 37);
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct cf_limits lim = cf_limits_default;
+		const struct cf_limits *x = &rows[r].lim;
+
+#define TAKE(field) (lim.field = x->field ? x->field : lim.field)
+		TAKE(run_sites);
+		TAKE(replay_steps);
+		TAKE(replay_bytes);
+		TAKE(replay_frames);
+		TAKE(replays_per_run);
+		TAKE(rec_levels);
+		TAKE(replays_total);
+#undef TAKE
+		for (int prog = 0; prog < 2; prog++) {
+			const struct fake_insn *insns = prog ? share_insns : whole_insns;
+			const struct fake_ev *evs = prog ? share_evs : whole_evs;
+			struct arcs *one = run_src(insns, evs, false, false, false), *fast;
+			unsigned happened = 0;
+			struct cf_stats st;
+			int bad;
+
+			run_limits = &lim;
+			fast = run_src(insns, evs, false, true, true);
+			run_limits = NULL;
+			bad = arcs_differ(one, fast);
+			bad += arcs_check(fast) != 0;
+			cf_get_stats(arcs_callflow(fast), &st);
+			happened |= st.replays_replaced ? REPLACED : 0;
+			happened |= st.replays_over_total ? OVER_TOTAL : 0;
+			happened |= st.rec_too_long ? TOO_LONG : 0;
+			happened |= st.rec_too_deep ? TOO_DEEP : 0;
+			happened |= st.calls_whole ? 0 : NONE_WHOLE;
+			/* the whole-call loop shows each; the threads some */
+			if (!prog && (happened & rows[r].happens) != rows[r].happens)
+				bad++;
+			if (bad)
+				fprintf(stderr, "\n  %s, %s: %d differ (replaced %lu, over the total "
+					"%lu, too long %lu, too deep %lu, %lu whole)", rows[r].what,
+					prog ? "threads" : "loop", bad, st.replays_replaced,
+					st.replays_over_total, st.rec_too_long, st.rec_too_deep,
+					st.calls_whole);
+			CU_ASSERT_EQUAL(bad, 0);
+			cf_free(arcs_callflow(fast));
+			arcs_free(fast);
+			cf_free(arcs_callflow(one));
+			arcs_free(one);
+		}
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "runs of a thread's steps count as its steps one by one", test_runs },
@@ -1485,6 +1791,10 @@ static CU_TestInfo tests[] = {
 	  test_unexplained_bounded },
 	{ "runs keep their pcs while the pool grows", test_runs_keep_their_pcs },
 	{ "calls taken whole cost what stepping through them costs", test_replays },
+	{ "threads sharing calls taken whole, their tables at every growth",
+	  test_replays_shared_by_threads },
+	{ "the fast path's limits shrunk: eviction, overflow, the total cap",
+	  test_limits_shrunk },
 	CU_TEST_INFO_NULL,
 };
 
