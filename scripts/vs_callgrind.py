@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Compare pitrace with valgrind's callgrind, function by function, on one command.
+
+usage: scripts/vs_callgrind.py [--keep DIR] [--module NAME]... -- CMD [ARGS...]
+
+Runs CMD twice, both times with LD_BIND_NOW=1 (docs/record.md, "Compared
+with callgrind"): under `pitrace record` and under `valgrind
+--tool=callgrind`.  Then, for every function of the chosen modules (all
+when none is given) that both name, it compares the self instructions:
+post's `counts --by symbol` row, plus the calls that function made to PLT
+stubs (callgrind charges a stub bound at load time, one jmp, to its
+caller), against callgrind's self cost read by callgrind_annotate.
+
+Prints one line per function that differs, then a summary line:
+"MODULE: N functions in both, E equal".  Exit 0 when it ran (differences
+are findings, not failures), 1 when a tool failed, 2 on usage errors.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'e2e'))
+from cg_annotate import annotate, function_rows  # noqa: E402
+
+BIN = os.environ.get('PT_BIN', os.path.join(ROOT, 'bin'))
+
+
+def run(args, **kw):
+    """args' run; its stdout as text for post, thrown away for the command traced."""
+    out = subprocess.PIPE if args[0].endswith('post') else subprocess.DEVNULL
+    r = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True,
+                       errors='replace', **kw)
+    if r.returncode and args[0].endswith('post'):
+        sys.exit('%s failed: %s' % (' '.join(args[:4]), r.stderr.strip()))
+    return r
+
+
+def post_self(trace):
+    """(module, function) -> self instructions, from post counts --by symbol."""
+    out = run([os.path.join(BIN, 'post'), '-i', trace, 'counts', '--by', 'symbol']).stdout
+    rows = {}
+    for line in out.splitlines():
+        parts = line.split(None, 3)
+        if line.startswith('#') or len(parts) < 4 or parts[3] == 'total':
+            continue
+        rows[(parts[2], parts[3])] = int(parts[0])
+    return rows
+
+
+def post_plt_calls(trace):
+    """function -> calls it made to *@plt stubs, from post arc."""
+    out = run([os.path.join(BIN, 'post'), '-i', trace, 'arc']).stdout
+    calls, fn = defaultdict(int), None
+    for line in out.splitlines():
+        if line.startswith('#') or not line.strip():
+            continue
+        parts = line.split()
+        if '>' in parts[:4]:
+            callee = line.split(' > ', 1)[1].strip()
+            if fn and re.sub(r' \[[^]]*\]$', '', callee).endswith('@plt'):
+                calls[fn] += int(parts[0])
+        elif '<' not in parts[:4] and len(parts) > 5:
+            fn = re.sub(r' \[[^]]*\]$', '', line.split(None, 5)[5].strip())
+    return calls
+
+
+def callgrind_self(path):
+    """(object's base name, function) -> self Ir, from callgrind_annotate."""
+    rows, obj_of = defaultdict(int), {}
+    for fn, obj, cost in function_rows(annotate(path)):
+        if obj:
+            obj_of[fn] = os.path.basename(obj)
+        rows[(obj_of.get(fn, '?'), fn)] += cost
+    return rows
+
+
+def compare(pt, plt, cg, modules):
+    by_module = defaultdict(lambda: [0, 0])
+    cg_by_name = {(os.path.basename(o), f): c for (o, f), c in cg.items()}
+    for (mod, fn), n in sorted(pt.items()):
+        if fn.endswith('@plt') or fn.startswith('[') or (modules and mod not in modules):
+            continue
+        theirs = cg_by_name.get((mod, fn))
+        if theirs is None:
+            continue
+        ours = n + plt.get(fn, 0)
+        by_module[mod][0] += 1
+        if ours == theirs:
+            by_module[mod][1] += 1
+        else:
+            print('%-24s %-40s post %10d  callgrind %10d  (%+d)' % (mod, fn, ours, theirs,
+                                                                   ours - theirs))
+    for mod, (n, eq) in sorted(by_module.items()):
+        print('%s: %d functions in both, %d equal' % (mod, n, eq))
+
+
+def main():
+    ap = argparse.ArgumentParser(usage=__doc__.splitlines()[2])
+    ap.add_argument('--keep', help='keep the trace and callgrind file in DIR')
+    ap.add_argument('--module', action='append', default=[])
+    ap.add_argument('cmd', nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.cmd[1:] if a.cmd[:1] == ['--'] else a.cmd
+    if not cmd:
+        ap.print_usage(sys.stderr)
+        return 2
+    work = a.keep or tempfile.mkdtemp(prefix='vs-callgrind.')
+    os.makedirs(work, exist_ok=True)
+    env = dict(os.environ, LD_BIND_NOW='1')
+    trace, cgout = os.path.join(work, 'trace'), os.path.join(work, 'callgrind.out')
+    r = run([os.path.join(BIN, 'pitrace'), 'record', '-o', trace, '--'] + cmd, env=env)
+    if not os.path.isfile(os.path.join(trace, 'header')):
+        sys.exit('pitrace record failed: ' + r.stderr.strip())
+    r = run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + cgout] + cmd, env=env)
+    if not os.path.isfile(cgout):
+        sys.exit('valgrind failed: ' + r.stderr.strip())
+    compare(post_self(trace), post_plt_calls(trace), callgrind_self(cgout), set(a.module))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
