@@ -592,6 +592,16 @@ static size_t read_code(struct proc *p, uint64_t pc, uint8_t *code, size_t size)
 	return (size_t)n;
 }
 
+static unsigned len_slot(uint64_t pc)
+{
+	return (unsigned)(pc ^ (pc >> 10)) % SC_CACHE_SIZE;
+}
+
+static void forget_len(struct proc *p, uint64_t pc)
+{
+	p->len_cache[len_slot(pc)].len = 0xff;
+}
+
 /*
  * The length of the instruction at pc when all it can do is fall through
  * to the next (no branch, system call, trap or repetition), else 0; cached
@@ -599,7 +609,7 @@ static size_t read_code(struct proc *p, uint64_t pc, uint8_t *code, size_t size)
  */
 static uint8_t plain_len(struct engine *e, struct proc *p, uint64_t pc)
 {
-	unsigned slot = (unsigned)(pc ^ (pc >> 10)) % SC_CACHE_SIZE;
+	unsigned slot = len_slot(pc);
 	uint8_t code[ARCH_INSN_MAX_LEN];
 	struct arch_insn in;
 	size_t n;
@@ -633,6 +643,11 @@ static void restore_skipped(struct engine *e, struct thread *t, uint64_t pc)
 
 	if (e->block || e->no_restore || !e->dec)
 		return;
+	len = plain_len(e, t->proc, t->prev_pc);
+	if (!len || pc == t->prev_pc + len)
+		return;
+	/* the cache may be of code since rewritten (a JIT): decide on the code as it is */
+	forget_len(t->proc, t->prev_pc);
 	len = plain_len(e, t->proc, t->prev_pc);
 	if (!len || pc == t->prev_pc + len)
 		return;
