@@ -157,6 +157,27 @@ size_t arch_disasm(struct arch_decoder *d, const uint8_t *code, size_t avail, ui
 	return d->insn->size;
 }
 
+bool arch_insn_may_follow(const struct arch_insn *in, uint64_t pc, uint64_t next)
+{
+	bool direct = in->flags & ARCH_INSN_HAS_TARGET;
+	bool falls = in->cls == ARCH_INSN_OTHER || in->cls == ARCH_INSN_COND ||
+		     (in->flags & ARCH_INSN_CONDITIONAL);
+
+	if (in->cls == ARCH_INSN_INVALID || in->cls == ARCH_INSN_SYSCALL ||
+	    in->cls == ARCH_INSN_INT || in->cls == ARCH_INSN_KRET)
+		return false;
+	if (falls && next == pc + in->len)
+		return true;
+	if ((in->flags & ARCH_INSN_REP) && next == pc)
+		return true;
+	return direct && in->cls != ARCH_INSN_OTHER && next == in->target;
+}
+
+bool arch_insn_only_falls_through(const struct arch_insn *in)
+{
+	return in->cls == ARCH_INSN_OTHER && in->len && !(in->flags & ARCH_INSN_REP);
+}
+
 const char *arch_insn_class_name(unsigned cls)
 {
 	static const char *const names[ARCH_INSN_NR_CLASSES] = {

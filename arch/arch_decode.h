@@ -9,6 +9,7 @@
 #ifndef PT_ARCH_DECODE_H
 #define PT_ARCH_DECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +72,16 @@ int arch_decode(struct arch_decoder *d, const uint8_t *code, size_t avail, uint6
  */
 size_t arch_disasm(struct arch_decoder *d, const uint8_t *code, size_t avail, uint64_t pc,
 		   char *buf, size_t size);
+
+/*
+ * The step after the instruction in, at pc, may be at next: its
+ * fall-through (not after an unconditional transfer), another iteration
+ * of a repeated one, or its direct target.  False when the bytes don't say
+ * (indirect transfers, returns, system calls, traps, invalid bytes).
+ */
+bool arch_insn_may_follow(const struct arch_insn *in, uint64_t pc, uint64_t next);
+/* in can only go on at pc + len: no transfer, system call, trap or repetition. */
+bool arch_insn_only_falls_through(const struct arch_insn *in);
 
 /* A short name for a class ("call", "ret", ...), for reports and tests. */
 const char *arch_insn_class_name(unsigned cls);

@@ -92,6 +92,12 @@ static int open_mem(pid_t pid)
 	return open(name, O_RDWR | O_CLOEXEC);
 }
 
+void pte_forget_code(struct proc *p)
+{
+	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
+	memset(p->len_cache, 0xff, sizeof(p->len_cache));
+}
+
 struct proc *pte_new_proc(struct engine *e, pid_t pid, bool recorded)
 {
 	struct proc *p = calloc(1, sizeof(*p));
@@ -103,7 +109,7 @@ struct proc *pte_new_proc(struct engine *e, pid_t pid, bool recorded)
 	p->pid = pid;
 	p->recorded = recorded;
 	p->memfd = open_mem(pid);
-	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
+	pte_forget_code(p);
 	p->next = e->procs;
 	e->procs = p;
 	return p;
@@ -310,7 +316,7 @@ static void maps_changed(struct engine *e, struct proc *p)
 		return;	/* the process is exiting; its exit will be reported */
 	bp_drop_unmapped(p);
 	e->guard_dirty = true;
-	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
+	pte_forget_code(p);
 	if (added > 0 && e->on_mode)
 		bp_plant_symbols(e, p);
 }
@@ -572,6 +578,104 @@ static void probe_block(struct engine *e, struct thread *t, uint64_t pc_after)
 			"instructions; single steps were recorded");
 }
 
+/* ---- late step traps ---- */
+
+/*
+ * The code at pc as the program has it: our --on breakpoints' bytes are
+ * replaced by what they hide.  Bytes read, 0 when none.
+ */
+static size_t read_code(struct proc *p, uint64_t pc, uint8_t *code, size_t size)
+{
+	ssize_t n = pread(p->memfd, code, size, (off_t)pc);
+
+	if (n <= 0)
+		return 0;
+	for (size_t i = 0; i < p->nr_bps; i++) {
+		for (unsigned k = 0; k < arch_breakpoint_len; k++) {
+			uint64_t a = p->bps[i].addr + k;
+
+			if (a >= pc && a < pc + (uint64_t)n)
+				code[a - pc] = p->bps[i].orig[k];
+		}
+	}
+	return (size_t)n;
+}
+
+static unsigned len_slot(uint64_t pc)
+{
+	return (unsigned)(pc ^ (pc >> 10)) % SC_CACHE_SIZE;
+}
+
+static void forget_len(struct proc *p, uint64_t pc)
+{
+	p->len_cache[len_slot(pc)].len = 0xff;
+}
+
+/*
+ * The length of the instruction at pc when all it can do is fall through
+ * to the next (no branch, system call, trap or repetition), else 0; cached
+ * per process like insn_kind.
+ */
+static uint8_t plain_len(struct engine *e, struct proc *p, uint64_t pc)
+{
+	unsigned slot = len_slot(pc);
+	uint8_t code[ARCH_INSN_MAX_LEN];
+	struct arch_insn in;
+	size_t n;
+
+	if (p->len_cache[slot].len != 0xff && p->len_cache[slot].pc == pc)
+		return p->len_cache[slot].len;
+	n = read_code(p, pc, code, sizeof(code));
+	p->len_cache[slot].pc = pc;
+	p->len_cache[slot].len = 0;
+	if (n && arch_decode(e->dec, code, n, pc, &in) == 0 && arch_insn_only_falls_through(&in))
+		p->len_cache[slot].len = in.len;
+	return p->len_cache[slot].len;
+}
+
+/*
+ * The step trap after the instruction at prev_pc came late: hypervisors
+ * that emulate an instruction (cpuid under KVM) may deliver it only after
+ * the next one has run too.  That shows as a pc no successor of prev_pc
+ * explains, where the next instruction leads.  Record that instruction,
+ * marked RESTORED; a skip that cannot be proved so is a GAP, never a step
+ * guessed.  Block steps end anywhere: only single steps are checked.
+ */
+static void restore_skipped(struct engine *e, struct thread *t, uint64_t pc)
+{
+	uint8_t code[ARCH_INSN_MAX_LEN];
+	uint64_t next;
+	struct arch_insn in;
+	struct tw_stream *s;
+	uint8_t len;
+	size_t n;
+
+	if (e->block || e->no_restore || !e->dec)
+		return;
+	len = plain_len(e, t->proc, t->prev_pc);
+	if (!len || pc == t->prev_pc + len)
+		return;
+	/* the cache may be of code since rewritten (a JIT): decide on the code as it is */
+	forget_len(t->proc, t->prev_pc);
+	len = plain_len(e, t->proc, t->prev_pc);
+	if (!len || pc == t->prev_pc + len)
+		return;
+	next = t->prev_pc + len;
+	n = read_code(t->proc, next, code, sizeof(code));
+	s = pte_stream_of(e, t);
+	if (!s)
+		return;
+	if (n && arch_decode(e->dec, code, n, next, &in) == 0 &&
+	    arch_insn_may_follow(&in, next, pc)) {
+		tw_restored(s, PT_RESTORED_LATE_TRAP);
+		record_step(e, t, next);
+		e->restored++;
+		return;
+	}
+	tw_gap(s, PT_GAP_LATE_TRAP);
+	e->late_gaps++;
+}
+
 /* ---- stops ---- */
 
 /* A step trap: the instruction at prev_pc has executed. */
@@ -596,8 +700,11 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 	restarted = r->syscall_nr >= 0 && r->pc == t->prev_pc;
 	if (e->block)
 		probe_block(e, t, r->pc);
-	if (!restarted)
+	if (!restarted) {
 		record_step(e, t, t->prev_pc);
+		if (r->syscall_nr < 0 && !t->sc_step)
+			restore_skipped(e, t, r->pc);
+	}
 	hide_step_flags(t, r);
 	/* A syscall that doesn't go on at the next instruction is a handler's
 	 * rt_sigreturn (execve stops elsewhere): say so before the step it
@@ -875,7 +982,7 @@ static void on_exec(struct engine *e, struct thread *t)
 	if (p->memfd >= 0)
 		close(p->memfd);
 	p->memfd = open_mem(p->pid);
-	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
+	pte_forget_code(p);
 	ptm_free(&p->maps);
 	exec_path(p->pid, path, sizeof(path));
 	task_common(e, &rec.c, p->pid, t->tid);

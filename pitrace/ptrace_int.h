@@ -58,6 +58,11 @@ struct proc {
 		uint64_t pc;
 		uint8_t kind;	  /* INSN_*; INSN_UNKNOWN (0xff, as memset): slot empty */
 	} sc_cache[SC_CACHE_SIZE];
+	struct {
+		uint64_t pc;
+		uint8_t len;	  /* of an instruction that only falls through; 0 any
+				   * other; 0xff (as memset): slot empty */
+	} len_cache[SC_CACHE_SIZE];
 	struct proc *next;
 };
 
@@ -161,6 +166,9 @@ struct engine {
 	struct guard_shared *guard; /* attach: what the guardian needs if we die */
 	bool guard_dirty;	  /* processes or breakpoints changed since guard_sync */
 	unsigned trap_notes;	  /* TRAP_NOTE_* said in the header (ptrace_sigtrap.c) */
+	bool no_restore;	  /* tests: record late step traps as they come */
+	uint64_t restored;	  /* steps a late step trap skipped, put back */
+	uint64_t late_gaps;	  /* late step traps whose skipped steps were not */
 };
 
 /* Set by signals (or a failure) to end tracing: every thread is detached. */
@@ -174,6 +182,8 @@ extern volatile sig_atomic_t g_kick_tid;
 struct thread *pte_find_thread(struct engine *e, pid_t tid);
 struct thread *pte_new_thread(struct engine *e, pid_t tid);
 struct proc *pte_new_proc(struct engine *e, pid_t pid, bool recorded);
+/* The code of p may have changed (mappings, exec): forget what it was. */
+void pte_forget_code(struct proc *p);
 void pte_free_proc(struct engine *e, struct proc *p);
 void pte_attach_thread(struct thread *t, struct proc *p);
 void pte_remove_thread(struct engine *e, struct thread *t);

@@ -71,6 +71,14 @@ void report_summary(struct engine *e, const char *dir)
 		t.processes, t.processes == 1 ? "" : "es", t.threads, t.threads == 1 ? "" : "s",
 		secs, short_count(secs > 0 ? (double)t.steps / secs : 0, r, sizeof(r)),
 		td_quote(dir, q, sizeof(q)));
+	/* restored steps are exact (post info counts them); a gap is worth a line */
+	if (e->late_gaps)
+		pr_warn("%llu late step traps skipped steps that could not be restored (GAPs); "
+			"%llu were (docs/record.md, Fidelity)", (unsigned long long)e->late_gaps,
+			(unsigned long long)e->restored);
+	else if (e->restored)
+		pr_dbg("%llu steps restored after a late step trap (docs/record.md, Fidelity)",
+		       (unsigned long long)e->restored);
 }
 
 void report_note_exit(struct engine *e, struct thread *t, int status, uint64_t pc)

@@ -89,6 +89,18 @@ static void set_header(struct engine *e, char *const *argv)
 		tw_set_attr_str(e->tw, PT_ATTR_NOTE, note);
 	}
 }
+/*
+ * Tests only: PITRACE_NO_RESTORE=1 records late step traps as they come,
+ * to make traces post must restore; any other value keeps the environment
+ * the same length as the run it is compared with.
+ */
+static bool no_restore_env(void)
+{
+	const char *v = getenv("PITRACE_NO_RESTORE");
+
+	return v && !strcmp(v, "1");
+}
+
 
 static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attach)
 {
@@ -116,8 +128,10 @@ static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attac
 	 * reads them): --on's, stepped system calls', and the calls the
 	 * tracer runs in a thread (ptrace_sigtrap.c). */
 	e->ptrace_options |= PTRACE_O_TRACESYSGOOD;
+	/* the decoder checks every single step for a late trap (restore_skipped) */
+	e->dec = arch_decoder_new();
+	e->no_restore = no_restore_env();
 	if (e->block) {
-		e->dec = arch_decoder_new();
 		if (arch_block_step_request() < 0) {
 			pr_err("block stepping is not supported on %s", arch_ptrace_name);
 			return -1;
@@ -156,6 +170,9 @@ static int engine_finish(struct engine *e, const char *state)
 		bp_report_missing(e);
 	free(e->on_found);
 	trace_attrs_stop(e->tw);
+	/* every single step was checked for a late trap: post need not */
+	if (e->dec && !e->o.block && !e->no_restore)
+		tw_set_attr(e->tw, PT_ATTR_RESTORED, &e->restored, sizeof(e->restored));
 	tw_commit(e->tw);
 	e->trace_dir = strdup(tw_dir(e->tw));
 	report_summary(e, e->trace_dir ? e->trace_dir : "?");

@@ -144,14 +144,17 @@ out:
 /* --check: the invariants arcs.h promises, and how the stacks behaved. */
 static int check_report(const struct flow_report *r)
 {
+	struct session_restored rs;
 	struct cf_stats st;
 	int bad = arcs_check(r->arcs);
 
 	cf_get_stats(r->cf, &st);
+	session_restored(r->s, &rs);
 	printf("steps %" PRIu64 " threads %" PRIu64 " max-depth %u unmatched %" PRIu64
-	       " async %" PRIu64 " unexplained %" PRIu64 " capped %" PRIu64 " gaps %" PRIu64 "\n",
+	       " async %" PRIu64 " unexplained %" PRIu64 " capped %" PRIu64 " gaps %" PRIu64
+	       " restored %" PRIu64 "\n",
 	       st.steps, st.threads, st.max_depth, st.unmatched, st.async, st.unexplained,
-	       st.unexplained_capped, st.gaps);
+	       st.unexplained_capped, st.gaps, rs.by_recorder + rs.by_pass);
 	printf("invariants: %s\n", bad ? "VIOLATED" : "hold");
 	if (bad)
 		return EXIT_RUNTIME;

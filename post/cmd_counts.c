@@ -48,6 +48,7 @@ static void print_report(struct counts *c, struct session *s, enum counts_by by,
 	size_t nr_cols = counts_columns(by, &names);
 	size_t n = counts_result(c, &crows);
 	const struct trace_info *in = trace_info(session_trace(s));
+	struct session_restored rs;
 	bool block = !strcmp(in->mode, "block");
 	struct report_table table = {
 		.col_names = names, .nr_cols = nr_cols, .count_name = "count",
@@ -83,8 +84,13 @@ static void print_report(struct counts *c, struct session *s, enum counts_by by,
 	if (counts_lost(c))
 		report_comment(stdout, "lost: %" PRIu64 " steps the recorder could not keep "
 			       "(in no row)", counts_lost(c));
+	session_restored(s, &rs);
+	if (rs.by_pass || rs.gaps)
+		report_comment(stdout, "restored: %" PRIu64 " steps a late step trap skipped "
+			       "(%" PRIu64 " gaps where one could not be)", rs.by_pass, rs.gaps);
 	if (!block && !session_filter(s)->pid && !session_filter(s)->tid &&
-	    counts_seen(c) == session_steps_seen(s) && in->totals.steps != counts_seen(c))
+	    counts_seen(c) == session_steps_seen(s) &&
+	    in->totals.steps + rs.by_pass != counts_seen(c))
 		report_comment(stdout, "note: the header says %" PRIu64 " steps were recorded",
 			       in->totals.steps);
 	report_print_table(stdout, &table, rows, n);

@@ -34,6 +34,7 @@ static const char *const attr_names[] = {
 	[PT_ATTR_HOSTNAME] = "HOSTNAME", [PT_ATTR_ON_SYMBOL] = "ON_SYMBOL",
 	[PT_ATTR_NOTE] = "NOTE", [PT_ATTR_KERNEL_BUILD_ID] = "KERNEL_BUILD_ID",
 	[PT_ATTR_PAD] = "PAD", [PT_ATTR_CHECK] = "CHECK", [PT_ATTR_TASKS_LOST] = "TASKS_LOST",
+	[PT_ATTR_RESTORED] = "RESTORED",
 };
 
 /*
@@ -158,7 +159,8 @@ static int dump_header_file(const char *path, const struct dump_ctx *dc)
 
 			memcpy(&v, p, 4);
 			print_crc(v, crc_upto(&crc, data, at));
-		} else if (rh->type == PT_ATTR_TASKS_LOST && plen >= 8) {
+		} else if ((rh->type == PT_ATTR_TASKS_LOST || rh->type == PT_ATTR_RESTORED) &&
+			   plen >= 8) {
 			uint64_t v;
 
 			memcpy(&v, p, 8);
@@ -325,6 +327,7 @@ static void print_ctl(const struct step_item *it)
 		print_async(it);
 		break;
 	case PT_CTL_GAP:
+	case PT_CTL_RESTORED:
 		ctl_get_uleb(&c, &a);
 		printf("reason %" PRIu64, a);
 		break;

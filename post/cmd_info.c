@@ -33,6 +33,7 @@ static int read_pass(const struct post_opts *opts)
 {
 	struct session_source src = post_source(opts);
 	struct session_filter none = SESSION_FILTER_INIT;
+	struct session_restored rs;
 	struct session *s;
 	double secs;
 	int r = session_open(&s, &src, &none, 0, "read");
@@ -45,6 +46,10 @@ static int read_pass(const struct post_opts *opts)
 		printf("%-12s %" PRIu64 " steps merged in %.4f s of CPU (%.1fM steps/s)\n", "read:",
 		       session_steps_seen(s), secs,
 		       secs > 0 ? (double)session_steps_seen(s) / secs / 1e6 : 0.0);
+	session_restored(s, &rs);
+	if (!r && !rs.recorder_checked)
+		printf("%-12s %" PRIu64 " steps a late step trap skipped, by the read; %" PRIu64
+		       " gaps where one could not be\n", "restored:", rs.by_pass, rs.gaps);
 	session_close(s);
 	return r;
 }
@@ -99,7 +104,8 @@ struct async_counts {
 	size_t nr_vectors;
 	uint64_t faults[3];		  /* page faults by ring: user, kernel, unknown */
 	uint64_t atomic[PT_ATOMIC_INEXACT + 2]; /* ATOMIC records by kind (v4), last: newer */
-	uint64_t gaps[PT_GAP_ATOMIC_NATIVE + 2]; /* GAP records by reason, last: newer */
+	uint64_t gaps[PT_GAP_LATE_TRAP + 2]; /* GAP records by reason, last: newer */
+	uint64_t restored;		  /* RESTORED records (v7) */
 };
 
 static void count_vector(struct async_counts *ac, uint64_t vector)
@@ -198,11 +204,11 @@ static void print_gaps(const struct async_counts *ac)
 		[PT_GAP_KERNEL_LIMIT] = "kernel step limit",
 		[PT_GAP_KERNEL_SLEEP] = "slept in the kernel",
 		[PT_GAP_UNSAFE] = "unsteppable code", [PT_GAP_ATOMIC_NATIVE] = "atomic sequence untraced",
-		[PT_GAP_ATOMIC_NATIVE + 1] = "newer reasons",
+		[PT_GAP_LATE_TRAP] = "late step trap", [PT_GAP_LATE_TRAP + 1] = "newer reasons",
 	};
 	bool any = false;
 
-	for (size_t r = 0; r <= PT_GAP_ATOMIC_NATIVE + 1; r++) {
+	for (size_t r = 0; r <= PT_GAP_LATE_TRAP + 1; r++) {
 		if (!ac->gaps[r])
 			continue;
 		if (!any)
@@ -212,6 +218,17 @@ static void print_gaps(const struct async_counts *ac)
 	}
 	if (any)
 		putchar('\n');
+}
+
+/* Steps late step traps skipped (docs/record.md, Fidelity): restored when recorded, or not checked. */
+static void print_restored(const struct trace_info *in, const struct async_counts *ac)
+{
+	if (in->restore_checked)
+		printf("%-12s %" PRIu64 " steps a late step trap skipped (the recorder checked "
+		       "every step)\n", "restored:", ac->restored);
+	else if (!strcmp(in->mode, "step"))
+		printf("%-12s not checked when recorded: reports restore the steps late step "
+		       "traps skipped (--read counts them)\n", "restored:");
 }
 
 /*
@@ -251,7 +268,9 @@ static bool stream_steps(const struct trace *t, size_t i, uint64_t *steps, bool 
 		else if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_ATOMIC)
 			count_kind(ac->atomic, PT_ATOMIC_INEXACT + 1, &it);
 		else if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_GAP)
-			count_kind(ac->gaps, PT_GAP_ATOMIC_NATIVE + 1, &it);
+			count_kind(ac->gaps, PT_GAP_LATE_TRAP + 1, &it);
+		else if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_RESTORED)
+			ac->restored++;
 	}
 	if (stream_reader_damage(r))
 		snprintf(damage, size, "%s", stream_reader_damage(r));
@@ -355,6 +374,7 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	print_async(&ac);
 	print_atomic(&ac);
 	print_gaps(&ac);
+	print_restored(in, &ac);
 	if (ok && !damaged && all_steps != in->totals.steps) {
 		printf("%-12s the streams hold %" PRIu64 " steps, the header says %" PRIu64 "\n",
 		       "warning:", all_steps, in->totals.steps);

@@ -10,6 +10,7 @@
 
 #include "demangle.h"
 #include "log.h"
+#include "restore.h"
 #include "session.h"
 #include "stepcodec.h"
 #include "trace_arch.h"
@@ -41,6 +42,8 @@ struct session {
 	size_t fn_verdict_size;
 	bool ran;
 	double pass_cpu;	  /* CPU seconds of session_run (every thread's) */
+	struct sym_options so;	  /* for the restorer's own symbol session */
+	uint64_t restored, late_gaps; /* by the pass (session_restored) */
 };
 
 /* ---- opening ---- */
@@ -78,6 +81,7 @@ int session_open(struct session **out, const struct session_source *src,
 	so.sysroot = src->symfs;
 	so.buildid_dir = src->buildid_dir;
 	so.no_demangle = src->no_demangle;
+	s->so = so;
 	s->sym = sym_session_new(&so);
 	if (!s->sym) {
 		pr_err("cannot set up symbol resolution for %s", trace_dir(s->trace));
@@ -439,6 +443,34 @@ static int session_run_pcs(struct session *s, struct trace_iter *it, struct prog
 	return r;
 }
 
+/*
+ * Traces whose recorder did not check every single step for a late trap
+ * (older ones, the driver's) have the pass restore the skipped steps.
+ */
+static int session_restore(struct session *s, struct trace_iter *it)
+{
+	const struct trace_info *in = trace_info(s->trace);
+	struct restorer *rs;
+
+	if (in->restore_checked || strcmp(in->mode, "step") || trace_count_only(s->trace))
+		return 0;
+	rs = restorer_new(sym_session_new(&s->so));
+	if (!rs)
+		return -1;
+	trace_iter_restore(it, rs);
+	return 0;
+}
+
+void session_restored(const struct session *s, struct session_restored *out)
+{
+	const struct trace_info *in = trace_info(s->trace);
+
+	out->recorder_checked = in->restore_checked;
+	out->by_recorder = in->restored;
+	out->by_pass = s->restored;
+	out->gaps = s->late_gaps;
+}
+
 int session_run(struct session *s)
 {
 	double cpu0 = cpu_seconds();
@@ -453,11 +485,19 @@ int session_run(struct session *s)
 	it = trace_iter_new_mode(s->trace, s->src.threads, bytes);
 	if (!it)
 		return EXIT_RUNTIME;
+	if (session_restore(s, it) < 0) {
+		trace_iter_free(it);
+		return EXIT_RUNTIME;
+	}
 	p.bytes = trace_iter_total_bytes(it);
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	r = bytes ? session_run_bytes(s, it, &p) : session_run_pcs(s, it, &p);
 	if (p.shown)
 		fprintf(stderr, "\r\033[K");
+	trace_iter_restored(it, &s->restored, &s->late_gaps);
+	if (s->restored || s->late_gaps)
+		pr_dbg("%" PRIu64 " steps restored after late step traps, %" PRIu64 " gaps where "
+		       "one could not be", s->restored, s->late_gaps);
 	trace_iter_free(it);
 	if (s->src.pass_stats) {
 		s->src.pass_stats->passes++;

@@ -134,4 +134,16 @@ double session_pass_cpu(const struct session *s);
 uint64_t session_steps_seen(const struct session *s);
 uint64_t session_steps_in_window(const struct session *s);
 
+/*
+ * Steps a late step trap skipped (docs/record.md, Fidelity), put back: by
+ * the recorder (its RESTORED attribute) or, when it did not check, by the
+ * pass (steps every report then sees, and GAPs where none could be).
+ */
+struct session_restored {
+	bool recorder_checked;	  /* the recorder checked every step: the pass need not */
+	uint64_t by_recorder;
+	uint64_t by_pass, gaps;	  /* after session_run */
+};
+void session_restored(const struct session *s, struct session_restored *out);
+
 #endif /* PT_SESSION_H */

@@ -708,6 +708,7 @@ static int sr_check_record(struct stream_reader *r, const struct step_item *it, 
 		return 1;
 	case PT_CTL_LOST:
 	case PT_CTL_GAP:
+	case PT_CTL_RESTORED:
 		if (ctl_get_uleb(&c, &v) < 0)
 			break;
 		return 1;

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "log.h"
+#include "restore.h"
 #include "stepcodec.h"
 #include "trace_decode.h"
 #include "trace_reader.h"
@@ -70,6 +71,23 @@ struct trace_iter {
 	struct trace_event run;	  /* trace_next: the run it gives a step at a time */
 	const uint64_t *run_pcs;
 	size_t run_n, run_k;
+	/* late step traps (trace_iter_restore) */
+	struct restorer *rs;
+	struct last_step *last;	  /* per thread: its last user step handed out */
+	size_t nr_last, cap_last;
+	bool kept;		  /* kept_ev/kept_run come next, checked again */
+	struct trace_event kept_ev;
+	struct iter_run kept_run;
+	uint64_t shift;		  /* restored steps handed out: added to every index after */
+	uint64_t restored, late_gaps;
+	uint64_t restored_pc;	  /* the restored step handed out, as a run */
+	uint8_t restored_enc[PT_STEP_MAX_BYTES + STEP_BYTES_SLACK];
+};
+
+/* A thread's last user step, the one its next is checked against (0: none). */
+struct last_step {
+	uint32_t tid;
+	uint64_t pc;
 };
 
 /* Merging keeps every stream open: a program with many threads needs many fds. */
@@ -185,6 +203,8 @@ void trace_iter_free(struct trace_iter *it)
 	decoder_free(it->dec);
 	free(it->s);
 	free(it->ievs);
+	free(it->last);
+	restorer_free(it->rs);
 	free(it);
 }
 
@@ -498,8 +518,50 @@ static int check_totals(struct trace_iter *it)
 	return force ? 0 : -1;
 }
 
-/* The next event, a run of steps in *run: trace_next_run and trace_next_bytes. */
-static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter_run *run)
+/*
+ * The first k steps (0 < k < its length) of the run hev, h go to ev, run;
+ * hev, h keep the rest.  Bytes mode: an event between the run's steps
+ * before step k goes with the first part, at its end.
+ */
+static void split_run(const struct trace_iter *it, struct trace_event *hev, struct iter_run *h,
+		      size_t k, struct trace_event *ev, struct iter_run *run)
+{
+	uint64_t at = hev->index + k;
+
+	*ev = *hev;
+	run->n = k;
+	if (it->bytes) {
+		size_t e = 0;
+
+		while (e < h->nr_evs && h->evs[e].ev.index <= at)
+			e++;
+		if (e && h->evs[e - 1].ev.index == at)
+			step_bytes_cut(&h->sb, k, h->evs[e - 1].off, h->evs[e - 1].pc, &run->sb,
+				       &h->sb);
+		else
+			step_bytes_split(&h->sb, k, &run->sb, &h->sb);
+		hev->pc = first_pc(&h->sb);
+		run->evs = h->evs;
+		run->nr_evs = e;
+		for (size_t j = e; j < h->nr_evs; j++) {
+			h->evs[j].off -= run->sb.len;	/* the rest's own */
+			h->evs[j].at -= k;
+		}
+		if (e) {	/* (evs may be NULL: no events) */
+			h->evs += e;
+			h->nr_evs -= e;
+		}
+	} else {
+		run->pcs = h->pcs;
+		h->pcs += k;
+		hev->pc = h->pcs[0];
+	}
+	hev->index += k;
+	h->n -= k;
+}
+
+/* The next event as the streams and tasks have it, a run of steps in *run. */
+static int next_event_raw(struct trace_iter *it, struct trace_event *ev, struct iter_run *run)
 {
 	run->n = 0;
 	if (it->failed)
@@ -535,40 +597,8 @@ static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter
 		if (it->held.kind == TEV_STEP && task->c.seq != PT_SEQ_NONE &&
 		    task->c.seq < it->held.index + it->held_run.n) {
 			/* the task comes before step seq: the run up to there first */
-			struct iter_run *h = &it->held_run;
-			size_t k = (size_t)(task->c.seq - it->held.index);
-
-			*ev = it->held;
-			run->n = k;
-			if (it->bytes) {
-				size_t e = 0;
-
-				/* an event before step k comes before the task, as alone */
-				while (e < h->nr_evs && h->evs[e].ev.index <= task->c.seq)
-					e++;
-				if (e && h->evs[e - 1].ev.index == task->c.seq)
-					step_bytes_cut(&h->sb, k, h->evs[e - 1].off,
-						       h->evs[e - 1].pc, &run->sb, &h->sb);
-				else
-					step_bytes_split(&h->sb, k, &run->sb, &h->sb);
-				it->held.pc = first_pc(&h->sb);
-				run->evs = h->evs;
-				run->nr_evs = e;
-				for (size_t j = e; j < h->nr_evs; j++) {
-					h->evs[j].off -= run->sb.len;	/* the rest's own */
-					h->evs[j].at -= k;
-				}
-				if (e) {	/* (evs may be NULL: no events) */
-					h->evs += e;
-					h->nr_evs -= e;
-				}
-			} else {
-				run->pcs = h->pcs;
-				h->pcs += k;
-				it->held.pc = h->pcs[0];
-			}
-			it->held.index += k;
-			h->n -= k;
+			split_run(it, &it->held, &it->held_run,
+				  (size_t)(task->c.seq - it->held.index), ev, run);
 			return 1;
 		}
 	}
@@ -578,6 +608,172 @@ static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter
 	*run = it->held_run;
 	it->held_state = 0;
 	return 1;
+}
+
+/* ---- late step traps (restore.h) ---- */
+
+void trace_iter_restore(struct trace_iter *it, struct restorer *rs)
+{
+	restorer_free(it->rs);
+	it->rs = rs;
+}
+
+void trace_iter_restored(const struct trace_iter *it, uint64_t *restored, uint64_t *gaps)
+{
+	*restored = it->restored;
+	*gaps = it->late_gaps;
+}
+
+static struct last_step *last_of(struct trace_iter *it, uint32_t tid, bool make)
+{
+	for (size_t i = 0; i < it->nr_last; i++)
+		if (it->last[i].tid == tid)
+			return &it->last[i];
+	if (!make)
+		return NULL;
+	if (it->nr_last == it->cap_last) {
+		size_t cap = it->cap_last ? 2 * it->cap_last : 16;
+		struct last_step *l = realloc(it->last, cap * sizeof(*l));
+
+		if (!l)
+			return NULL;	/* that thread goes unchecked */
+		it->last = l;
+		it->cap_last = cap;
+	}
+	it->last[it->nr_last] = (struct last_step){ tid, 0 };
+	return &it->last[it->nr_last++];
+}
+
+/* The thread's next step is checked against nothing: the flow broke here. */
+static void forget_last(struct trace_iter *it, uint32_t tid)
+{
+	struct last_step *l = last_of(it, tid, false);
+
+	if (l)
+		l->pc = 0;
+}
+
+/* Whatever came between a thread's steps: is its next step still checked against its last? */
+static void restore_note_event(struct trace_iter *it, const struct trace_event *ev)
+{
+	if (ev->kind == TEV_TASK) {
+		restorer_task(it->rs, ev->task);
+		if (ev->task->type != PT_TASK_EXEC)
+			return;
+	} else if (ev->kind == TEV_SWITCH ||
+		   (ev->kind == TEV_ASYNC && pt_async_is_info(ev->async.kind))) {
+		return;		/* the flow goes on */
+	}
+	/* a signal, a gap, lost steps, recording off, a new program; kernel steps */
+	forget_last(it, ev->tid);
+}
+
+/* The run's step k's pc; bytes mode decodes as it goes (*b, *pc: where it is). */
+static uint64_t run_pc(const struct trace_iter *it, const struct iter_run *run, size_t k,
+		       const uint8_t **b, uint64_t *pc)
+{
+	if (!it->bytes)
+		return run->pcs[k];
+	*b += step_next_pc(*b, run->sb.b + run->sb.len, pc);
+	return *pc;
+}
+
+/* The step a late trap skipped, before the kept run: ev, run (a run of one). */
+static void restored_step(struct trace_iter *it, uint64_t prev, uint64_t pc,
+			  struct trace_event *ev, struct iter_run *run)
+{
+	*ev = it->kept_ev;
+	ev->pc = pc;
+	memset(run, 0, sizeof(*run));
+	run->n = 1;
+	it->restored_pc = pc;
+	run->pcs = &it->restored_pc;
+	if (it->bytes) {
+		memset(it->restored_enc, 0, sizeof(it->restored_enc));
+		run->sb = (struct step_bytes){ it->restored_enc, 0, 1, prev, pc };
+		run->sb.len = step_bytes_encode(&it->restored_pc, 1, prev, it->restored_enc);
+	}
+	it->restored++;
+}
+
+/*
+ * The kept run, checked from its thread's last step on: up to a skip (the
+ * rest stays kept), or the restored step or GAP before it, or all of it.
+ */
+static void restore_run(struct trace_iter *it, struct trace_event *ev, struct iter_run *run)
+{
+	struct last_step *l = last_of(it, it->kept_ev.tid, true);
+	uint64_t prev = l ? l->pc : 0, pc = it->kept_run.sb.base_pc, missing = 0;
+	const uint8_t *b = it->kept_run.sb.b;
+	size_t n = it->kept_run.n;
+
+	for (size_t k = 0; k < n; k++) {
+		uint64_t cur = run_pc(it, &it->kept_run, k, &b, &pc);
+		enum restore_verdict v = prev ? restorer_check(it->rs, it->kept_ev.pid, prev, cur,
+							       &missing)
+					      : RESTORE_NONE;
+
+		if (v != RESTORE_NONE && k) {
+			split_run(it, &it->kept_ev, &it->kept_run, k, ev, run);
+			l->pc = prev;
+			return;
+		}
+		if (v == RESTORE_ONE) {
+			restored_step(it, prev, missing, ev, run);
+			l->pc = missing;
+			return;
+		}
+		if (v == RESTORE_GAP) {
+			*ev = it->kept_ev;
+			ev->kind = TEV_GAP;
+			ev->a = PT_GAP_LATE_TRAP;
+			memset(run, 0, sizeof(*run));
+			it->late_gaps++;
+			l->pc = 0;
+			return;
+		}
+		prev = cur;
+	}
+	*ev = it->kept_ev;
+	*run = it->kept_run;
+	it->kept = false;
+	if (l)
+		l->pc = prev;
+}
+
+/* The next event with late step traps restored, indexes as they then are. */
+static int next_event_restored(struct trace_iter *it, struct trace_event *ev,
+			       struct iter_run *run)
+{
+	uint64_t shift = it->shift;
+
+	if (!it->kept) {
+		int r = next_event_raw(it, ev, run);
+
+		if (r != 1)
+			return r;
+		if (ev->kind != TEV_STEP || !run->n || ev->ring) {
+			restore_note_event(it, ev);	/* (user steps only are checked) */
+			goto out;
+		}
+		it->kept_ev = *ev;
+		it->kept_run = *run;
+		it->kept = true;
+	}
+	restore_run(it, ev, run);
+	if (ev->kind == TEV_STEP && run->pcs == &it->restored_pc)
+		it->shift++;	/* the kept run comes one step later */
+out:
+	ev->index += shift;
+	for (size_t k = 0; it->bytes && ev->kind == TEV_STEP && k < run->nr_evs; k++)
+		run->evs[k].ev.index += shift;
+	return 1;
+}
+
+/* The next event, a run of steps in *run: trace_next_run and trace_next_bytes. */
+static int next_event(struct trace_iter *it, struct trace_event *ev, struct iter_run *run)
+{
+	return it->rs ? next_event_restored(it, ev, run) : next_event_raw(it, ev, run);
 }
 
 int trace_next_run(struct trace_iter *it, struct trace_event *ev, const uint64_t **pcs,

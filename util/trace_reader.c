@@ -429,6 +429,12 @@ static void header_attr(struct trace *t, const struct pt_rec_header *rh)
 		if (plen >= 8)
 			memcpy(&in->tasks_lost, p, 8);
 		break;
+	case PT_ATTR_RESTORED:
+		if (plen >= 8) {
+			memcpy(&in->restored, p, 8);
+			in->restore_checked = true;
+		}
+		break;
 	case PT_ATTR_ON_SYMBOL:
 	case PT_ATTR_NOTE: {
 		char *s = payload_str(p, plen);
@@ -1043,6 +1049,7 @@ const char *trace_ctl_type_name(unsigned type)
 		[PT_CTL_ASYNC] = "ASYNC", [PT_CTL_GAP] = "GAP", [PT_CTL_CHECK] = "CHECK",
 		[PT_CTL_END] = "END", [PT_CTL_COUNT] = "COUNT", [PT_CTL_FORK] = "FORK",
 		[PT_CTL_EXEC] = "EXEC", [PT_CTL_EXIT] = "EXIT", [PT_CTL_ATOMIC] = "ATOMIC",
+		[PT_CTL_RESTORED] = "RESTORED",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

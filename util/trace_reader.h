@@ -34,6 +34,8 @@ struct trace_info {
 	char **on_symbols;	  /* --on SYMBOL list, NULL terminated */
 	char **notes;		  /* remarks (e.g. degraded block mode), NULL terminated */
 	uint64_t tasks_lost;	  /* task events the recorder lost (v6), 0 none */
+	bool restore_checked;	  /* the recorder checked every step for a late trap (v7) */
+	uint64_t restored;	  /* ... and restored this many steps */
 };
 
 /*
@@ -224,6 +226,17 @@ int trace_next_bytes(struct trace_iter *it, struct trace_event *ev, struct step_
 void trace_run_parts(const struct step_bytes *sb, const struct run_event *evs, size_t nr_evs,
 		     void (*part)(void *ctx, size_t at, uint64_t pc, const struct step_bytes *p),
 		     void (*event)(void *ctx, const struct trace_event *ev), void *ctx);
+/*
+ * Restore the steps late step traps skipped (restore.h) in what the
+ * iterator gives from now on, the restorer its own (freed with it): each
+ * comes as a step of its own, indexes counting it; one that cannot be
+ * restored exactly comes as a GAP of reason PT_GAP_LATE_TRAP.  For traces
+ * whose recorder did not check (trace_info's restore_checked).
+ */
+struct restorer;
+void trace_iter_restore(struct trace_iter *it, struct restorer *rs);
+/* The steps restored so far, and the GAPs made where none could be. */
+void trace_iter_restored(const struct trace_iter *it, uint64_t *restored, uint64_t *gaps);
 /* The streams' file bytes read so far (compressed ones', compressed), and in all (for progress). */
 uint64_t trace_iter_bytes(const struct trace_iter *it);
 uint64_t trace_iter_total_bytes(const struct trace_iter *it);

@@ -934,6 +934,14 @@ void tw_gap(struct tw_stream *s, unsigned reason)
 	tw_ctl(s, PT_CTL_GAP, &p);
 }
 
+void tw_restored(struct tw_stream *s, unsigned reason)
+{
+	struct ctl_payload p = { .len = 0 };
+
+	ctl_put_uleb(&p, reason);
+	tw_ctl(s, PT_CTL_RESTORED, &p);
+}
+
 void tw_lost(struct tw_stream *s, uint64_t count)
 {
 	struct ctl_payload p = { .len = 0 };

@@ -170,6 +170,8 @@ void tw_async(struct tw_stream *s, unsigned kind, uint64_t number);
 /* An ATOMIC record: a load-reserve sequence at pc ran as one unit (PT_ATOMIC_*). */
 void tw_atomic(struct tw_stream *s, unsigned kind, uint64_t pc, uint64_t steps);
 void tw_gap(struct tw_stream *s, unsigned reason);
+/* A RESTORED record: the next step is one the step trap skipped (PT_RESTORED_*). */
+void tw_restored(struct tw_stream *s, unsigned reason);
 void tw_lost(struct tw_stream *s, uint64_t count);
 void tw_onoff(struct tw_stream *s, bool on, uint64_t time_ns);
 void tw_ring(struct tw_stream *s, unsigned ring);

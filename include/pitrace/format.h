@@ -44,8 +44,13 @@
  *      new records and fields, so MIN_READER stays 3; readers of version 6
  *      check them whenever present and require them in files of version 6
  *      or later.
+ *   7: RESTORED records (a step the CPU's step trap skipped, put back by
+ *      the recorder), GAP reason LATE_TRAP (one it could not put back) and
+ *      the RESTORED attribute (the recorder checked every step).  The
+ *      restored step is an ordinary STEP; older readers skip the record and
+ *      the attribute, so MIN_READER stays 3.
  */
-#define PT_FORMAT_VERSION 6
+#define PT_FORMAT_VERSION 7
 #define PT_FORMAT_MIN_READER 3
 /* The first version whose files carry CHECK records in header and tasks. */
 #define PT_FORMAT_CHECKED 6
@@ -131,6 +136,8 @@ enum pt_attr_type {
 	PT_ATTR_PAD = 15,	  /* zeros: room to rewrite the header in place (v4) */
 	PT_ATTR_CHECK = 16,	  /* u32 crc32 of the file before this record (v6; below) */
 	PT_ATTR_TASKS_LOST = 17,  /* u64: task events the recorder lost (v6; perf's LOST) */
+	PT_ATTR_RESTORED = 18,	  /* u64: steps the recorder restored after late step traps
+				   * (RESTORED records); present: it checked every step (v7) */
 };
 
 /*
@@ -327,6 +334,15 @@ enum pt_ctl_type {
 	 * lwarx..stwcx.) that cannot be single-stepped ran as one unit;
 	 * information only, the steps are in the stream as always */
 	PT_CTL_ATOMIC = 15,
+	/* v7.  reason (enum pt_restored_reason): the next STEP is one the CPU
+	 * did not trap after (its step trap came one instruction late); the
+	 * recorder restored it from the code.  Information only: the step is
+	 * in the stream as always */
+	PT_CTL_RESTORED = 16,
+};
+
+enum pt_restored_reason {
+	PT_RESTORED_LATE_TRAP = 0, /* the trap after the previous instruction came one late */
 };
 
 enum pt_atomic_kind {
@@ -363,6 +379,8 @@ enum pt_gap_reason {
 	PT_GAP_UNSAFE = 4,	  /* step landed in code that must not be stepped */
 	PT_GAP_ATOMIC_NATIVE = 5, /* v5: an atomic sequence ran natively, untraced, until
 				   * the task next entered the kernel (ATOMIC kind NATIVE) */
+	PT_GAP_LATE_TRAP = 6,	  /* v7: a step trap came late and the skipped steps could not
+				   * be restored exactly (RESTORED) */
 };
 
 /* How often writers emit CHECK and TIME records (bytes / steps). */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The instruction decoders (x86_64, ppc64le): classes, lengths, targets and text of known encodings. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -201,10 +202,61 @@ static void test_class_names(void)
 	CU_ASSERT_STRING_EQUAL(arch_insn_class_name(ARCH_INSN_NR_CLASSES + 7), "?");
 }
 
+/*
+ * Which step may follow an instruction (the late step trap rule, docs/record.md,
+ * Fidelity): one row an x86_64 encoding at PC and a next step.
+ */
+static const struct {
+	const char *what;
+	uint8_t bytes[8];
+	size_t n;
+	uint64_t next;
+	bool may, only_falls;
+} follow_cases[] = {
+	{ "nop: its fall-through", { 0x90 }, 1, PC + 1, true, true },
+	{ "nop: not two on", { 0x90 }, 1, PC + 2, false, true },
+	{ "cpuid: its fall-through", { 0x0f, 0xa2 }, 2, PC + 2, true, true },
+	{ "cpuid: not itself", { 0x0f, 0xa2 }, 2, PC, false, true },
+	{ "je: taken", { 0x74, 0x10 }, 2, PC + 0x12, true, false },
+	{ "je: not taken", { 0x74, 0x10 }, 2, PC + 2, true, false },
+	{ "je: elsewhere", { 0x74, 0x10 }, 2, PC + 4, false, false },
+	{ "jmp rel8: its target", { 0xeb, 0x10 }, 2, PC + 0x12, true, false },
+	{ "jmp rel8: not its fall-through", { 0xeb, 0x10 }, 2, PC + 2, false, false },
+	{ "call rel32: its target", { 0xe8, 0x10, 0, 0, 0 }, 5, PC + 0x15, true, false },
+	{ "call rel32: not its return address", { 0xe8, 0x10, 0, 0, 0 }, 5, PC + 5, false, false },
+	{ "ret: the bytes don't say", { 0xc3 }, 1, PC + 1, false, false },
+	{ "jmp *%rax: the bytes don't say", { 0xff, 0xe0 }, 2, PC + 2, false, false },
+	{ "rep movsb: again", { 0xf3, 0xa4 }, 2, PC, true, false },
+	{ "rep movsb: done", { 0xf3, 0xa4 }, 2, PC + 2, true, false },
+	{ "syscall: never", { 0x0f, 0x05 }, 2, PC + 2, false, false },
+	{ "int3: never", { 0xcc }, 1, PC + 1, false, false },
+	{ "invalid bytes: never", { 0x06 }, 1, PC + 1, false, false },
+};
+
+static void test_may_follow(void)
+{
+	struct arch_decoder *d;
+
+	CU_ASSERT_EQUAL_FATAL(arch_select("x86_64"), 0);
+	d = arch_decoder_new();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	for (size_t i = 0; i < sizeof(follow_cases) / sizeof(follow_cases[0]); i++) {
+		struct arch_insn insn;
+
+		memset(&insn, 0, sizeof(insn));
+		arch_decode(d, follow_cases[i].bytes, follow_cases[i].n, PC, &insn);
+		if (arch_insn_may_follow(&insn, PC, follow_cases[i].next) != follow_cases[i].may ||
+		    arch_insn_only_falls_through(&insn) != follow_cases[i].only_falls)
+			CU_FAIL(follow_cases[i].what);
+	}
+	arch_decoder_free(d);
+}
+
 static CU_TestInfo tests[] = {
 	{ "encodings decode to their class, length and target", test_decode_table },
 	{ "disassembly text and length", test_disasm_text },
 	{ "class names are distinct", test_class_names },
+	{ "which step may follow an instruction (late step traps)", test_may_follow },
 	{ "a decoder decodes the architecture selected when it was made", test_selection },
 	CU_TEST_INFO_NULL,
 };
