@@ -10,7 +10,7 @@ with callgrind"): under `pitrace record` and under `valgrind
 when none is given) that both name, it compares the self instructions:
 post's `counts --by symbol` row, plus the calls that function made to PLT
 stubs (callgrind charges a stub bound at load time, one jmp, to its
-caller), against callgrind's self cost read by callgrind_annotate.
+caller), against callgrind's self cost in its output file.
 
 Prints one line per function that differs, then a summary line:
 "MODULE: N functions in both, E equal".  Exit 0 when it ran (differences
@@ -25,8 +25,6 @@ import tempfile
 from collections import defaultdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, 'tests', 'e2e'))
-from cg_annotate import annotate, function_rows  # noqa: E402
 
 BIN = os.environ.get('PT_BIN', os.path.join(ROOT, 'bin'))
 
@@ -71,13 +69,49 @@ def post_plt_calls(trace):
 
 
 def callgrind_self(path):
-    """(object's base name, function) -> self Ir, from callgrind_annotate."""
-    rows, obj_of = defaultdict(int), {}
-    for fn, obj, cost in function_rows(annotate(path)):
-        if obj:
-            obj_of[fn] = os.path.basename(obj)
-        rows[(obj_of.get(fn, '?'), fn)] += cost
-    return rows
+    """(object's base name, function) -> self Ir, from callgrind's own file.
+
+    Read directly rather than through callgrind_annotate, whose rows name
+    the object on one source file's row of a function only, so that two
+    objects' functions of one name (ld.so's and a program's) stay apart.
+    Format: ob=/fn= (with "(id) name" compression) set the function; a
+    cost line "LINE COST" is self; the line after calls= is a call's
+    inclusive cost, not self.
+    """
+    names = {}
+    out = defaultdict(int)
+    ob = fn = None
+    skip = False
+
+    def name(kind, text):
+        m = re.match(r'\((\d+)\)(?: (.*))?$', text)
+        if not m:
+            return text
+        if m.group(2) is not None:
+            names[(kind, m.group(1))] = m.group(2)
+        return names.get((kind, m.group(1)), text)
+
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if skip:
+                skip = False
+                continue
+            if line.startswith('ob='):
+                ob = os.path.basename(name('ob', line[3:]))
+            elif line.startswith('fn='):
+                fn = name('fn', line[3:])
+            elif line.startswith(('cob=', 'cfn=', 'cfi=', 'cfl=')):
+                kind = line[1:3] if line.startswith('cfn') else line[1:line.index('=')]
+                name('fn' if kind == 'fn' else kind, line[line.index('=') + 1:])
+            elif line.startswith('calls='):
+                skip = True
+            elif line[:1].isdigit() or line[:1] in '+-*':
+                parts = line.split()
+                if len(parts) >= 2 and fn is not None:
+                    # recursion levels (f'2) summed back into f
+                    out[(ob, re.sub(r"'\d+$", '', fn))] += int(parts[1])
+    return out
 
 
 def compare(pt, plt, cg, modules):
