@@ -15,7 +15,7 @@
 /* Where an address was when it ran: its ELF virtual address, file and line. */
 struct cg_loc {
 	uint64_t vaddr;
-	const char *file;	  /* NULL: not located; "???" when the file is unknown */
+	const char *file;	  /* NULL: not located; "??? (OBJECT)" when no line is known */
 	int line;
 };
 
@@ -40,6 +40,12 @@ struct cg_jump {
 	struct cg_loc from, to;
 };
 
+/* "??? (OBJECT)": the file of an object's code whose source is unknown. */
+struct cg_nofile {
+	const char *object;
+	char *file;
+};
+
 struct export_cg {
 	struct flow_report *r;
 	FILE *out;
@@ -56,11 +62,40 @@ struct export_cg {
 	size_t *edges;		  /* arcs_edge() indexes, by caller */
 	size_t nr_edges;
 	const char *cur_file;	  /* the file cost lines are in now (fl=, fi=) */
+	struct cg_nofile *nofile; /* per object: the file of its code without lines */
+	size_t nr_nofile;
 };
 
-static const char *or_unknown(const char *s)
+/*
+ * The file of code without a source line, "??? (OBJECT)", names its object,
+ * so that each object's functions have a file of their own:
+ * callgrind_annotate keys functions by file and name, and would merge
+ * ld.so's _start with the program's under one "???".  Not the object's
+ * path itself, which callgrind_annotate would read as source.
+ */
+static const char *cg_nofile(struct export_cg *c, const char *object)
 {
-	return s && *s ? s : "???";
+	struct cg_nofile *v;
+	char *file;
+
+	for (size_t i = 0; i < c->nr_nofile; i++)
+		if (c->nofile[i].object == object || !strcmp(c->nofile[i].object, object))
+			return c->nofile[i].file;
+	v = realloc(c->nofile, (c->nr_nofile + 1) * sizeof(*v));
+	if (!v || asprintf(&file, "??? (%s)", object) < 0) {
+		if (v)
+			c->nofile = v;
+		c->oom = true;
+		return "???";
+	}
+	c->nofile = v;
+	c->nofile[c->nr_nofile++] = (struct cg_nofile){ object, file };
+	return file;
+}
+
+static const char *file_or_object(struct export_cg *c, const char *file, const struct cf_func *fn)
+{
+	return file && *file ? file : cg_nofile(c, fn->module_path);
 }
 
 /* ---- locations, while the address spaces are the ones the steps ran in ---- */
@@ -69,8 +104,9 @@ static const char *or_unknown(const char *s)
 static void locate(struct export_cg *c, struct cg_locs *l, size_t i, uint32_t pid, uint64_t pc,
 		   uint32_t fn)
 {
+	const struct cf_func *f = cf_func(c->r->cf, fn);
 	const struct cf_site_info *in = cf_sites_info(session_sites(c->r->s), c->r->cf, pid, pc,
-						      cf_func(c->r->cf, fn)->ring);
+						      f->ring);
 
 	if (i >= l->size) {
 		size_t n = l->size ? 2 * l->size : 1024;
@@ -87,7 +123,7 @@ static void locate(struct export_cg *c, struct cg_locs *l, size_t i, uint32_t pi
 		l->v = v;
 		l->size = n;
 	}
-	l->v[i] = (struct cg_loc){ in->module_offset, or_unknown(in->file), in->line };
+	l->v[i] = (struct cg_loc){ in->module_offset, file_or_object(c, in->file, f), in->line };
 }
 
 static void sight_pc(void *ctx, const struct arcs *a, size_t i)
@@ -315,7 +351,8 @@ static void cg_file(struct export_cg *c, const char *file)
 static const char *cg_fn_file(struct export_cg *c, uint32_t fn, const char *other)
 {
 	if (!c->fn_file[fn])
-		c->fn_file[fn] = other;
+		c->fn_file[fn] = strcmp(other, "???") ? other :
+							   cg_nofile(c, cf_func(c->r->cf, fn)->module_path);
 	return c->fn_file[fn];
 }
 
@@ -408,7 +445,8 @@ static void cg_function(struct export_cg *c, uint32_t f)
 
 	if (!calls && (!arcs_fn(c->r->arcs, f)->base || !selected))
 		return;
-	c->cur_file = cg_fn_file(c, f, calls ? loc_at(&c->entry_site, c->edges[e]).file : "???");
+	c->cur_file = cg_fn_file(c, f, calls ? loc_at(&c->entry_site, c->edges[e]).file :
+				 cg_nofile(c, fn->module_path));
 	fprintf(c->out, "\nob=%s\nfl=%s\nfn=%s\n", fn->module_path, c->cur_file, fn->name);
 	for (size_t i = c->fn_first[f]; i < c->nr_pcs && c->pcs[i].fn == f; i++) {
 		const struct cg_pc *p = &c->pcs[i];
@@ -500,6 +538,9 @@ void export_callgrind_free(struct export_cg *c)
 	free(c->pcs);
 	free(c->fn_first);
 	free(c->fn_file);
+	for (size_t i = 0; i < c->nr_nofile; i++)
+		free(c->nofile[i].file);
+	free(c->nofile);
 	free(c->jumps);
 	free(c->edges);
 	free(c);

@@ -4,6 +4,7 @@
 #include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -589,6 +590,232 @@ static void load_symbols(struct sym_module *m)
 	free(cv.v);
 }
 
+/* ---- functions from unwind tables, for code without symbols ---- */
+
+/* One value of .eh_frame_hdr in the file's byte order; false past the end. */
+static bool hdr_read(const uint8_t *p, const uint8_t *end, size_t n, bool msb, uint64_t *v)
+{
+	if ((size_t)(end - p) < n)
+		return false;
+	*v = 0;
+	for (size_t i = 0; i < n; i++)
+		*v |= (uint64_t)p[msb ? n - 1 - i : i] << (8 * i);
+	return true;
+}
+
+/* Bytes of a DW_EH_PE_* value format used by .eh_frame_hdr, 0 if unsupported. */
+static size_t eh_pe_size(uint8_t enc)
+{
+	switch (enc & 0x0f) {
+	case DW_EH_PE_udata4:
+	case DW_EH_PE_sdata4:
+		return 4;
+	case DW_EH_PE_udata8:
+	case DW_EH_PE_sdata8:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+/* An FDE: the code [start, end) it describes. */
+struct fde_range {
+	uint64_t start, end;
+};
+
+/*
+ * The range an FDE at address fde (in .eh_frame, data eh) covers, its
+ * initial location being loc (from .eh_frame_hdr).  libdw's dwarf_next_cfi
+ * finds the FDE's fields; their pointer encoding is the CIE's, so the
+ * 4- and 8-byte forms are tried and the one that reads loc back tells the
+ * size of the length that follows.
+ */
+static bool fde_range(Elf_Data *eh, uint64_t eh_addr, const unsigned char *ident, bool msb,
+		      uint64_t fde, uint64_t loc, struct fde_range *r)
+{
+	Dwarf_CFI_Entry entry;
+	Dwarf_Off next;
+	const uint8_t *p, *end;
+	uint64_t v, at;
+
+	if (fde < eh_addr || fde - eh_addr >= eh->d_size ||
+	    dwarf_next_cfi(ident, eh, true, fde - eh_addr, &next, &entry) ||
+	    dwarf_cfi_cie_p(&entry))
+		return false;
+	p = entry.fde.start;
+	end = entry.fde.end;
+	at = eh_addr + (uint64_t)(p - (const uint8_t *)eh->d_buf);
+	for (size_t n = 4; n <= 8; n += 4) {
+		if (!hdr_read(p, end, n, msb, &v))
+			return false;
+		if (n == 4 ? at + (uint64_t)(int64_t)(int32_t)v != loc && v != loc :
+			     at + v != loc && v != loc)
+			continue;
+		if (!hdr_read(p + n, end, n, msb, &v))
+			return false;
+		r->start = loc;
+		r->end = loc + v;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Every FDE's range, found from .eh_frame_hdr's sorted search table.
+ * Linkers (GNU ld, gold, lld) write it as datarel sdata4 offsets from the
+ * section's start; another layout yields nothing.  Returns the number,
+ * *out malloc'd.
+ */
+static size_t fde_ranges(Elf *elf, struct fde_range **out)
+{
+	GElf_Shdr shdr, eh_shdr;
+	GElf_Ehdr ehdr;
+	Elf_Scn *scn = find_section(elf, ".eh_frame_hdr", &shdr);
+	Elf_Scn *eh_scn = find_section(elf, ".eh_frame", &eh_shdr);
+	Elf_Data *d = scn && shdr.sh_type != SHT_NOBITS ? elf_rawdata(scn, NULL) : NULL;
+	Elf_Data *eh = eh_scn && eh_shdr.sh_type != SHT_NOBITS ? elf_rawdata(eh_scn, NULL) : NULL;
+	const uint8_t *p, *end;
+	uint64_t count, v, f;
+	size_t ptr_size, count_size, n = 0;
+	bool msb;
+
+	*out = NULL;
+	if (!d || !eh || d->d_size < 4 || !gelf_getehdr(elf, &ehdr))
+		return 0;
+	msb = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	p = d->d_buf;
+	end = p + d->d_size;
+	ptr_size = eh_pe_size(p[1]);
+	count_size = eh_pe_size(p[2]);
+	if (p[0] != 1 || !ptr_size || !count_size || p[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4))
+		return 0;
+	p += 4 + ptr_size;
+	if (!hdr_read(p, end, count_size, msb, &count) || count > (uint64_t)(end - p) / 8)
+		return 0;
+	p += count_size;
+	*out = malloc((count ? count : 1) * sizeof(**out));
+	if (!*out)
+		return 0;
+	for (; count && hdr_read(p, end, 4, msb, &v) && hdr_read(p + 4, end, 4, msb, &f);
+	     count--, p += 8) {
+		uint64_t loc = shdr.sh_addr + (uint64_t)(int64_t)(int32_t)v;
+
+		f = shdr.sh_addr + (uint64_t)(int64_t)(int32_t)f;
+		if (fde_range(eh, eh_shdr.sh_addr, ehdr.e_ident, msb, f, loc, &(*out)[n]))
+			n++;
+	}
+	return n;
+}
+
+/* Whether a function of syms[0..nr) (sorted, disjoint) covers vaddr; *next: first one after. */
+static bool syms_cover(const struct sym_entry *syms, size_t nr, uint64_t vaddr, uint64_t *next)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*next = lo < nr ? syms[lo].addr : UINT64_MAX;
+	return lo && vaddr - syms[lo - 1].addr < syms[lo - 1].size;
+}
+
+static int entry_addr_cmp(const void *pa, const void *pb)
+{
+	const struct sym_entry *a = pa, *b = pb;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int fde_range_cmp(const void *pa, const void *pb)
+{
+	const struct fde_range *a = pa, *b = pb;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/*
+ * .init and .fini are one function each (DT_INIT, DT_FINI) that crti.o
+ * gives no FDE: appended to fdes (room for two more), sorted again.
+ */
+static size_t add_init_fini(Elf *elf, struct fde_range *fdes, size_t nr)
+{
+	static const char *const names[] = { ".init", ".fini" };
+	GElf_Shdr shdr;
+
+	for (size_t i = 0; i < 2; i++)
+		if (find_section(elf, names[i], &shdr) && shdr.sh_type == SHT_PROGBITS &&
+		    (shdr.sh_flags & SHF_EXECINSTR) && shdr.sh_size)
+			fdes[nr++] = (struct fde_range){ shdr.sh_addr, shdr.sh_addr + shdr.sh_size };
+	qsort(fdes, nr, sizeof(*fdes), fde_range_cmp);
+	return nr;
+}
+
+/*
+ * Stripped code is still cut into functions by its unwind table: each FDE
+ * (and .init, .fini) whose entry no symbol covers becomes a function named
+ * MODULE+0xVADDR (the module_offset of its entry, as single instructions
+ * are named), ending where its FDE or the next symbol does.
+ */
+static void add_fde_functions(struct sym_module *m)
+{
+	struct fde_range *fdes = NULL;
+	size_t nr = m->elf ? fde_ranges(m->elf, &fdes) : 0, added = 0;
+	struct sym_entry *fn;
+
+	if (m->elf) {
+		struct fde_range *more = realloc(fdes, (nr + 2) * sizeof(*fdes));
+
+		if (more) {
+			fdes = more;
+			nr = add_init_fini(m->elf, fdes, nr);
+		}
+	}
+	fn = nr ? calloc(nr, sizeof(*fn)) : NULL;
+
+	for (size_t i = 0; fn && i < nr; i++) {
+		uint64_t start = fdes[i].start, end = fdes[i].end, next;
+		char name[PATH_MAX + 24];
+
+		if (syms_cover(m->syms, m->nr_syms, start, &next))
+			continue;
+		if (end > next)
+			end = next;
+		if (end <= start || (added && start < fn[added - 1].addr + fn[added - 1].size))
+			continue;
+		snprintf(name, sizeof(name), "%s+0x%" PRIx64, m->name, start);
+		fn[added].name = fn[added].raw = strtab_intern(&m->strs, name);
+		if (!fn[added].name)
+			continue;
+		fn[added].addr = start;
+		fn[added].size = end - start;
+		added++;
+	}
+	if (added) {
+		struct sym_entry *s = realloc(m->syms, (m->nr_syms + added) * sizeof(*s));
+		struct sym_entry *a = realloc(m->aliases, (m->nr_aliases + added) * sizeof(*a));
+
+		if (s)
+			m->syms = s;
+		if (a)
+			m->aliases = a;
+		if (s && a) {
+			memcpy(m->syms + m->nr_syms, fn, added * sizeof(*fn));
+			memcpy(m->aliases + m->nr_aliases, fn, added * sizeof(*fn));
+			m->nr_syms += added;
+			m->nr_aliases += added;
+			qsort(m->syms, m->nr_syms, sizeof(*m->syms), entry_addr_cmp);
+		}
+	}
+	pr_dbg("%s: %zu functions from unwind entries", m->path, added);
+	free(fn);
+	free(fdes);
+}
+
 /* Loadable segments; a debuginfo file keeps the program headers too. */
 static void load_phdrs(struct sym_module *m, Elf *elf)
 {
@@ -710,6 +937,7 @@ struct sym_module *sym_module_open(const char *path, const char *name, const uin
 	if (!m->phdrs)
 		load_phdrs(m, m->debug_elf);
 	load_symbols(m);
+	add_fde_functions(m);
 	pr_dbg("%s: %zu functions%s%s%s%s", path, m->nr_syms,
 	       m->found.file && strcmp(m->found.file, path) ? ", file " : "",
 	       m->found.file && strcmp(m->found.file, path) ? m->found.file : "",

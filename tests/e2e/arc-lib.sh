@@ -86,7 +86,7 @@ arc_annotate() {
 	command -v callgrind_annotate >/dev/null || skip "callgrind_annotate (valgrind) is not installed"
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	"$POST" -i "$dir" export --format callgrind "$@" -o "$TMP/annotate.cg" || fail "post export"
-	"$POST" -i "$dir" profile "$@" >"$TMP/annotate.prof" || fail "post profile"
+	"$POST" -i "$dir" profile --wide "$@" >"$TMP/annotate.prof" || fail "post profile"
 	python3 "$ROOT/tests/e2e/cg-annotate-check.py" "$TMP/annotate.cg" "$TMP/annotate.prof" ||
 		fail "callgrind_annotate reads post's export of $dir otherwise than post profile"
 }
