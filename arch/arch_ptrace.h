@@ -90,6 +90,7 @@ int arch_block_step_request(void);
 struct arch_atomic_seq {
 	uint64_t start;		  /* the load-reserve */
 	unsigned insn_len;	  /* bytes per instruction */
+	int addr_regs[2];	  /* registers whose sum it reserves (-1: none) */
 	unsigned nr_exits;
 	struct {
 		uint64_t addr;	  /* a breakpoint where the native run stops */
@@ -123,6 +124,12 @@ int arch_atomic_sequence(const uint8_t *code, size_t avail, uint64_t pc,
  * stored: 1, 0, or -1 when unknown.
  */
 int arch_atomic_stored(pid_t tid);
+
+/*
+ * Required: the address stopped thread tid's load-reserve (at seq->start,
+ * about to run) reserves, from its registers: 0 and *addr, or -1.
+ */
+int arch_atomic_reserved(pid_t tid, const struct arch_atomic_seq *seq, uint64_t *addr);
 
 /*
  * Optional (a weak default says no): when code (len bytes) is an

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Load-reserve/store-conditional sequences run natively to their exits (ptrace_atomic.h). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +25,7 @@ static void unplant(struct ptrace_atomic *a, int memfd)
 	a->active = false;
 }
 
-int ptrace_atomic_begin(struct ptrace_atomic *a, int memfd, uint64_t pc)
+int ptrace_atomic_find(struct ptrace_atomic *a, int memfd, uint64_t pc)
 {
 	static bool said;
 	uint8_t code[ARCH_ATOMIC_MAX_CODE];
@@ -40,8 +41,55 @@ int ptrace_atomic_begin(struct ptrace_atomic *a, int memfd, uint64_t pc)
 				"it is single-stepped and may never complete\n",
 			(unsigned long long)pc);
 	}
-	if (r <= 0)
-		return r;
+	return r;
+}
+
+/* The private writable mapping of pid holding addr, from /proc/PID/maps: 0, or -1. */
+static int private_range(pid_t pid, uint64_t addr, struct ptrace_private_range *r)
+{
+	char name[64], line[512];
+	int found = -1;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "/proc/%d/maps", pid);
+	f = fopen(name, "re");
+	while (f && found < 0 && fgets(line, sizeof(line), f)) {
+		uint64_t lo, hi;
+		char perms[8];
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s", &lo, &hi, perms) != 3 ||
+		    addr < lo || addr >= hi)
+			continue;
+		if (perms[1] == 'w' && perms[3] == 'p') {
+			r->lo = lo;
+			r->hi = hi;
+			found = 0;
+		}
+		break;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+int ptrace_atomic_populate(int memfd, pid_t pid, uint64_t addr,
+			   struct ptrace_private_range *cache)
+{
+	uint8_t word[16];
+	/* The reserved word is aligned: it lies within one page, read whole. */
+	off_t at = (off_t)(addr & ~(uint64_t)(sizeof(word) - 1));
+
+	if ((addr < cache->lo || addr >= cache->hi) && private_range(pid, addr, cache) < 0)
+		return -1;
+	/* Through /proc/PID/mem the write is a fault for writing of its own. */
+	if (pread(memfd, word, sizeof(word), at) != (ssize_t)sizeof(word) ||
+	    pwrite(memfd, word, sizeof(word), at) != (ssize_t)sizeof(word))
+		return -1;
+	return 0;
+}
+
+int ptrace_atomic_plant(struct ptrace_atomic *a, int memfd)
+{
 	for (a->nr_planted = 0; a->nr_planted < a->seq.nr_exits; a->nr_planted++) {
 		uint64_t at = a->seq.exits[a->nr_planted].addr;
 
@@ -53,7 +101,7 @@ int ptrace_atomic_begin(struct ptrace_atomic *a, int memfd, uint64_t pc)
 		}
 	}
 	a->active = true;
-	return 1;
+	return 0;
 }
 
 bool ptrace_atomic_holds(const struct ptrace_atomic *a, uint64_t pc)

@@ -28,11 +28,35 @@ struct ptrace_atomic {
 
 /*
  * A thread of the process behind memfd is about to run the instruction at
- * pc.  1: pc starts a sequence and its exits hold breakpoints now (resume
- * the thread natively); 0: none starts there; -1: one does that cannot
- * run as a unit (step it; said once on stderr).
+ * pc.  1: pc starts a sequence, now in a->seq; 0: none starts there; -1:
+ * one does that cannot run as a unit (step it; said once on stderr).
  */
-int ptrace_atomic_begin(struct ptrace_atomic *a, int memfd, uint64_t pc);
+int ptrace_atomic_find(struct ptrace_atomic *a, int memfd, uint64_t pc);
+
+/* A private writable mapping of a process, [lo, hi); lo == hi: none known. */
+struct ptrace_private_range {
+	uint64_t lo, hi;
+};
+
+/*
+ * Make the page of addr, the word a sequence's load-reserve reserves,
+ * present and writable in process pid (memfd its /proc/PID/mem) before the
+ * native run, as the driver pins it for writing: a store-conditional that
+ * faults (the copy-on-write of a page not written yet) loses the
+ * reservation on the fault's return, and the program retries.  The word is
+ * written back with what it holds, so the caller makes sure nothing else
+ * can write it meanwhile (no other thread of pid running); only in a
+ * private writable mapping (no other process shares it), which *cache
+ * remembers (clear it when the mappings change).  0, or -1 when not done.
+ */
+int ptrace_atomic_populate(int memfd, pid_t pid, uint64_t addr,
+			   struct ptrace_private_range *cache);
+
+/*
+ * Plant breakpoints at the exits of the sequence ptrace_atomic_find() found:
+ * 0 (resume the thread natively), or -1 with none planted (step it).
+ */
+int ptrace_atomic_plant(struct ptrace_atomic *a, int memfd);
 
 /*
  * The thread (tid) stopped at pc while a was active: the breakpoints are

@@ -96,6 +96,7 @@ void pte_forget_code(struct proc *p)
 {
 	memset(p->sc_cache, 0xff, sizeof(p->sc_cache));
 	memset(p->len_cache, 0xff, sizeof(p->len_cache));
+	p->private_map.lo = p->private_map.hi = 0;	/* ptrace_atomic.c's cache */
 }
 
 struct proc *pte_new_proc(struct engine *e, pid_t pid, bool recorded)
@@ -398,6 +399,38 @@ static bool atomic_held(struct engine *e, struct thread *t, uint64_t pc)
 	return false;
 }
 
+/* Whether a thread of t's process other than t is running (not in a ptrace stop). */
+static bool others_running(struct engine *e, struct thread *t)
+{
+	for (struct thread *o = e->threads; o; o = o->next)
+		if (o != t && o->proc == t->proc && o->running)
+			return true;
+	return false;
+}
+
+/*
+ * t is about to run the load-reserve at prev_pc: when it starts a sequence
+ * that can run natively, get it ready (true).  Its word's page is made
+ * writable first, as the driver's pinning does: the store-conditional's
+ * copy-on-write fault would lose the reservation and make the program retry
+ * under one backend and not the other.  Not while another thread of the
+ * process runs: the word is written back with what it held, which must not
+ * undo a store of that thread's.
+ */
+static bool atomic_begin(struct engine *e, struct thread *t)
+{
+	struct proc *p = t->proc;
+	uint64_t addr;
+
+	if (ptrace_atomic_find(&t->atomic, p->memfd, t->prev_pc) != 1)
+		return false;
+	if (!others_running(e, t) && arch_atomic_reserved(t->tid, &t->atomic.seq, &addr) == 0 &&
+	    ptrace_atomic_populate(p->memfd, p->pid, addr, &p->private_map) < 0)
+		pr_dbg("cannot make the word at %#llx writable before its sequence",
+		       (unsigned long long)addr);
+	return ptrace_atomic_plant(&t->atomic, p->memfd) == 0;
+}
+
 static void do_resume(struct engine *e, struct thread *t)
 {
 	int sig = t->pending_sig;
@@ -422,8 +455,7 @@ static void do_resume(struct engine *e, struct thread *t)
 	if (t->stepping && next_is_syscall(t->proc, t->prev_pc))
 		trap_before_syscall(e, t);
 	if (t->stepping && !sig && t->proc->recorded &&
-	    insn_kind(t->proc, t->prev_pc) == INSN_ATOMIC &&
-	    ptrace_atomic_begin(&t->atomic, t->proc->memfd, t->prev_pc) == 1) {
+	    insn_kind(t->proc, t->prev_pc) == INSN_ATOMIC && atomic_begin(e, t)) {
 		/* A larx/stcx. sequence: natively to its exits (ptrace_atomic.h). */
 		t->proc->atomic_runs = true;
 		r = ptrace(PTRACE_CONT, t->tid, NULL, NULL);

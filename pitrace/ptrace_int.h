@@ -49,6 +49,7 @@ struct proc {
 	cpu_set_t saved_mask;	  /* attach: the affinity to give back */
 	bool mask_saved;
 	bool atomic_runs;	  /* a thread has run a larx/stcx. sequence natively */
+	struct ptrace_private_range private_map; /* ptrace_atomic_populate()'s */
 	struct {		  /* the program's own SIGTRAP action (ptrace_sigtrap.c) */
 		uint64_t act[4];  /* kernel struct sigaction: handler, flags, restorer, mask */
 		bool known;

@@ -59,6 +59,9 @@ int ppc64le_atomic_sequence(const uint8_t *code, size_t avail, uint64_t pc,
 	memset(seq, 0, sizeof(*seq));
 	seq->start = pc;
 	seq->insn_len = 4;
+	/* X-form, EA = (RA|0) + RB: RA 0 reads as zero, not r0. */
+	seq->addr_regs[0] = (int)(word_at(code, 0) >> 16 & 31) ?: -1;
+	seq->addr_regs[1] = (int)(word_at(code, 0) >> 11 & 31);
 	for (unsigned i = 1; i <= ATOMIC_SEQ_MAX && !end; i++) {
 		uint32_t w;
 		struct arch_insn in;

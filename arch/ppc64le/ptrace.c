@@ -115,6 +115,25 @@ int arch_atomic_sequence(const uint8_t *code, size_t avail, uint64_t pc,
 	return ppc64le_atomic_sequence(code, avail, pc, seq);
 }
 
+int arch_atomic_reserved(pid_t tid, const struct arch_atomic_seq *seq, uint64_t *addr)
+{
+	*addr = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned long off;
+		long v;
+
+		if (seq->addr_regs[i] < 0)
+			continue;
+		off = (PT_R0 + (unsigned long)seq->addr_regs[i]) * sizeof(unsigned long);
+		errno = 0;
+		v = ptrace(PTRACE_PEEKUSER, tid, (void *)off, NULL);
+		if (v == -1 && errno)
+			return -1;
+		*addr += (uint64_t)v;
+	}
+	return 0;
+}
+
 /* CR0's EQ bit: the store-conditional stored. */
 int arch_atomic_stored(pid_t tid)
 {

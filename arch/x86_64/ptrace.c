@@ -119,6 +119,14 @@ int arch_atomic_stored(pid_t tid)
 	return -1;
 }
 
+int arch_atomic_reserved(pid_t tid, const struct arch_atomic_seq *seq, uint64_t *addr)
+{
+	(void)tid;
+	(void)seq;
+	(void)addr;
+	return -1;
+}
+
 int arch_syscall_regs(pid_t tid, bool done, struct arch_syscall *sc)
 {
 	struct user_regs_struct regs;

@@ -83,25 +83,29 @@ static const struct {
 		unsigned path;
 		bool store, ambiguous;
 	} exits[3];
+	int addr_regs[2];		/* the load-reserve's RA (-1: 0) and RB */
 } seqs[] = {
 	{ "__atomic_fetch_add: lwarx; add; stwcx.; bne- back",
 	  { LE(0x7d201828), LE(0x7d292214), LE(0x7d20192d), LE(0x40c2fff4) }, 16, 1, 1,
-	  { { PC + 12, 3, true, false } } },
+	  { { PC + 12, 3, true, false } }, { -1, 3 } },
+	{ "lwarx r5,r4,r3; addi; stwcx. r5,r4,r3: both registers make the address",
+	  { LE(0x7ca41828), LE(0x38a50001), LE(0x7ca4192d) }, 12, 1, 1,
+	  { { PC + 12, 3, true, false } }, { 4, 3 } },
 	{ "glibc lock: lwarx EH; cmpwi; bne- out; stwcx.; bne- back",
 	  { LE(0x7d40f829), LE(0x2c0a0000), LE(0x40c20010), LE(0x7d20f92d), LE(0x40c2fff0) }, 20,
-	  1, 2, { { PC + 16, 4, true, false }, { PC + 24, 3, false, false } } },
+	  1, 2, { { PC + 16, 4, true, false }, { PC + 24, 3, false, false } }, { -1, 31 } },
 	{ "trylock: the compare branches to right after the stwcx.",
 	  { LE(0x7d40f829), LE(0x2c0a0000), LE(0x40c20008), LE(0x7d20f92d), LE(0x4c00012c) }, 20,
-	  1, 1, { { PC + 16, 4, true, true } } },
+	  1, 1, { { PC + 16, 4, true, true } }, { -1, 31 } },
 	{ "ldarx/stdcx. pair", { LE(0x7d2018a8), LE(0x7d2019ad) }, 8, 1, 1,
-	  { { PC + 8, 2, true, false } } },
+	  { { PC + 8, 2, true, false } }, { -1, 3 } },
 	{ "a branch back into the sequence", { LE(0x7d201828), LE(0x4bfffffc), LE(0x7d20192d) }, 12,
-	  -1, 0, { { 0 } } },
+	  -1, 0, { { 0 } }, { 0 } },
 	{ "an indirect branch inside", { LE(0x7d201828), LE(0x4e800020), LE(0x7d20192d) }, 12, -1,
-	  0, { { 0 } } },
+	  0, { { 0 } }, { 0 } },
 	{ "no stcx. in reach", { LE(0x7d201828), LE(0x60000000), LE(0x60000000) }, 12, -1, 0,
-	  { { 0 } } },
-	{ "not a load-reserve", { LE(0x38840001) }, 4, 0, 0, { { 0 } } },
+	  { { 0 } }, { 0 } },
+	{ "not a load-reserve", { LE(0x38840001) }, 4, 0, 0, { { 0 } }, { 0 } },
 };
 
 static void test_atomic_sequences(void)
@@ -118,6 +122,8 @@ static void test_atomic_sequences(void)
 			continue;
 		CU_ASSERT_EQUAL(q.start, PC);
 		CU_ASSERT_EQUAL(q.insn_len, 4);
+		CU_ASSERT_EQUAL(q.addr_regs[0], seqs[i].addr_regs[0]);
+		CU_ASSERT_EQUAL(q.addr_regs[1], seqs[i].addr_regs[1]);
 		CU_ASSERT_EQUAL_FATAL(q.nr_exits, seqs[i].nr_exits);
 		for (unsigned e = 0; e < q.nr_exits; e++) {
 			CU_ASSERT_EQUAL(q.exits[e].addr, seqs[i].exits[e].addr);

@@ -6,6 +6,13 @@
 #  - vm_atomic, a single-threaded lwarx/stwcx. loop: 6009 instructions by
 #    construction under both backends, 1000 ATOMIC records all "stored",
 #    and its lwarx counted 1000 times;
+#  - vm_atomic100, 100 increments of a word whose page is not written before:
+#    511 instructions by construction under both backends, all 100 stored.
+#    Its first stwcx. would take the page's copy-on-write fault, which
+#    loses the reservation: the driver pins the page for writing first, the
+#    ptrace backend writes the word back through /proc/PID/mem before the
+#    native run, so neither adds a retry (untraced, the program retries
+#    once: 515);
 #  - vm_atomics, 4 threads adding to one word with __atomic_fetch_add and
 #    to another under a pthread mutex: the right totals under both
 #    backends, and every load-reserve executed has its ATOMIC record (the
@@ -32,6 +39,16 @@ for b in driver ptrace; do
 		"$(info_field loop.$b steps)"
 	check_eq p-atomic-loop-$b-records "post info atomic" "$exact" "$(info_field loop.$b atomic)"
 	check_eq p-atomic-loop-$b-lwarx "lwarx executions" 1000 "$(larx_count loop.$b)"
+done
+
+exact100="100 sequences: 100 stored, 0 failed and retried, 0 left early; not exact: 0 ran untraced, 0 path guessed"
+for b in driver ptrace; do
+	pitrace record --backend $b -o cow.$b -- $PT_PROGS/vm_atomic100 >cow.$b.out 2>&1
+	check_eq p-atomic-cow-$b-exit "exit status (0: every increment stored)" 0 $?
+	check_eq p-atomic-cow-$b-steps "steps (6 + 100 * 5 + 5 by construction)" 511 \
+		"$(info_field cow.$b steps)"
+	check_eq p-atomic-cow-$b-records "post info atomic" "$exact100" "$(info_field cow.$b atomic)"
+	check_eq p-atomic-cow-$b-lwarx "lwarx executions" 100 "$(larx_count cow.$b)"
 done
 
 for spec in driver:2000 ptrace:100; do
