@@ -1043,6 +1043,7 @@ const char *trace_ctl_type_name(unsigned type)
 		[PT_CTL_ASYNC] = "ASYNC", [PT_CTL_GAP] = "GAP", [PT_CTL_CHECK] = "CHECK",
 		[PT_CTL_END] = "END", [PT_CTL_COUNT] = "COUNT", [PT_CTL_FORK] = "FORK",
 		[PT_CTL_EXEC] = "EXEC", [PT_CTL_EXIT] = "EXIT", [PT_CTL_ATOMIC] = "ATOMIC",
+		[PT_CTL_NATIVE] = "NATIVE",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

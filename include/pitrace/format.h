@@ -44,8 +44,13 @@
  *      new records and fields, so MIN_READER stays 3; readers of version 6
  *      check them whenever present and require them in files of version 6
  *      or later.
+ *   7: NATIVE records (code run natively, untraced: the ptrace backend's
+ *      vDSO functions) and GAP reason NATIVE after each.  Older readers
+ *      skip NATIVE and take the GAP as one of a reason they do not know,
+ *      which is what it is to them (steps are missing there), so
+ *      MIN_READER stays 3.
  */
-#define PT_FORMAT_VERSION 6
+#define PT_FORMAT_VERSION 7
 #define PT_FORMAT_MIN_READER 3
 /* The first version whose files carry CHECK records in header and tasks. */
 #define PT_FORMAT_CHECKED 6
@@ -327,7 +332,22 @@ enum pt_ctl_type {
 	 * lwarx..stwcx.) that cannot be single-stepped ran as one unit;
 	 * information only, the steps are in the stream as always */
 	PT_CTL_ATOMIC = 15,
+	/* v7.  kind (enum pt_native_kind), u64 pc (where the native run
+	 * started), u64 end (where it stopped), flags (PT_NATIVE_*), count
+	 * (the instructions it ran, when flags has PT_NATIVE_COUNTED; else 0):
+	 * code ran natively, its steps are not in the stream (a GAP of reason
+	 * NATIVE follows) */
+	PT_CTL_NATIVE = 16,
 };
+
+enum pt_native_kind {
+	PT_NATIVE_VDSO = 1,	  /* a vDSO function (ptrace backend), from its entry or
+				   * where it was interrupted to its return */
+};
+
+/* NATIVE flags. */
+#define PT_NATIVE_RETURNED (1u << 0) /* it ran to its return (else a stop cut it short) */
+#define PT_NATIVE_COUNTED (1u << 1)  /* count is its exact number of instructions */
 
 enum pt_atomic_kind {
 	PT_ATOMIC_STORED = 0,	  /* the store-conditional stored */
@@ -363,6 +383,7 @@ enum pt_gap_reason {
 	PT_GAP_UNSAFE = 4,	  /* step landed in code that must not be stepped */
 	PT_GAP_ATOMIC_NATIVE = 5, /* v5: an atomic sequence ran natively, untraced, until
 				   * the task next entered the kernel (ATOMIC kind NATIVE) */
+	PT_GAP_NATIVE = 6,	  /* v7: code ran natively (the NATIVE record before it) */
 };
 
 /* How often writers emit CHECK and TIME records (bytes / steps). */
