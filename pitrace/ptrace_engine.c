@@ -891,6 +891,7 @@ static void on_exec(struct engine *e, struct thread *t)
 	if (t->region_end_sp)
 		region_end(e, t);
 	t->sig_depth = 0;
+	t->vdso.depth = 0;	/* calls cut short by a longjmp were the old image's */
 	t->stepping = !e->on_mode;
 	/* We are inside execve: a step resumed from here is reported at its
 	 * syscall exit, before any instruction of the new image ran. */
