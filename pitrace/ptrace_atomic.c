@@ -104,6 +104,27 @@ int ptrace_atomic_plant(struct ptrace_atomic *a, int memfd)
 	return 0;
 }
 
+int ptrace_atomic_run_to(struct ptrace_atomic *a, int memfd, uint64_t start, uint64_t stop)
+{
+	memset(&a->seq, 0, sizeof(a->seq));
+	a->seq.start = start;
+	a->seq.nr_exits = 1;
+	a->seq.exits[0].addr = stop;
+	a->nr_planted = 0;
+	if (pread(memfd, a->saved[0], arch_breakpoint_len, (off_t)stop) !=
+		    (ssize_t)arch_breakpoint_len ||
+	    poke(memfd, stop, arch_breakpoint_insn, arch_breakpoint_len) < 0)
+		return -1;
+	a->nr_planted = 1;
+	a->active = true;
+	return 0;
+}
+
+void ptrace_atomic_cancel(struct ptrace_atomic *a, int memfd)
+{
+	unplant(a, memfd);
+}
+
 bool ptrace_atomic_holds(const struct ptrace_atomic *a, uint64_t pc)
 {
 	for (unsigned i = 0; a->active && i < a->nr_planted; i++)

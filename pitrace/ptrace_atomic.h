@@ -68,6 +68,15 @@ int ptrace_atomic_plant(struct ptrace_atomic *a, int memfd);
 bool ptrace_atomic_end(struct ptrace_atomic *a, int memfd, pid_t tid, uint64_t pc,
 		       unsigned *steps, int *kind);
 
+/*
+ * Other code run natively the same way (ptrace_vdso.c): one breakpoint, at
+ * stop, for a run from start; 0, or -1 when it cannot be planted.  The
+ * engine treats it as a sequence (other threads wait, or run on past it).
+ */
+int ptrace_atomic_run_to(struct ptrace_atomic *a, int memfd, uint64_t start, uint64_t stop);
+/* Take out whatever a planted, without recording anything. */
+void ptrace_atomic_cancel(struct ptrace_atomic *a, int memfd);
+
 /* Whether a holds a breakpoint at pc (another thread must not run it). */
 bool ptrace_atomic_holds(const struct ptrace_atomic *a, uint64_t pc);
 

@@ -454,8 +454,12 @@ static void do_resume(struct engine *e, struct thread *t)
 	trap_before_resume(t, sig);
 	if (t->stepping && next_is_syscall(t->proc, t->prev_pc))
 		trap_before_syscall(e, t);
-	if (t->stepping && !sig && t->proc->recorded &&
-	    insn_kind(t->proc, t->prev_pc) == INSN_ATOMIC && atomic_begin(e, t)) {
+	if (t->stepping && !sig && t->proc->recorded && vdso_begin(e, t)) {
+		/* A vDSO call: natively to its return (ptrace_vdso.c). */
+		r = ptrace(PTRACE_CONT, t->tid, NULL, NULL);
+		t->stepped = false;
+	} else if (t->stepping && !sig && t->proc->recorded &&
+		   insn_kind(t->proc, t->prev_pc) == INSN_ATOMIC && atomic_begin(e, t)) {
 		/* A larx/stcx. sequence: natively to its exits (ptrace_atomic.h). */
 		t->proc->atomic_runs = true;
 		r = ptrace(PTRACE_CONT, t->tid, NULL, NULL);
@@ -1026,6 +1030,7 @@ static void on_exec(struct engine *e, struct thread *t)
 	if (t->region_end_sp)
 		region_end(e, t);
 	t->sig_depth = 0;
+	t->vdso.depth = 0;	/* calls cut short by a longjmp were the old image's */
 	t->stepping = !e->on_mode;
 	/* We are inside execve: a step resumed from here is reported at its
 	 * syscall exit, before any instruction of the new image ran. */
@@ -1212,6 +1217,17 @@ static bool atomic_stopped(struct engine *e, struct thread *t, int sig, int even
 	return true;
 }
 
+/* A vDSO call ran natively (ptrace_vdso.c): threads parked meanwhile go on. */
+static bool vdso_stopped_resume(struct engine *e, struct thread *t, int sig, int event)
+{
+	bool returned = vdso_stopped(e, t, sig, event);
+
+	release_parked(e);
+	if (returned)
+		resume(e, t);
+	return returned;
+}
+
 static void on_stop(struct engine *e, struct thread *t, int status)
 {
 	int sig = WSTOPSIG(status), event = status >> 16;
@@ -1226,6 +1242,8 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 		start_thread(e, t);
 		return;
 	}
+	if (t->vdso.native && vdso_stopped_resume(e, t, sig, event))
+		return;
 	if (t->atomic.active && atomic_stopped(e, t, sig, event))
 		return;
 	if (t->lifted && sig != SIGTRAP)

@@ -19,6 +19,7 @@
 #include "ptrace_atomic.h"
 #include "ptrace_engine.h"
 #include "ptrace_maps.h"
+#include "ptrace_vdso.h"
 
 /* What the instructions at some addresses are, per process (insn_kind). */
 #define SC_CACHE_SIZE 1024
@@ -93,6 +94,7 @@ struct thread {
 	uint64_t region_end_sp;	  /* --on: in a region until sp reaches this; 0 none */
 	uint64_t region_ret;	  /* --on: ... or it returns here at that sp (arch_stop_regs.ra) */
 	struct ptrace_atomic atomic; /* a larx/stcx. sequence running natively */
+	struct ptrace_vdso vdso;  /* vDSO calls run natively (ptrace_vdso.c) */
 	int fault_sig;		  /* a fault (SIGSEGV...) stopped prev_pc; 0 none */
 	uint64_t fault_addr;	  /* its si_addr */
 	int last_sig;		  /* the last signal delivered to it */
@@ -269,5 +271,20 @@ void region_start(struct engine *e, struct thread *t, const struct arch_stop_reg
 void region_end(struct engine *e, struct thread *t);
 /* Whether the stop at r leaves t's --on region (its activation returned). */
 bool region_left(const struct thread *t, const struct arch_stop_regs *r);
+
+/* ---- vDSO calls run natively (ptrace_vdso.c) ---- */
+/*
+ * t, stepped, is about to run prev_pc: when that is in the vDSO, plant the
+ * breakpoint its call returns to and say true (resume t natively).
+ */
+bool vdso_begin(struct engine *e, struct thread *t);
+/*
+ * t stopped while running a vDSO call natively: its NATIVE record is
+ * written, the breakpoint taken out, prev_pc is where it stands.  True
+ * when the call returned (resume t stepping); false for any other stop (a
+ * signal, an event), handled as usual; the call goes on natively at the
+ * next resume that finds t back in it.
+ */
+bool vdso_stopped(struct engine *e, struct thread *t, int sig, int event);
 
 #endif /* PITRACE_PTRACE_INT_H */

@@ -39,6 +39,31 @@ static int name_cmp(const void *pa, const void *pb, void *arg)
 	return 0;
 }
 
+/*
+ * Code that ran natively (the ptrace backend's vDSO calls): rows of their
+ * own, after the table, since their instructions are not in the total.
+ */
+static void print_native(const struct counts *c)
+{
+	const struct counts_native_row *v;
+	size_t n = counts_native(c, &v);
+
+	if (!n)
+		return;
+	report_comment(stdout, "ran natively, untraced (in no row above, not in the total):");
+	printf("#%10s  %-12s  %-20s  %s\n", "runs", "count", "module", "symbol");
+	for (size_t i = 0; i < n; i++) {
+		char count[32];
+
+		if (v[i].counted == v[i].runs)
+			snprintf(count, sizeof(count), "%" PRIu64, v[i].count);
+		else
+			snprintf(count, sizeof(count), "unknown");
+		printf(" %10" PRIu64 "  %-12s  %-20s  %s (native)\n", v[i].runs, count, v[i].module,
+		       v[i].symbol);
+	}
+}
+
 static void print_report(struct counts *c, struct session *s, enum counts_by by,
 			 const struct report_out *out, const struct report_sort *sort)
 {
@@ -95,6 +120,7 @@ static void print_report(struct counts *c, struct session *s, enum counts_by by,
 			       in->totals.steps);
 	report_print_table(stdout, &table, rows, n);
 	free(rows);
+	print_native(c);
 }
 
 static void counts_consume(void *ctx, const struct trace_event *ev)

@@ -354,6 +354,23 @@ static void print_ctl(const struct step_item *it)
 		       a < 5 ? kinds[a] : "newer", tm, b);
 		break;
 	}
+	case PT_CTL_NATIVE: {
+		uint64_t end = 0, flags = 0;
+
+		ctl_get_uleb(&c, &a);
+		ctl_get_u64(&c, &tm);
+		ctl_get_u64(&c, &end);
+		ctl_get_uleb(&c, &flags);
+		ctl_get_uleb(&c, &b);
+		printf("kind %" PRIu64 " (%s) pc %#" PRIx64 " end %#" PRIx64 " %s", a,
+		       a == PT_NATIVE_VDSO ? "vdso" : "newer", tm, end,
+		       flags & PT_NATIVE_RETURNED ? "returned" : "stopped");
+		if (flags & PT_NATIVE_COUNTED)
+			printf(" count %" PRIu64, b);
+		else
+			printf(" count unknown");
+		break;
+	}
 	case PT_CTL_FORK:
 	case PT_CTL_EXEC:
 	case PT_CTL_EXIT: {

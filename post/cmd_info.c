@@ -104,8 +104,10 @@ struct async_counts {
 	size_t nr_vectors;
 	uint64_t faults[3];		  /* page faults by ring: user, kernel, unknown */
 	uint64_t atomic[PT_ATOMIC_INEXACT + 2]; /* ATOMIC records by kind (v4), last: newer */
-	uint64_t gaps[PT_GAP_LATE_TRAP + 2]; /* GAP records by reason, last: newer */
+	uint64_t gaps[PT_GAP_NATIVE + 2]; /* GAP records by reason, last: newer */
 	uint64_t restored;		  /* RESTORED records (v7) */
+	uint64_t native[2];		  /* NATIVE records (v7): returned, stopped short */
+	uint64_t native_counted;	  /* ... of those, with a known count */
 };
 
 static void count_vector(struct async_counts *ac, uint64_t vector)
@@ -134,6 +136,32 @@ static void count_kind(uint64_t *counts, size_t newer, const struct step_item *i
 
 	if (ctl_get_uleb(&c, &k) == 0)
 		counts[k < newer ? k : newer]++;
+}
+
+/* NATIVE records: kind, u64 pc, u64 end, flags, count. */
+static void count_native(struct async_counts *ac, const struct step_item *it)
+{
+	struct ctl_cursor c = { it->payload, it->payload + it->payload_len };
+	uint64_t kind, pc, end, flags = 0;
+
+	if (ctl_get_uleb(&c, &kind) < 0 || ctl_get_u64(&c, &pc) < 0 || ctl_get_u64(&c, &end) < 0)
+		return;
+	ctl_get_uleb(&c, &flags);
+	ac->native[!(flags & PT_NATIVE_RETURNED)]++;
+	ac->native_counted += !!(flags & PT_NATIVE_COUNTED);
+}
+
+/* Code run natively (NATIVE records, v7): how many runs, and whether their counts are known. */
+static void print_native(const struct async_counts *ac)
+{
+	uint64_t all = ac->native[0] + ac->native[1];
+
+	if (!all)
+		return;
+	printf("%-12s %" PRIu64 " vDSO runs untraced (%" PRIu64 " returned, %" PRIu64
+	       " stopped by a signal or event); instructions: %" PRIu64 " known, %" PRIu64
+	       " unknown\n", "native:", all, ac->native[0], ac->native[1], ac->native_counted,
+	       all - ac->native_counted);
 }
 
 static void count_async(struct async_counts *ac, const struct step_item *it)
@@ -204,11 +232,12 @@ static void print_gaps(const struct async_counts *ac)
 		[PT_GAP_KERNEL_LIMIT] = "kernel step limit",
 		[PT_GAP_KERNEL_SLEEP] = "slept in the kernel",
 		[PT_GAP_UNSAFE] = "unsteppable code", [PT_GAP_ATOMIC_NATIVE] = "atomic sequence untraced",
-		[PT_GAP_LATE_TRAP] = "late step trap", [PT_GAP_LATE_TRAP + 1] = "newer reasons",
+		[PT_GAP_LATE_TRAP] = "late step trap", [PT_GAP_NATIVE] = "ran natively",
+		[PT_GAP_NATIVE + 1] = "newer reasons",
 	};
 	bool any = false;
 
-	for (size_t r = 0; r <= PT_GAP_LATE_TRAP + 1; r++) {
+	for (size_t r = 0; r <= PT_GAP_NATIVE + 1; r++) {
 		if (!ac->gaps[r])
 			continue;
 		if (!any)
@@ -268,9 +297,11 @@ static bool stream_steps(const struct trace *t, size_t i, uint64_t *steps, bool 
 		else if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_ATOMIC)
 			count_kind(ac->atomic, PT_ATOMIC_INEXACT + 1, &it);
 		else if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_GAP)
-			count_kind(ac->gaps, PT_GAP_LATE_TRAP + 1, &it);
+			count_kind(ac->gaps, PT_GAP_NATIVE + 1, &it);
 		else if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_RESTORED)
 			ac->restored++;
+		else if (it.kind == STEP_ITEM_CTL && it.ctl_type == PT_CTL_NATIVE)
+			count_native(ac, &it);
 	}
 	if (stream_reader_damage(r))
 		snprintf(damage, size, "%s", stream_reader_damage(r));
@@ -373,6 +404,7 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	}
 	print_async(&ac);
 	print_atomic(&ac);
+	print_native(&ac);
 	print_gaps(&ac);
 	print_restored(in, &ac);
 	if (ok && !damaged && all_steps != in->totals.steps) {

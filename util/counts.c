@@ -123,6 +123,8 @@ struct counts {
 	uint64_t last_id;
 
 	struct counts_row *result;
+	struct counts_native_row *native; /* strings owned */
+	size_t nr_native;
 	uint64_t total, seen, lost;
 	bool failed;		  /* out of memory: a step could not be counted */
 };
@@ -191,6 +193,11 @@ void counts_free(struct counts *c)
 	free(c->used);
 	free(c->paths);
 	free(c->result);
+	for (size_t i = 0; i < c->nr_native; i++) {
+		free((char *)c->native[i].module);
+		free((char *)c->native[i].symbol);
+	}
+	free(c->native);
 	if (c->dec)
 		arch_decoder_free(c->dec);
 	free(c);
@@ -739,6 +746,54 @@ void counts_steps(struct counts *c, const struct trace_event *ev, const uint64_t
 	free(buf);
 }
 
+/* A native run from ev->pc: a row of its module and symbol, as the address space is now. */
+static void count_native(struct counts *c, const struct trace_event *ev)
+{
+	struct counts_native_row *n = NULL, *v;
+	const char *module, *symbol;
+	struct sym_loc loc;
+
+	if (!filter_thread(c->o.filter, ev->pid, ev->tid))
+		return;
+	memset(&loc, 0, sizeof(loc));
+	c->r.resolve(c->r.arg, ev->pid, ev->pc, 0, &loc);
+	module = loc.module ? loc.module : "[unknown]";
+	symbol = loc.symbol ? loc.symbol : "[unknown]";
+	for (size_t i = 0; i < c->nr_native && !n; i++)
+		if (!strcmp(c->native[i].module, module) && !strcmp(c->native[i].symbol, symbol))
+			n = &c->native[i];
+	if (!n) {
+		v = realloc(c->native, (c->nr_native + 1) * sizeof(*v));
+		if (!v) {
+			c->failed = true;
+			return;
+		}
+		c->native = v;
+		n = &v[c->nr_native];
+		memset(n, 0, sizeof(*n));
+		n->module = strdup(module);
+		n->symbol = strdup(symbol);
+		if (!n->module || !n->symbol) {
+			free((char *)n->module);
+			free((char *)n->symbol);
+			c->failed = true;
+			return;
+		}
+		c->nr_native++;
+	}
+	n->runs++;
+	if (ev->a & PT_NATIVE_COUNTED) {
+		n->counted++;
+		n->count += ev->b;
+	}
+}
+
+size_t counts_native(const struct counts *c, const struct counts_native_row **rows)
+{
+	*rows = c->native;
+	return c->nr_native;
+}
+
 void counts_event(struct counts *c, const struct trace_event *ev)
 {
 	switch (ev->kind) {
@@ -757,6 +812,9 @@ void counts_event(struct counts *c, const struct trace_event *ev)
 		break;
 	case TEV_LOST:
 		c->lost += ev->a;
+		break;
+	case TEV_NATIVE:
+		count_native(c, ev);
 		break;
 	case TEV_TASK:
 		if (c->r.task)

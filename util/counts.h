@@ -100,6 +100,19 @@ struct counts_row {
 size_t counts_columns(enum counts_by by, const char *const **names);
 size_t counts_result(struct counts *c, const struct counts_row **rows);
 
+/*
+ * Code that ran natively (NATIVE records: the ptrace backend's vDSO calls),
+ * by module and symbol: in no row of counts_result and not in the total,
+ * its instructions known only when counted says so (count is then their sum).
+ */
+struct counts_native_row {
+	const char *module, *symbol;
+	uint64_t runs;		  /* native runs that started in it */
+	uint64_t counted;	  /* runs whose count is known */
+	uint64_t count;		  /* their instructions */
+};
+size_t counts_native(const struct counts *c, const struct counts_native_row **rows);
+
 /* Steps that passed the filters (the sum of all rows), and all steps fed. */
 uint64_t counts_total(struct counts *c);
 uint64_t counts_seen(const struct counts *c);

@@ -309,6 +309,20 @@ static int apply_ctl(struct trace_iter *it, struct iter_stream *s, unsigned type
 			   it->index);
 		ev->a = a;
 		return 1;
+	case PT_CTL_NATIVE: {
+		uint64_t kind = 0, pc = 0, end = 0, flags = 0, count = 0;
+
+		if (ctl_get_uleb(&c, &kind) < 0 || ctl_get_u64(&c, &pc) < 0 ||
+		    ctl_get_u64(&c, &end) < 0)
+			return 0;
+		ctl_get_uleb(&c, &flags);
+		ctl_get_uleb(&c, &count);
+		fill_event(s, ev, TEV_NATIVE, it->index);
+		ev->pc = pc;
+		ev->a = flags;
+		ev->b = count;
+		return 1;
+	}
 	default:
 		/*
 		 * CHECK, END, types newer than this reader, and the driver's FORK,

@@ -1050,6 +1050,7 @@ const char *trace_ctl_type_name(unsigned type)
 		[PT_CTL_END] = "END", [PT_CTL_COUNT] = "COUNT", [PT_CTL_FORK] = "FORK",
 		[PT_CTL_EXEC] = "EXEC", [PT_CTL_EXIT] = "EXIT", [PT_CTL_ATOMIC] = "ATOMIC",
 		[PT_CTL_RESTORED] = "RESTORED",
+		[PT_CTL_NATIVE] = "NATIVE",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

@@ -142,6 +142,9 @@ enum trace_ev_kind {
 	TEV_OFF,		  /* recording switched off */
 	TEV_COUNT,		  /* count-only mode: a = steps */
 	TEV_SWITCH,		  /* the stream moved to pid/tid (thread switch) */
+	TEV_NATIVE,		  /* v7: code ran natively from pc (a = PT_NATIVE_* flags,
+				   * b = its instructions when flags say counted); a TEV_GAP
+				   * follows */
 };
 
 /*

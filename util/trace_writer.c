@@ -926,6 +926,20 @@ void tw_atomic(struct tw_stream *s, unsigned kind, uint64_t pc, uint64_t steps)
 	tw_ctl(s, PT_CTL_ATOMIC, &p);
 }
 
+void tw_native(struct tw_stream *s, unsigned kind, uint64_t pc, uint64_t end, unsigned flags,
+	       uint64_t count)
+{
+	struct ctl_payload p = { .len = 0 };
+
+	ctl_put_uleb(&p, kind);
+	ctl_put_u64(&p, pc);
+	ctl_put_u64(&p, end);
+	ctl_put_uleb(&p, flags);
+	ctl_put_uleb(&p, count);
+	tw_ctl(s, PT_CTL_NATIVE, &p);
+	tw_gap(s, PT_GAP_NATIVE);
+}
+
 void tw_gap(struct tw_stream *s, unsigned reason)
 {
 	struct ctl_payload p = { .len = 0 };

@@ -169,6 +169,9 @@ void tw_time(struct tw_stream *s, uint64_t time_ns, uint64_t seq);
 void tw_async(struct tw_stream *s, unsigned kind, uint64_t number);
 /* An ATOMIC record: a load-reserve sequence at pc ran as one unit (PT_ATOMIC_*). */
 void tw_atomic(struct tw_stream *s, unsigned kind, uint64_t pc, uint64_t steps);
+/* A NATIVE record (format.h), then the GAP of reason NATIVE that goes with it. */
+void tw_native(struct tw_stream *s, unsigned kind, uint64_t pc, uint64_t end, unsigned flags,
+	       uint64_t count);
 void tw_gap(struct tw_stream *s, unsigned reason);
 /* A RESTORED record: the next step is one the step trap skipped (PT_RESTORED_*). */
 void tw_restored(struct tw_stream *s, unsigned reason);

@@ -49,6 +49,11 @@
  *      the RESTORED attribute (the recorder checked every step).  The
  *      restored step is an ordinary STEP; older readers skip the record and
  *      the attribute, so MIN_READER stays 3.
+ *      Also NATIVE records (code run natively, untraced: the ptrace backend's
+ *      vDSO functions) and GAP reason NATIVE after each.  Older readers
+ *      skip NATIVE and take the GAP as one of a reason they do not know,
+ *      which is what it is to them (steps are missing there), so
+ *      MIN_READER stays 3.
  */
 #define PT_FORMAT_VERSION 7
 #define PT_FORMAT_MIN_READER 3
@@ -339,11 +344,26 @@ enum pt_ctl_type {
 	 * recorder restored it from the code.  Information only: the step is
 	 * in the stream as always */
 	PT_CTL_RESTORED = 16,
+	/* v7.  kind (enum pt_native_kind), u64 pc (where the native run
+	 * started), u64 end (where it stopped), flags (PT_NATIVE_*), count
+	 * (the instructions it ran, when flags has PT_NATIVE_COUNTED; else 0):
+	 * code ran natively, its steps are not in the stream (a GAP of reason
+	 * NATIVE follows) */
+	PT_CTL_NATIVE = 17,
 };
 
 enum pt_restored_reason {
 	PT_RESTORED_LATE_TRAP = 0, /* the trap after the previous instruction came one late */
 };
+
+enum pt_native_kind {
+	PT_NATIVE_VDSO = 1,	  /* a vDSO function (ptrace backend), from its entry or
+				   * where it was interrupted to its return */
+};
+
+/* NATIVE flags. */
+#define PT_NATIVE_RETURNED (1u << 0) /* it ran to its return (else a stop cut it short) */
+#define PT_NATIVE_COUNTED (1u << 1)  /* count is its exact number of instructions */
 
 enum pt_atomic_kind {
 	PT_ATOMIC_STORED = 0,	  /* the store-conditional stored */
@@ -381,6 +401,7 @@ enum pt_gap_reason {
 				   * the task next entered the kernel (ATOMIC kind NATIVE) */
 	PT_GAP_LATE_TRAP = 6,	  /* v7: a step trap came late and the skipped steps could not
 				   * be restored exactly (RESTORED) */
+	PT_GAP_NATIVE = 7,	  /* v7: code ran natively (the NATIVE record before it) */
 };
 
 /* How often writers emit CHECK and TIME records (bytes / steps). */

@@ -196,7 +196,9 @@ static void test_control_events(void)
 		uint64_t a, b;
 	} want[] = {
 		{ TEV_SWITCH, 0, 0 }, { TEV_STEP, 0, 0 }, { TEV_ASYNC, PT_ASYNC_SIGNAL, 11 },
-		{ TEV_STEP, 0, 0 }, { TEV_GAP, PT_GAP_DETACH, 0 }, { TEV_LOST, 42, 0 },
+		{ TEV_STEP, 0, 0 }, { TEV_GAP, PT_GAP_DETACH, 0 },
+		{ TEV_NATIVE, PT_NATIVE_RETURNED | PT_NATIVE_COUNTED, 17 },
+		{ TEV_GAP, PT_GAP_NATIVE, 0 }, { TEV_LOST, 42, 0 },
 		{ TEV_OFF, 0, 0 }, { TEV_ON, 0, 0 }, { TEV_STEP, 0, 0 }, { TEV_STEP, 0, 0 },
 	};
 	const char *dir = scratch("ctl");
@@ -215,6 +217,7 @@ static void test_control_events(void)
 	tw_async(st, PT_ASYNC_SIGNAL, 11);
 	tw_step(st, 0x2000);
 	tw_gap(st, PT_GAP_DETACH);
+	tw_native(st, PT_NATIVE_VDSO, 0x7000, 0x2005, PT_NATIVE_RETURNED | PT_NATIVE_COUNTED, 17);
 	tw_lost(st, 42);
 	tw_onoff(st, false, 6000);
 	tw_onoff(st, true, 7000);
@@ -235,18 +238,20 @@ static void test_control_events(void)
 			continue;	/* the thread's name */
 		CU_ASSERT_EQUAL(ev.kind, want[n].kind);
 		if (want[n].kind == TEV_ASYNC || want[n].kind == TEV_GAP ||
-		    want[n].kind == TEV_LOST) {
+		    want[n].kind == TEV_LOST || want[n].kind == TEV_NATIVE) {
 			CU_ASSERT_EQUAL(ev.a, want[n].a);
 			CU_ASSERT_EQUAL(ev.b, want[n].b);
 		}
 		if (ev.kind == TEV_OFF)
 			CU_ASSERT_EQUAL(ev.time_ns, 6000);
-		if (n == 8) {	  /* the kernel step: after TIME and RING 1 */
+		if (ev.kind == TEV_NATIVE)
+			CU_ASSERT_EQUAL(ev.pc, 0x7000);
+		if (n == 10) {	  /* the kernel step: after TIME and RING 1 */
 			CU_ASSERT_EQUAL(ev.pc, 0xffffffff81000000ull);
 			CU_ASSERT_EQUAL(ev.ring, 1);
 			CU_ASSERT_EQUAL(ev.time_ns, 8000);
 		}
-		if (n == 9) {
+		if (n == 11) {
 			CU_ASSERT_EQUAL(ev.pc, 0x2002);
 			CU_ASSERT_EQUAL(ev.ring, 0);
 			CU_ASSERT_EQUAL(ev.index, 3);
