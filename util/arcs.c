@@ -22,6 +22,7 @@ struct tree_thread {
 	uint32_t root;
 	uint32_t *stack;
 	uint64_t *site;		  /* per stack slot: pc of the call in the frame below */
+	uint32_t *from;		  /* per stack slot: the caller its entry counts for (below) */
 	uint32_t depth, size;
 	uint32_t entered;	  /* frames from the bottom whose entries are counted (counting
 				   * off, cf_set_counting, frames come and go uncounted) */
@@ -439,15 +440,22 @@ static struct tree_thread *tree_thread(struct arcs *a, struct cf_thread *t)
 	return tt;
 }
 
-static void tree_push(struct arcs *a, struct tree_thread *tt, uint32_t node, uint64_t site)
+/*
+ * The frame of node goes on tt's stack; its entry counts for the arc from
+ * the function from (the frame below's, or its own: see entry_caller()).
+ */
+static void tree_push(struct arcs *a, struct tree_thread *tt, uint32_t node, uint64_t site,
+		      uint32_t from)
 {
 	if (tt->depth == tt->size) {
 		tt->size = tt->size ? 2 * tt->size : 64;
 		tt->stack = xrealloc(tt->stack, tt->size * sizeof(*tt->stack));
 		tt->site = xrealloc(tt->site, tt->size * sizeof(*tt->site));
+		tt->from = xrealloc(tt->from, tt->size * sizeof(*tt->from));
 	}
 	(void)a;
 	tt->site[tt->depth] = site;
+	tt->from[tt->depth] = from;
 	tt->stack[tt->depth++] = node;
 }
 
@@ -473,6 +481,17 @@ static bool counts_as_call(uint8_t kind)
 }
 
 /*
+ * The function a frame's entry counts for (the arc the callgrind export
+ * writes it on): the frame below's function (below), but a function's jump
+ * to its own first instruction is its own call, as callgrind counts it and
+ * as post arc credits it, not one from below.
+ */
+static uint32_t entry_caller(uint8_t kind, uint32_t caller_fn, uint32_t fn, uint32_t below)
+{
+	return kind == CF_ENTRY_TAIL && caller_fn == fn ? fn : below;
+}
+
+/*
  * Count the entries of the frames below the top that ran uncounted
  * (opened while counting was off): they count where the steps that do
  * count find them, so that every arc with costs has entries.
@@ -481,10 +500,9 @@ static void catch_up(struct arcs *a, struct tree_thread *tt, uint32_t pid, uint3
 {
 	for (; tt->entered < depth; tt->entered++) {
 		uint32_t k = tt->entered;
-		uint32_t parent = k ? a->nodes[tt->stack[k - 1]].fn : CF_NO_FN;
 
-		count_entry(a, node_edge(a, tt->stack[k], parent, a->nodes[tt->stack[k]].fn), pid,
-			    tt->site[k]);
+		count_entry(a, node_edge(a, tt->stack[k], tt->from[k], a->nodes[tt->stack[k]].fn),
+			    pid, tt->site[k]);
 	}
 }
 
@@ -511,7 +529,9 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 	(void)parent;
 	fs = fn_stats(a, f->fn);
 	tt->replaced_site = 0;
-	tree_push(a, tt, node, site);
+	tree_push(a, tt, node, site,
+		  entry_caller(f->kind, f->caller_fn, f->fn,
+			       tt->depth ? a->nodes[cur].fn : CF_NO_FN));
 	if (!counting)
 		return;
 	if (counts_as_call(f->kind)) {
@@ -533,6 +553,7 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	struct arcs *a = ctx;
 	struct tree_thread *tt = tree_thread(a, t);
 	uint32_t old, g;
+	bool self;
 
 	fn_stats(a, root->fn);
 	if (tt->depth != 1)
@@ -546,15 +567,19 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 	a->nodes[old].next_sibling = a->nodes[g].first_child;
 	a->nodes[g].first_child = old;
 	child_index(a, old);	/* g's child: found by node_child from now on */
+	self = tt->from[0] == a->nodes[old].fn;	/* it jumped to its own entry */
 	tt->stack[0] = g;
 	tt->site[0] = 0;
+	tt->from[0] = CF_NO_FN;
 	tt->depth = 1;
-	tree_push(a, tt, old, 0);
+	tree_push(a, tt, old, 0, self ? a->nodes[old].fn : root->fn);
 	if (!tt->entered)
 		return;		/* counted when counting finds them */
 	/* the oldest frame ran above the reconstructed caller, not as a root */
-	edge(a, CF_NO_FN, a->nodes[old].fn)->entries--;
-	count_entry(a, edge(a, root->fn, a->nodes[old].fn), t->pid, 0);
+	if (!self) {
+		edge(a, CF_NO_FN, a->nodes[old].fn)->entries--;
+		count_entry(a, edge(a, root->fn, a->nodes[old].fn), t->pid, 0);
+	}
 	count_entry(a, edge(a, CF_NO_FN, root->fn), t->pid, 0);
 	tt->entered = 2;
 }
@@ -679,7 +704,8 @@ static void replay_visit(void *ctx, uint32_t k, bool push)
 			note_delta(a, DELTA_FN, f->fn, 1, 0, 0, 0);
 			note_delta(a, DELTA_NODE, w->node[d], 1, 0, 0, 0);
 		}
-		e = node_edge(a, w->node[d], w->fn[d - 1], f->fn);
+		e = node_edge(a, w->node[d], entry_caller(f->kind, f->caller_fn, f->fn, w->fn[d - 1]),
+			      f->fn);
 		count_entry(a, e, w->t->pid, site);
 		note_delta(a, DELTA_EDGE, (uint32_t)(e - a->edges), 0, 1, 0, 0);
 		return;
@@ -915,6 +941,7 @@ void arcs_free(struct arcs *a)
 	for (size_t i = 0; i < a->nr_threads; i++) {
 		free(a->threads[i]->stack);
 		free(a->threads[i]->site);
+		free(a->threads[i]->from);
 		free(a->threads[i]);
 	}
 	free(a->jumps);

@@ -612,7 +612,7 @@ struct push_args {
 	uint32_t fn, caller_fn, from_fn;
 	uint8_t kind, ring;
 	uint64_t ret_addr, alt_ret, call_site, resume_from, index, time;
-	bool resumes, unexplained;
+	bool resumes, unexplained, cold;
 	uint32_t call_run;	  /* cf_steps: the run whose call this is, + 1 */
 };
 
@@ -700,6 +700,7 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	f->inner_since = now;
 	f->resumes = a->resumes;
 	f->unexplained = a->unexplained;
+	f->cold = a->cold;
 	f->call_run = a->call_run;
 	f->call_gen = cf->task_gen;
 	t->unexplained += a->unexplained;
@@ -925,6 +926,73 @@ static bool jumps_back(struct cf_thread *t, const struct cf_site *site,
 	       (from_insn->cls == ARCH_INSN_JUMP || from_insn->cls == ARCH_INSN_COND);
 }
 
+/*
+ * Does the step at pc of site, after from_insn at from_pc in the top
+ * frame's function, leave the top frame's activation: into another
+ * function, or by a jump or branch back to its own first instruction (a
+ * self tail call: clang turns tail recursion into one).  callgrind takes
+ * a jump to a function's first instruction for a call, its own included.
+ */
+static inline bool taken_branch(const struct arch_insn *in, uint64_t from_pc, uint64_t pc)
+{
+	return (in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) && pc != from_pc + in->len;
+}
+
+static inline bool crosses(const struct cf_thread *t, const struct cf_site *site,
+			   uint64_t from_pc, const struct arch_insn *from_insn, uint64_t pc)
+{
+	if (t->frames[t->depth - 1].fn != site->fn)
+		return true;
+	return site->entry && !site->anon && taken_branch(from_insn, from_pc, pc);
+}
+
+/*
+ * Is part gcc's cold part of fn ("fn.cold", "fn.cold.N", in the same
+ * module): code of fn's activations that gcc placed apart.
+ */
+static bool cold_part_of(const struct callflow *cf, uint32_t part, uint32_t fn)
+{
+	const struct cf_func *p = cf_func(cf, part), *f = cf_func(cf, fn);
+	size_t n = strlen(f->name);
+	const char *s;
+
+	if (strncmp(p->name, f->name, n) || strncmp(p->name + n, ".cold", 5) ||
+	    strcmp(p->module_path ? p->module_path : "", f->module_path ? f->module_path : ""))
+		return false;
+	s = p->name + n + 5;
+	if (*s == '.' && s[1])
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			;
+	return !*s;
+}
+
+/*
+ * A direct jump from f into its cold part (gcc, before a throw or an
+ * abort): the same activation of f goes on in its cold code, as a frame
+ * of the cold part above f's, which a jump back into f's body ends and a
+ * return returns from with f.  Into its first instruction it is a call,
+ * as callgrind counts it; into its middle a jump (no call).
+ */
+static void enter_cold(struct callflow *cf, struct cf_thread *t, const struct cf_site *site,
+		       uint64_t from_pc, const struct trace_event *ev)
+{
+	struct cf_frame *f = top(t);
+	struct push_args a = {
+		.fn = site->fn, .caller_fn = f->fn, .from_fn = f->fn,
+		.kind = site->entry ? CF_ENTRY_CALL : CF_ENTRY_JUMP,
+		.ring = f->ring, .call_site = from_pc, .index = ev->index, .time = ev->time_ns,
+		.cold = true,
+	};
+
+	push(cf, t, &a);
+}
+
+static inline bool direct_jump(const struct arch_insn *in)
+{
+	return in && (in->flags & ARCH_INSN_HAS_TARGET) &&
+	       (in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND);
+}
+
 /* Execution went on in another function without a call or return (by from_insn, or NULL). */
 static void cross_into(struct callflow *cf, struct cf_thread *t, const struct cf_site *site,
 		       uint64_t from_pc, const struct arch_insn *from_insn,
@@ -932,6 +1000,19 @@ static void cross_into(struct callflow *cf, struct cf_thread *t, const struct cf
 {
 	int32_t k;
 
+	if (!site->anon && direct_jump(from_insn)) {
+		const struct cf_frame *f = top(t);
+
+		if (f->cold && !site->entry && t->depth > 1 &&
+		    t->frames[t->depth - 2].fn == site->fn) {
+			pop(cf, t, CF_END_RETURN);	/* back in its function's body */
+			return;
+		}
+		if (f->fn != site->fn && cold_part_of(cf, site->fn, f->fn)) {
+			enter_cold(cf, t, site, from_pc, ev);
+			return;
+		}
+	}
 	if (site->entry) {
 		replace(cf, t, site, CF_ENTRY_TAIL, from_pc, ev);
 		return;
@@ -1185,7 +1266,7 @@ static void transition(struct callflow *cf, struct cf_thread *t, const struct cf
 		expected = true;	/* another iteration of a rep string instruction */
 	if (!expected)
 		unexplained(cf, t, prev, prev_pc, pc, site, ev);
-	else if (top(t)->fn != site->fn)
+	else if (crosses(t, site, prev_pc, in, pc))
 		cross_into(cf, t, site, prev_pc, in, ev);
 }
 
@@ -1266,7 +1347,7 @@ static void thread_step(struct callflow *cf, struct cf_thread *t, const struct t
 	} else if (t->gap) {
 		after_gap(cf, t, ev->pc, site, ev);
 	} else if (expected_flow(t, &last_site->insn, t->last_pc, ev->pc)) {
-		if (top(t)->fn != site->fn)
+		if (crosses(t, site, t->last_pc, &last_site->insn, ev->pc))
 			cross_into(cf, t, site, t->last_pc, &last_site->insn, ev);
 	} else {
 		transition(cf, t, last_site, t->last_pc, ev->pc, site, ev);
@@ -2550,7 +2631,8 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 				cross(cf, t, ev, first + cu->k, pc, &rs->sites[rs->runs[nx].first],
 				      rs->pcs[last], in);
 				fn = top(t)->fn;	/* run nx's (cross()) */
-				via = -1;
+				/* a jump to its own entry is a jump too (arcs count it) */
+				via = 2 * (int64_t)i + j;
 				matched = true;
 			} else {
 				via = 2 * (int64_t)i + j;
@@ -2562,10 +2644,12 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 		}
 		if (!expected_flow(t, in, rs->pcs[last], pc))
 			break;
+		tail = taken_branch(in, rs->pcs[last], pc);
 		BULK_DONE();
 		step_at(cf, t, ev, cu);
-		/* into another function: cross_into() took it, as cross() will again */
-		tail = t->sites[t->last_slot].fn != fn;
+		/* into another function or its own entry: cross_into() took it, as cross() will again */
+		tail = t->sites[t->last_slot].fn != fn ||
+		       (tail && t->sites[t->last_slot].entry && !t->sites[t->last_slot].anon);
 		if (tail && top(t)->fn != t->sites[t->last_slot].fn)
 			goto restart;
 		r_first = r->first;
@@ -2588,10 +2672,11 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 		r->next[j] = (uint32_t)nx + 1;
 		r->next_pc[j] = pc;
 		r->next_jump &= (uint8_t)~((1u << j) | CF_RUN_CROSS(j));
-		if (tail)	/* cross(); no jump inside a function (arcs count none) */
+		if (tail)	/* cross() */
 			r->next_jump |= (uint8_t)CF_RUN_CROSS(j);
-		else if ((in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
-			 pc != rs->pcs[last] + in->len)
+		/* a taken jump inside a function (to its own entry too): arcs count it */
+		if (rs->info[nx].fn == fn && (in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
+		    pc != rs->pcs[last] + in->len)
 			r->next_jump |= (uint8_t)(1u << j);
 		fn = top(t)->fn;
 		i = nx;

@@ -120,6 +120,9 @@ struct cf_frame {
 	uint8_t ring;
 	bool resumes;		  /* ends where an interrupted frame goes on (async, kernel) */
 	bool unexplained;	  /* async with no record and no ring change (CF_MAX_UNEXPLAINED) */
+	bool cold;		  /* JUMP into the middle of the cold part of the function below,
+				   * whose activation it continues (ret_addr 0: a return is that
+				   * frame's, a jump back into its body ends this one) */
 	uint64_t ret_addr;	  /* where the frame below resumes after this one (0 unknown) */
 	uint64_t alt_ret;	  /* async frames: the other possible resume address */
 	uint64_t resume_from;	  /* async frames: pc of the interrupted insn, 0 unknown */

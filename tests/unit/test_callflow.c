@@ -319,8 +319,9 @@ static const struct expect_fn anon_expect[] = {
 };
 
 /*
- * f recurses once; the inner f jumps into its cold part and back: that is
- * the same activation, not a longjmp back to the outer f.
+ * f recurses once; the inner f jumps into the middle of its cold part and
+ * back: that is the same activation (f.cold's frame nests above it, no
+ * call), not a longjmp back to the outer f.
  */
 static const struct fake_insn cold_insns[] = {
 	CALL(0x1001, 0x2000), JCC(0x2000, 0x2010), CALL(0x2002, 0x2000), RET(0x2007),
@@ -336,9 +337,10 @@ static const struct expect_fn cold_expect[] = {
 
 /*
  * The layout gcc -O2 emits: the inner f enters f.cold by a jump to its
- * first instruction (a tail call to the engine: f.cold 1 call) and f.cold
- * jumps back into f's body while the outer f is still on the stack.  The
- * inner activation goes on (no unwinding to the outer f): f 2000 2002 |
+ * first instruction (a call of its cold part, as callgrind counts it:
+ * f.cold 1 call, nested above the inner f) and f.cold jumps back into f's
+ * body while the outer f is still on the stack.  The inner activation
+ * goes on (no unwinding to the outer f): f 2000 2002 |
  * 2000 2010 | cold 8000 8001 | 2007 (inner returns) 2007 (outer returns).
  */
 static const struct fake_insn cold_entry_insns[] = {
@@ -351,6 +353,24 @@ static const struct fake_ev cold_entry_evs[] = {
 };
 static const struct expect_fn cold_entry_expect[] = {
 	{ "main", 0, 3, 11 }, { "f", 2, 6, 8 }, { "f.cold", 1, 2, 2 }, { NULL },
+};
+
+/*
+ * f's tail recursion made a jump to its own first instruction (clang -O2):
+ * each jump is a call of f by f whose frame replaces the last, as callgrind
+ * counts it.  f 2000 2001 2003 five times (jcc not taken, jmp f), then
+ * 2000 2001 2010 (ret): 1 + 5 calls, 18 steps, the stack flat.
+ */
+static const struct fake_insn self_tail_insns[] = {
+	CALL(0x1001, 0x2000), JCC(0x2001, 0x2010), JMP(0x2003, 0x2000), RET(0x2010), END_INSNS,
+};
+static const struct fake_ev self_tail_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2001), S(0x2003), S(0x2000), S(0x2001), S(0x2003),
+	S(0x2000), S(0x2001), S(0x2003), S(0x2000), S(0x2001), S(0x2003), S(0x2000), S(0x2001),
+	S(0x2003), S(0x2000), S(0x2001), S(0x2010), S(0x1006), END_EVS,
+};
+static const struct expect_fn self_tail_expect[] = {
+	{ "main", 0, 3, 21 }, { "f", 6, 18, 18 }, { NULL },
 };
 
 /* longjmp's indirect jump from a function f tail-called into f's outer activation unwinds. */
@@ -420,9 +440,9 @@ static const struct scenario {
 	{ "kernel steps nest under the syscall", kernel_insns, kernel_evs, kernel_expect, 2, 0, 0 },
 	{ "mutual recursion", mutual_insns, mutual_evs, mutual_expect, 5, 0, 0 },
 	{ "jumps into code without symbols", anon_insns, anon_evs, anon_expect, 2, 0, 0 },
-	{ "a cold part jumps back into its function", cold_insns, cold_evs, cold_expect, 3, 0, 0 },
+	{ "a cold part jumps back into its function", cold_insns, cold_evs, cold_expect, 4, 0, 0 },
 	{ "a cold part entered at its first instruction jumps back", cold_entry_insns,
-	  cold_entry_evs, cold_entry_expect, 3, 0, 0 },
+	  cold_entry_evs, cold_entry_expect, 4, 0, 0 },
 	{ "an indirect jump from a tail callee into an outer frame unwinds", tail_longjmp_insns,
 	  tail_longjmp_evs, tail_longjmp_expect, 3, 0, 0 },
 	{ "a signal in a handler: each sigreturn resumes the innermost", nested_signal_insns,
@@ -431,6 +451,8 @@ static const struct scenario {
 	  repeated_evs, repeated_expect, 5, 0, 4 },
 	{ "a return past frames that return to the same address", deep_ret_insns, deep_ret_evs,
 	  deep_ret_expect, 5, 0, 0 },
+	{ "a jump to its own entry is a call", self_tail_insns, self_tail_evs, self_tail_expect,
+	  2, 0, 0 },
 };
 
 static void build_pingpong(void)
@@ -890,7 +912,10 @@ static void test_scenarios(void)
 	}
 }
 
-/* Arc-level numbers of the tail call, the unmatched returns, cold parts and deep returns. */
+/*
+ * Arc-level numbers of the tail call, the unmatched returns, cold parts,
+ * deep returns and jumps to a function's own entry.
+ */
 static void test_arcs_of_tail_and_unmatched(void)
 {
 	static const struct {
@@ -908,12 +933,18 @@ static void test_arcs_of_tail_and_unmatched(void)
 		{ &scenarios[1], "main", "f", 1, 3, 8, 1 },
 		/* gcc's cold layout: the inner f, its cold part and its jump back, over the outer f */
 		{ &scenarios[14], "main", "f", 1, 3, 8, 1 },
-		{ &scenarios[14], "f", "f", 1, 3, 0, 2 },
+		{ &scenarios[14], "f", "f", 1, 3, 0, 1 },
 		{ &scenarios[14], "f", "f.cold", 1, 2, 2, 1 },
 		/* g's rets end the innermost f that returns there, then the next one */
 		{ &scenarios[18], "main", "f", 1, 5, 14, 1 },
 		{ &scenarios[18], "f", "f", 2, 7, 0, 2 },
 		{ &scenarios[18], "f", "g", 2, 2, 2, 2 },
+		/* the inner f's jump into its cold part's middle: f.cold above it, no call */
+		{ &scenarios[13], "f", "f.cold", 0, 2, 2, 1 },
+		{ &scenarios[13], "f", "f", 1, 3, 0, 1 },
+		/* f's jumps to its own entry: f's calls and entries (the export's), no costs */
+		{ &scenarios[19], "main", "f", 1, 18, 18, 1 },
+		{ &scenarios[19], "f", "f", 5, 0, 0, 5 },
 	};
 
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
@@ -955,8 +986,8 @@ static uint32_t tree_child(const struct arcs *a, uint32_t node, const char *name
 }
 
 /*
- * Per call path, gcc's cold layout over a recursion: the inner f (with the
- * step after its jump back) and its cold part stay under the outer f.
+ * Per call path, gcc's cold layout over a recursion: the inner f is one
+ * activation under the outer f, its cold part called above it.
  */
 static void test_cold_part_call_paths(void)
 {
@@ -966,8 +997,8 @@ static void test_cold_part_call_paths(void)
 	} rows[] = {
 		{ { "main" }, 0, 3, 11 },
 		{ { "main", "f" }, 1, 3, 8 },
-		{ { "main", "f", "f" }, 1, 3, 3 },
-		{ { "main", "f", "f.cold" }, 1, 2, 2 },
+		{ { "main", "f", "f" }, 1, 3, 5 },
+		{ { "main", "f", "f", "f.cold" }, 1, 2, 2 },
 	};
 	struct arcs *a = run(&scenarios[14]);
 	const struct arc_jump *j;
