@@ -37,6 +37,7 @@ __attribute__((noinline)) static void visit(struct node *n)
 	if (n->val > 100) {	/* never here: the alloca is what matters */
 		char *buf = __builtin_alloca(n->val);
 
+		__builtin_memset(buf, 1, n->val);
 		touch(buf, n->val);
 	}
 	visit(n->next);
