@@ -61,8 +61,11 @@ grep -E '^Loading .*: [0-9]+ : ' kc.err && fail "kcachegrind could not parse lin
 [ -n "$loaded" ] || { cat kc.err; fail "kcachegrind shows no loaded profile"; }
 shown=$(sed -En 's/.*Total [Ii]nstruction Fetch Cost: ([0-9 ,]*).*/\1/p' status.txt | tr -d ' ,')
 [ "$shown" = "$total" ] || { cat status.txt; fail "total in the status bar: expected $total, read '$shown'"; }
+# OCR reads an underscore as nothing at times (qsortr): words
+# are compared without them
 for fn in main fib qsort_r; do
-	awk -F'\t' -v w="$fn" '$12 == w' profile.tsv | grep -q . ||
+	awk -F'\t' -v w="$fn" '{ g = $12; gsub("_", "", g); gsub("_", "", w) } g == w' profile.tsv |
+		grep -q . ||
 		{ cat profile.txt; fail "the flat profile shows no $fn"; }
 done
 
