@@ -52,6 +52,13 @@ extern const unsigned arch_syscall_insn_len;
  */
 extern const bool arch_syscall_step_runs_next;
 
+/*
+ * Required: vDSO calls may run natively (ptrace_vdso.c).  Not where the
+ * kernel enters signal handlers through a vDSO trampoline (POWER): a
+ * native run from there would take the handler with it untraced.
+ */
+extern const bool arch_vdso_native;
+
 /* Required: true when code (len bytes available) starts with a system call
  * instruction. */
 bool arch_is_syscall_insn(const uint8_t *code, size_t len);

@@ -85,7 +85,7 @@ bool vdso_begin(struct engine *e, struct thread *t)
 	struct vdso_call *c;
 
 	(void)e;
-	if (!in_vdso(p, t->prev_pc))
+	if (!arch_vdso_native || !in_vdso(p, t->prev_pc))
 		return false;
 	c = resumed_call(t);
 	if (!c)

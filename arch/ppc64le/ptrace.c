@@ -19,6 +19,8 @@ const unsigned arch_syscall_insn_len = 4;
  * following sc.
  */
 const bool arch_syscall_step_runs_next = true;
+/* The signal trampoline is in the vDSO: its code stays single-stepped. */
+const bool arch_vdso_native = false;
 
 /* Little-endian words: sc is 0x44000002, scv 0 is 0x44000001. */
 bool arch_is_syscall_insn(const uint8_t *code, size_t len)

@@ -14,6 +14,7 @@ const unsigned arch_syscall_insn_len = 2;	/* syscall: 0f 05 */
 
 /* The kernel reports a stepped syscall at its exit (syscall_exit_work()). */
 const bool arch_syscall_step_runs_next = false;
+const bool arch_vdso_native = true;
 
 bool arch_is_syscall_insn(const uint8_t *code, size_t len)
 {
