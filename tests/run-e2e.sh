@@ -9,10 +9,11 @@ for t in tests/e2e/t*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "${1:-}" ] && [[ "$name" != *"$1"* ]] && continue
 	log=$(mktemp)
+	t0=$SECONDS
 	timeout 600 bash "$t" >"$log" 2>&1
 	rc=$?
 	case $rc in
-	0) echo "PASS $name"; pass=$((pass + 1)) ;;
+	0) echo "PASS $name ($((SECONDS - t0)) s)"; pass=$((pass + 1)) ;;
 	77) echo "SKIP $name: $(grep -m1 '^SKIP' "$log" | sed 's/^SKIP:* *//')"; skip=$((skip + 1)) ;;
 	*) echo "FAIL $name (exit $rc)"; sed 's/^/    /' "$log" | tail -n 40; fail=$((fail + 1)); failed+=("$name") ;;
 	esac
