@@ -267,25 +267,12 @@ static int inject(struct thread *t, int64_t nr, const uint64_t args[6], int64_t 
 	return arch_regs_set(t->tid, &saved);
 }
 
-/* Put SIGTRAP's action act into the kernel by t's own rt_sigaction. */
-static int set_action(struct thread *t, const uint64_t act[4], bool restart)
-{
-	uint64_t sp, args[6] = { SIGTRAP, 0, 0, KSIGSET_SIZE, 0, 0 };
-	struct arch_stop_regs r;
-	int64_t ret = -1;
-
-	/* The new action goes below the red zone of t's stack. */
-	if (arch_read_regs(t->tid, &r) < 0)
-		return -1;
-	sp = (r.sp - 512) & ~15ull;
-	if (mem_write(t->proc, sp, act, 4 * sizeof(uint64_t)) < 0)
-		return -1;
-	args[1] = sp;
-	return inject(t, SYS_rt_sigaction, args, &ret, restart) < 0 || ret != 0 ? -1 : 0;
-}
-
-/* Read SIGTRAP's action from the kernel by t's own rt_sigaction. */
-static int get_action(struct thread *t, uint64_t act[4], bool restart)
+/*
+ * SIGTRAP's action in the kernel, by t's own rt_sigaction: set from act
+ * when set, else read into act.  The action is staged below the red zone
+ * of t's stack.
+ */
+static int trap_action(struct thread *t, uint64_t act[4], bool set, bool restart)
 {
 	uint64_t sp, args[6] = { SIGTRAP, 0, 0, KSIGSET_SIZE, 0, 0 };
 	struct arch_stop_regs r;
@@ -294,10 +281,12 @@ static int get_action(struct thread *t, uint64_t act[4], bool restart)
 	if (arch_read_regs(t->tid, &r) < 0)
 		return -1;
 	sp = (r.sp - 512) & ~15ull;
-	args[2] = sp;
+	if (set && mem_write(t->proc, sp, act, 4 * sizeof(uint64_t)) < 0)
+		return -1;
+	args[set ? 1 : 2] = sp;
 	if (inject(t, SYS_rt_sigaction, args, &ret, restart) < 0 || ret != 0)
 		return -1;
-	return mem_read(t->proc, sp, act, 4 * sizeof(uint64_t));
+	return set ? 0 : mem_read(t->proc, sp, act, 4 * sizeof(uint64_t));
 }
 
 /* Block SIGTRAP in t (it is unblocked: steps unblock it). */
@@ -361,7 +350,7 @@ static void read_state(struct engine *e, struct thread *t)
 		p->trap.act[0] = KSIG_IGN;
 	/* A handler of its own: its address, flags and mask, to put back. */
 	p->trap.known = !(status_mask(p->pid, t->tid, "SigCgt:") & TRAP_BIT) ||
-			get_action(t, p->trap.act, true) == 0;
+			trap_action(t, p->trap.act, false, true) == 0;
 	if (!p->trap.known)
 		pr_dbg("cannot read the SIGTRAP handler of %d", p->pid);
 	note_state(e, t);
@@ -424,7 +413,7 @@ static int deliver(struct thread *t, const siginfo_t *si)
 	if (p->trap.act[0] != KSIG_DFL) {
 		/* A step or an --on breakpoint may have reset it in the
 		 * kernel (with SIGTRAP blocked, as in its own handler). */
-		if (set_action(t, p->trap.act, false) == 0) {
+		if (trap_action(t, p->trap.act, true, false) == 0) {
 			/* t is at a system call stop now: the signal
 			 * comes back as a new stop, then gets si. */
 			t->trap.redeliver = true;
@@ -657,7 +646,7 @@ void trap_restore(struct engine *e, struct thread *t, int sig)
 	if (!p || !t->trap.known || !p->trap.known || t->exit_written)
 		return;
 	if (p->trap.act[0] != KSIG_DFL) {
-		if (set_action(t, p->trap.act, restart) < 0) {
+		if (trap_action(t, p->trap.act, true, restart) < 0) {
 			pr_warn("cannot give %d its SIGTRAP action back", p->pid);
 			note(e, TRAP_NOTE_LOST);
 		}

@@ -29,3 +29,23 @@ total_of() {
 info_field() {
 	"$POST" -i "$1" info | awk -v f="$2:" '$1 == f { $1 = ""; sub(/^ /, ""); print; exit }'
 }
+
+# same PROG WHAT [pitrace record options]: traced and untraced agree (exit
+# status, stdout, stderr without pitrace's lines) and the trace reads.
+# PROG is a path, or a name in $PROGS.
+same() {
+	local prog=$1 what=$2 path=$1 rc trc
+	shift 2
+	[[ $path == */* ]] || path=$PROGS/$prog
+	prog=${prog##*/}
+	"$path" >want.out 2>want.err
+	rc=$?
+	rm -rf t
+	"$PITRACE" record "$@" -o t -- "$path" >got.out 2>got.all
+	trc=$?
+	grep -v '^pitrace: ' got.all >got.err
+	expect_eq "$prog $what: exit status" "$rc" "$trc"
+	expect_same_file "$prog $what: stdout" want.out got.out
+	expect_same_file "$prog $what: stderr" want.err got.err
+	"$POST" -i t info >/dev/null || fail "$prog $what: the trace does not read"
+}

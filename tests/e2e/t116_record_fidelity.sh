@@ -13,22 +13,6 @@ progs="pt_fid_fork pt_fid_exec pt_fid_altstack pt_fid_vfork pt_fid_pushf pt_fid_
 # shellcheck disable=SC2086
 need_prog $progs
 
-# same PROG WHAT [pitrace record options]: traced and untraced agree
-same() {
-	local prog=$1 what=$2 rc trc
-	shift 2
-	"$PROGS/$prog" >want.out 2>want.err
-	rc=$?
-	rm -rf t
-	"$PITRACE" record "$@" -o t -- "$PROGS/$prog" >got.out 2>got.all
-	trc=$?
-	grep -v '^pitrace: ' got.all >got.err
-	expect_eq "$prog $what: exit status" "$rc" "$trc"
-	expect_same_file "$prog $what: stdout" want.out got.out
-	expect_same_file "$prog $what: stderr" want.err got.err
-	"$POST" -i t info >/dev/null || fail "$prog $what: the trace does not read"
-}
-
 for prog in $progs; do
 	same "$prog" "(record)"
 	same "$prog" "(--on main)" --on main

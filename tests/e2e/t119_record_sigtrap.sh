@@ -19,22 +19,6 @@ for p in pt_fid_sigmask pt_fid_sigtrap pt_sig_ignored; do
 		skip "cannot build $p static: $(head -n 1 cc.err)"
 done
 
-# same PROG WHAT [pitrace record options]: traced and untraced agree
-same() {
-	local prog=$1 what=$2 rc trc
-	shift 2
-	"./$prog" >want.out 2>want.err
-	rc=$?
-	rm -rf t
-	"$PITRACE" record "$@" -o t -- "./$prog" >got.out 2>got.all
-	trc=$?
-	grep -v '^pitrace: ' got.all >got.err
-	expect_eq "$prog $what: exit status" "$rc" "$trc"
-	expect_same_file "$prog $what: stdout" want.out got.out
-	expect_same_file "$prog $what: stderr" want.err got.err
-	"$POST" -i t info >/dev/null || fail "$prog $what: the trace does not read"
-}
-
 # what untraced runs print (so a program that went wrong fails here, not later)
 expect_eq "pt_fid_sigmask untraced" "all blocked: trap=1 usr1=1
 old mask in the new one's buffer: trap=1, now trap=0
@@ -50,10 +34,10 @@ nested: handler ran 2 times
 SA_RESETHAND: hits=5 then default=1" "$(./pt_fid_sigtrap)"
 
 for prog in pt_fid_sigmask pt_fid_sigtrap; do
-	same "$prog" "(record)"
-	same "$prog" "(--mode block)" --mode block
+	same "./$prog" "(record)"
+	same "./$prog" "(--mode block)" --mode block
 	# natively up to the handlers: the --on breakpoints are forced SIGTRAPs too
-	same "$prog" "(--on on_trap)" --on on_trap
+	same "./$prog" "(--on on_trap)" --on on_trap
 done
 
 # the header says what /proc/PID/status showed meanwhile
