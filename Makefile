@@ -21,6 +21,7 @@
 
 .DEFAULT_GOAL := all
 HOST_ARCH := $(shell uname -m)
+NPROC := $(shell nproc)
 ARCH ?= $(HOST_ARCH)
 # post reads traces of every architecture here (arch/<arch>/ decoders and
 # symbol rules); the ptrace backend and the driver are ARCH's only.
@@ -205,11 +206,14 @@ demo: deps
 
 # Both architectures: the host's natively, then (on x86_64) POWER's VM
 # suite, cross-built.
+# The builds use every CPU; the suites run one after another.
 check: deps
-	@$(MAKE) --no-print-directory all progs $(O)/unit-tests $(O)/fuzz/fuzz_post
+	@$(MAKE) --no-print-directory -j$(NPROC) all progs $(O)/unit-tests $(O)/fuzz/fuzz_post
+	@$(MAKE) --no-print-directory -j$(NPROC) DEBUG=1 O=$(O)/debug BIN=$(O)/debug/bin \
+		LIB=$(O)/debug/lib $(O)/debug/unit-tests
 	@$(MAKE) --no-print-directory check-unit check-fuzz check-e2e check-pkg check-vm
 ifeq ($(HOST_ARCH),x86_64)
-	@$(MAKE) --no-print-directory ARCH=ppc64le check-vm
+	@$(MAKE) --no-print-directory -j$(NPROC) ARCH=ppc64le check-vm
 endif
 
 ifeq ($(DEBUG),1)

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: serial (see tests/run-e2e.sh)
 # SIGTERM to `pitrace record`: passed on to the command like a shell would,
 # every tracee detached, the trace finalized as "interrupted" and readable;
 # pitrace exits with the command's status (killed by SIGTERM: 143).

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: serial (see tests/run-e2e.sh)
 # Job control under the tracer: SIGSTOP stops the command (input sent
 # meanwhile is not copied), SIGCONT resumes it, and the system call it was
 # blocked in (read) is restarted without a step too many or too few:

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: serial (see tests/run-e2e.sh)
 # A command killed by a signal: pitrace record exits 128+N and says which
 # signal, at which instruction, in which function and line; the faulting
 # instruction is the thread's last step.  Every recording ends with one

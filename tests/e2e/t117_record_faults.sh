@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: serial (see tests/run-e2e.sh)
 # The ptrace backend under faults.  A failed recording leaves an existing
 # trace as it was; attaching to a zombie says so and leaves nothing.
 # Killing pitrace attach, SIGKILL included, lets the process run on

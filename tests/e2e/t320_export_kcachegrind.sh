@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: serial (see tests/run-e2e.sh)
 # KCachegrind opens post's callgrind export: started under Xvfb, it loads
 # the file without a parse error, its window (read back by OCR from a
 # screenshot) shows the flat profile's functions and the trace's total, and

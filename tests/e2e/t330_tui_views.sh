@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: serial (see tests/run-e2e.sh)
 # post tui on tests/progs/arc_basic.S, whose counts are known by
 # construction (see its header), under tmux at 80x24: every view's screen
 # equals its golden file (functions, sorted by Cum, callers and callees,

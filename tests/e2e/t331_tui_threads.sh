@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: serial (see tests/run-e2e.sh)
 # post tui's thread picker filters every view, with the numbers the
 # reports give for that thread or process: on tests/progs/arc_threads.c
 # (two threads) the functions view of each thread and of the process equal

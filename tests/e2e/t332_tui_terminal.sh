@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: serial (see tests/run-e2e.sh)
 # post tui gives the terminal back as it found it (settings, main screen,
 # cursor) when it quits, on Ctrl-C (exit 130) and on SIGTERM (143); without
 # a terminal, with bad options or a bad trace it says why in one line

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: serial (see tests/run-e2e.sh)
 # Exports as people open them.  Chrome JSON: M events name every process
 # and thread (their comms), B/E pairs match per thread, --clock steps makes
 # a step a nanosecond (displayTimeUnit ns: durations read as steps), and a

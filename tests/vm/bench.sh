@@ -18,6 +18,6 @@ case ${PT_VM_ARCH:-$(uname -m)} in
 ppc64le) cases=$ROOT/tests/vm/ppc64le/bench ;;
 *) cases=$ROOT/tests/vm/bench ;;
 esac
-PT_VM_ACCEL=${PT_VM_ACCEL:--accel tcg,thread=multi} PT_VM_CASES_DIR=$cases \
+PT_VM_JOBS=${PT_VM_JOBS:-1} PT_VM_ACCEL=${PT_VM_ACCEL:--accel tcg,thread=multi} PT_VM_CASES_DIR=$cases \
 	"$ROOT/tests/vm/run.sh" "$@" |
 	sed -n 's/^\(vm\[[^]]*\]\): INFO bench: /\1: /p; /FAIL/p'

@@ -20,6 +20,7 @@
 #   PT_PPC64LE_DIR in qemu-system-ppc64 -M pseries -cpu power9, with
 #   pitrace.ko, bin/, lib/ and the programs cross-built for it, cases from
 #   tests/vm/ppc64le).
+#   PT_VM_JOBS=N (boot N releases at once, default one per host CPU),
 #   PT_VM_HOGS=N (run N CPU hogs on the host for the whole run, to show the
 #   suite holds on a loaded host: make check-vm-loaded starts two).
 #   PT_BENCH_*=VALUE (letters, digits, ., _, -): set in the guest's cases
@@ -129,6 +130,7 @@ done
 npass=0 nfail=0 nskip=0
 result() {	# result RELEASE "PASS name" | "FAIL name: why" | "SKIP name: why"
 	echo "vm[$1]: $2"
+	[ -n "${TALLY:-}" ] && echo "${2%% *}" >>"$TALLY"
 	case $2 in
 	PASS*) npass=$((npass + 1)) ;;
 	FAIL*) nfail=$((nfail + 1)) ;;
@@ -325,7 +327,9 @@ run_host_checks() {	# run_host_checks RELEASE
 # Kernel log lines that fail a boot whatever the cases said.
 BAD_KERNEL_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_.*stall|self-detected stall|Call Trace:|Kernel panic'
 
-for rel in $releases; do
+# Build the module and the initramfs for RELEASE: $WORK/initrd-RELEASE.gz.
+prepare_release() {	# prepare_release RELEASE
+	local rel=$1 ko initrd
 	ko=$WORK/driver/$rel/pitrace.ko
 	if [ -n "${PT_VM_KO_DIR:-}" ]; then
 		ko=$(awk -F: -v dir="$PT_VM_KO_DIR/$rel" \
@@ -333,7 +337,7 @@ for rel in $releases; do
 			"$PT_VM_KO_DIR/$rel/modules.dep" 2>/dev/null)
 		if [ -z "$ko" ] || [ ! -f "$ko" ]; then
 			result "$rel" "FAIL setup: no pitrace.ko in $PT_VM_KO_DIR/$rel/modules.dep"
-			continue
+			return 1
 		fi
 		echo "vm[$rel]: module $ko ($(modinfo -F version "$ko"))"
 	# MAKEFLAGS from a calling make (O=, BIN=) would reach Kbuild, which reads O= itself.
@@ -341,11 +345,16 @@ for rel in $releases; do
 		PITRACE_ARCH="$VM_ARCH" >"$WORK/driver-$rel.log" 2>&1; then
 		cat "$WORK/driver-$rel.log"
 		result "$rel" "FAIL build: pitrace.ko does not build"
-		continue
+		return 1
 	fi
 	initrd=$WORK/initrd-$rel.gz
 	build_initramfs "$rel" "$ko" "$initrd" ||
-		{ result "$rel" "FAIL setup: initramfs"; continue; }
+		{ result "$rel" "FAIL setup: initramfs"; return 1; }
+}
+
+# Boot RELEASE, collect its results, run the host-side checks, read dmesg.
+boot_release() {	# boot_release RELEASE
+	local rel=$1 log rc attempt bad why initrd=$WORK/initrd-$rel.gz
 	log=$WORK/console-$rel.log
 	# no_timer_check: on a loaded host TCG can be too slow for the kernel's
 	# IO-APIC timer check, which then panics at boot.  A boot that dies
@@ -381,5 +390,30 @@ for rel in $releases; do
 	else
 		result "$rel" "PASS dmesg-clean"
 	fi
+}
+
+# Releases boot PT_VM_JOBS at a time (default: one per host CPU; TCG runs a
+# guest on one host thread), each one's output shown when it is done.  The
+# modules and initramfs are built first, one at a time.
+jobs=${PT_VM_JOBS:-$(nproc)}
+booted=() pids=()
+# alive: boots not yet reaped (the CPU hogs never end)
+alive() { local n=0 p; for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && n=$((n + 1)); done; echo $n; }
+for rel in $releases; do
+	prepare_release "$rel" || continue
+	booted+=("$rel")
+done
+for rel in "${booted[@]}"; do
+	while [ "$(alive)" -ge "$jobs" ]; do wait -n; done
+	echo "vm[$rel]: booting"
+	(TALLY=$WORK/tally-$rel; : >"$TALLY"; boot_release "$rel" >"$WORK/out-$rel" 2>&1
+	 cat "$WORK/out-$rel") &
+	pids+=($!)
+done
+wait "${pids[@]}" 2>/dev/null
+for rel in "${booted[@]}"; do
+	npass=$((npass + $(grep -c '^PASS' "$WORK/tally-$rel")))
+	nfail=$((nfail + $(grep -c '^FAIL' "$WORK/tally-$rel")))
+	nskip=$((nskip + $(grep -c '^SKIP' "$WORK/tally-$rel")))
 done
 finish
