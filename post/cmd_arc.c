@@ -84,9 +84,10 @@ static void print_arc_line(const struct flow_report *r, const struct arc_edge *e
 	uint32_t other = caller ? e->caller : e->callee;
 	char a[32], b[32], c[32];
 
-	printf("%*s %*s %7s %*s %7s     %s %s\n", w, output_num(e->calls, a, sizeof(a)), w,
+	printf("%*s %*s %7s %*s %7s     %s %s%s\n", w, output_num(e->calls, a, sizeof(a)), w,
 	       output_num(e->base, b, sizeof(b)), "", w, output_num(e->cum, c, sizeof(c)), "",
-	       caller ? "<" : ">", other == CF_NO_FN ? "(root)" : fr_name(r, other));
+	       caller ? "<" : ">", other == CF_NO_FN ? "(root)" : fr_name(r, other),
+	       report_native_mark(r->cf, other));
 }
 
 static int print_report(const struct flow_report *r, const struct report_out *out,
@@ -124,10 +125,10 @@ static int print_report(const struct flow_report *r, const struct report_out *ou
 		printf("#\n");
 		for (size_t e = in.first[f]; e < in.first[f + 1]; e++)
 			print_arc_line(r, in.e[e], true, w);
-		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s [%s]%s\n", output_hot(pc), w,
+		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s [%s]%s%s\n", output_hot(pc), w,
 		       output_num(st->calls, a, sizeof(a)), w, output_num(st->base, b, sizeof(b)),
 		       report_percent(st->base, total), w, output_num(st->cum, c, sizeof(c)), pc,
-		       fr_name(r, f), fn->module, output_reset());
+		       fr_name(r, f), fn->module, report_native_mark(r->cf, f), output_reset());
 		for (size_t e = outs.first[f]; e < outs.first[f + 1]; e++)
 			print_arc_line(r, outs.e[e], false, w);
 	}

@@ -254,13 +254,16 @@ static void pop_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint3
 	if (fl->condensed) {
 		const struct session_filter *w = session_filter(fl->r->s);
 
-		if (!cost->incl || cost->last_index < w->from || entry > w->to ||
+		/* a call that ran natively took no step: shown all the same */
+		if ((!cost->incl && !cf_func(fl->r->cf, fn)->native) ||
+		    cost->last_index < w->from || entry > w->to ||
 		    !in_window(fl, t, entry))
 			return;
 		fl->lines++;
-		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s\n",
-		       entry, cost->last_index, cost->incl, t->tid, depth,
-		       report_indent(depth), "", fn_name(fl, fn), flow_text_end_note(how));
+		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s%s\n",
+		       entry, cost->incl ? cost->last_index : entry, cost->incl, t->tid, depth,
+		       report_indent(depth), "", fn_name(fl, fn), flow_text_end_note(how),
+		       report_native_mark(fl->r->cf, fn));
 		return;
 	}
 	if (!in_window(fl, t, cost->end_index))

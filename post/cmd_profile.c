@@ -47,10 +47,11 @@ static int print_report(struct flow_report *r, const struct report_out *out,
 			continue;
 		shown++;
 		shown_base += st->base;
-		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s [%s]%s\n", output_hot(pb), (int)w,
+		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s [%s]%s%s\n", output_hot(pb), (int)w,
 		       output_num(st->calls, a, sizeof(a)), (int)w, output_num(st->base, b, sizeof(b)),
 		       pb, (int)w, output_num(st->cum, c, sizeof(c)), report_percent(st->cum, total),
-		       fr_name(r, fns[i]), fn->module, output_reset());
+		       fr_name(r, fns[i]), fn->module, report_native_mark(r->cf, fns[i]),
+		       output_reset());
 	}
 	if (shown < n)
 		printf("# %zu more functions with %" PRIu64 " steps of Base (%.2f%%) not shown\n",

@@ -104,8 +104,9 @@ static void print_line(const struct tree_print *p, unsigned depth, uint64_t call
 	       p->w, output_num(base, b, sizeof(b)));
 	if (with_cum)
 		printf("%*s ", p->w, output_num(cum, c, sizeof(c)));
-	printf("%6.2f%%  %*s%s%s\n", pct, report_indent(depth), "",
-	       fn == CF_NO_FN ? "(root)" : fr_name(p->r, fn), output_reset());
+	printf("%6.2f%%  %*s%s%s%s\n", pct, report_indent(depth), "",
+	       fn == CF_NO_FN ? "(root)" : fr_name(p->r, fn), report_native_mark(p->r->cf, fn),
+	       output_reset());
 }
 
 /* A node: its line, unless pruned (then not its subtree either); flag: a selected function is above. */

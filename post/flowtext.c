@@ -14,6 +14,14 @@ static const char *name(const struct callflow *cf, uint32_t fn)
 	return fn == CF_NO_FN ? "?" : cf_func(cf, fn)->name;
 }
 
+#define NATIVE_NOTE ", ran natively: count unknown"
+
+/* fn ran natively, untraced (a frame of it with no steps is such a run). */
+static bool native(const struct callflow *cf, uint32_t fn)
+{
+	return fn != CF_NO_FN && cf_func(cf, fn)->native;
+}
+
 /* "MARK NAME" and, when note is not NULL, " (NOTE)" or " (NOTE OTHER)", at p. */
 static char *entry_put(char *p, char mark, const char *fn, const char *note, const char *other)
 {
@@ -52,7 +60,7 @@ char *flow_text_push_put(char *p, const struct callflow *cf, uint8_t kind, uint3
 	case CF_ENTRY_ROOT:
 		return entry_put(p, '>', name(cf, fn), "first step of the thread", NULL);
 	case CF_ENTRY_CALL:
-		return entry_put(p, '>', name(cf, fn), NULL, NULL);
+		return entry_put(p, '>', name(cf, fn), native(cf, fn) ? "native" : NULL, NULL);
 	case CF_ENTRY_TAIL:
 		return entry_put(p, '>', name(cf, fn), "tail call from", name(cf, other));
 	case CF_ENTRY_JUMP:
@@ -112,7 +120,7 @@ const char *flow_text_end_note(enum cf_end_kind how)
 
 size_t flow_text_pop_room(const struct callflow *cf, uint32_t fn)
 {
-	return strlen(name(cf, fn)) + 2 * TEXT_U64_MAX + 48;
+	return strlen(name(cf, fn)) + 2 * TEXT_U64_MAX + 48 + sizeof(NATIVE_NOTE);
 }
 
 char *flow_text_pop_put(char *p, const struct callflow *cf, uint32_t fn, uint64_t incl,
@@ -125,6 +133,8 @@ char *flow_text_pop_put(char *p, const struct callflow *cf, uint32_t fn, uint64_
 	p = text_str(p, ", self ");
 	p = text_u64(p, self);
 	p = text_str(p, flow_text_end_note(how));
+	if (native(cf, fn) && !incl)
+		p = text_str(p, NATIVE_NOTE);
 	*p++ = ')';
 	return p;
 }

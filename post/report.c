@@ -421,6 +421,11 @@ const char *report_name(const struct report_names *rn, uint32_t fn)
 	return cf_func(rn->cf, fn)->name;
 }
 
+const char *report_native_mark(const struct callflow *cf, uint32_t fn)
+{
+	return fn != CF_NO_FN && cf_func(cf, fn)->native ? " (native)" : "";
+}
+
 void report_names_free(struct report_names *rn)
 {
 	if (!rn)

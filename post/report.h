@@ -116,6 +116,12 @@ struct report_names;
 struct report_names *report_names_new(const struct callflow *cf, bool wide);
 const char *report_name(const struct report_names *rn, uint32_t fn);
 void report_names_free(struct report_names *rn);
+/*
+ * " (native)" after the name of a function that ran natively, untraced
+ * (cf_func.native: its instructions are in no count, its count unknown
+ * unless the recorder counted it), else "".
+ */
+const char *report_native_mark(const struct callflow *cf, uint32_t fn);
 
 /* name, elided to at most REPORT_NAME_MAX bytes plus the marker, into buf (>= 128 bytes). */
 const char *report_elide(const char *name, char *buf, size_t size);

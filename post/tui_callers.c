@@ -66,10 +66,10 @@ static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t 
 		other = c->fn;
 		*attr = A_BOLD;
 	}
-	snprintf(buf, size, "%11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %s %s%s%s%s", calls,
-		 base, cum, report_percent(cum, p->total), e ? caller ? "<" : ">" : "=",
+	snprintf(buf, size, "%11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %s %s%s%s%s%s",
+		 calls, base, cum, report_percent(cum, p->total), e ? caller ? "<" : ">" : "=",
 		 tui_fn_name(ui->d, other), e ? "" : " [", e ? "" : cf_func(ui->d->r.cf, c->fn)->module,
-		 e ? "" : "]");
+		 e ? "" : "]", report_native_mark(ui->d->r.cf, other));
 	*heat = tui_heat_of(cum, p->total);
 }
 

@@ -326,9 +326,9 @@ static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t 
 		*attr = A_BOLD;
 		return;
 	}
-	snprintf(buf, size, "%6u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%c %s",
+	snprintf(buf, size, "%6u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%c %s%s",
 		 r->depth, n->calls, n->base, n->cum, report_percent(n->cum, total), indent, "",
-		 mark, tui_fn_name(ui->d, n->fn));
+		 mark, tui_fn_name(ui->d, n->fn), report_native_mark(ui->d->r.cf, n->fn));
 	*heat = tui_heat_of(n->cum, total);
 }
 

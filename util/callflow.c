@@ -191,6 +191,7 @@ struct callflow {
 	bool in_step;		  /* cur_index: the step being placed */
 	uint32_t task_gen;	  /* task records so far: what is mapped may change at each */
 	bool in_resume;		  /* resume() is applying the interrupted instruction */
+	bool in_native;		  /* thread_step() places a native run's start: no step counts */
 	uint64_t cur_index;
 	uint64_t cur_base;	  /* cf_steps_bytes: its run's first index (replays' logs count
 				   * from it) */
@@ -295,6 +296,7 @@ uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *mod
 	f->module = strdup(module);
 	f->module_path = strdup(module_path ? module_path : module);
 	f->addr = addr;
+	f->native = false;
 	f->ring = 0;
 	if (!f->name || !f->module || !f->module_path) {
 		pr_err("out of memory interning function names");
@@ -306,7 +308,7 @@ uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *mod
 
 const struct cf_func *cf_func(const struct callflow *cf, uint32_t fn)
 {
-	static const struct cf_func none = { "(root)", "", "", 0, 0 };
+	static const struct cf_func none = { "(root)", "", "", 0, 0, false };
 
 	return fn < cf->nr_funcs ? &cf->funcs[fn] : &none;
 }
@@ -1353,7 +1355,8 @@ static void thread_step(struct callflow *cf, struct cf_thread *t, const struct t
 		transition(cf, t, last_site, t->last_pc, ev->pc, site, ev);
 	}
 	t->gap = t->async_pending = t->sigreturn_pending = t->switched_on = false;
-	if (cf->counting) {
+	t->native_gap = false;
+	if (cf->counting && !cf->in_native) {
 		top(t)->self++;
 		t->steps++;
 		cf->stats.steps++;
@@ -1551,6 +1554,54 @@ static void on_interrupt(struct callflow *cf, const struct trace_event *ev)
 			cf->cons[c].ops->interrupt(cf->cons[c].ctx, t, &in);
 }
 
+/*
+ * Code ran natively from ev->pc to ev->end (a NATIVE record): placed as a
+ * step at ev->pc that counts nothing, so that its entry is what a step
+ * there would have made of it (a call of the vDSO function from the call
+ * before, a resumption after a signal handler).  A run that returned
+ * returns then: its frame ends, with no step.  The thread's last step is
+ * then a jump to ev->end from nowhere known: the next step is expected
+ * there, and an asynchronous entry before it (a signal at the return)
+ * resumes there.  The last step's index and time stay the last real one's.
+ */
+static void on_native(struct callflow *cf, const struct trace_event *ev)
+{
+	struct cf_thread *t = thread_get(cf, ev->pid, ev->tid);
+	uint64_t last_index = t->last_index, last_time = t->last_time;
+	bool had_last = t->have_last;
+	struct cf_site *last = &t->sites[t->last_slot ^ 1];
+	struct trace_event at = *ev;
+	int32_t k;
+
+	expand_block(cf, t, false, 0);
+	memset(last, 0, sizeof(*last));
+	cf->src.site(cf->src.ctx, cf, ev->pid, ev->pc, ev->ring, last);
+	cf->funcs[last->fn].native = true;	/* before its frame is told */
+	at.kind = TEV_STEP;
+	cf->in_native = true;
+	thread_step(cf, t, &at);
+	cf->in_native = false;
+	if (had_last) {
+		t->last_index = last_index;
+		t->last_time = last_time;
+	}
+	if ((ev->a & PT_NATIVE_RETURNED) && (k = find_return(t, ev->end, false)) > 0) {
+		cf->in_step = true;
+		cf->cur_index = ev->index;
+		return_from(cf, t, k);
+		cf->in_step = false;
+	}
+	last = &t->sites[t->last_slot];
+	memset(last, 0, sizeof(*last));
+	last->fn = top(t)->fn;
+	last->insn.cls = ARCH_INSN_JUMP;
+	last->insn.flags = ARCH_INSN_HAS_TARGET;
+	last->insn.target = ev->end;
+	last->insn.len = 1;
+	t->last_pc = 0;
+	t->native_gap = true;
+}
+
 void cf_event(struct callflow *cf, const struct trace_event *ev)
 {
 	struct cf_thread *t;
@@ -1599,9 +1650,16 @@ void cf_event(struct callflow *cf, const struct trace_event *ev)
 		recording_off(cf, t, ev->index);	/* an ON without OFF: the same */
 		t->switched_on = true;
 		break;
+	case TEV_NATIVE:
+		on_native(cf, ev);
+		break;
 	case TEV_GAP:
 	case TEV_LOST:
 		t = thread_get(cf, ev->pid, ev->tid);
+		if (ev->kind == TEV_GAP && ev->a == PT_GAP_NATIVE && t->native_gap) {
+			t->native_gap = false;	/* its steps are the native run's, placed */
+			break;
+		}
 		expand_block(cf, t, false, 0);
 		if (!t->gap && t->have_last) {
 			cf->stats.gaps++;

@@ -30,6 +30,12 @@
  *                tail call ends the caller's frame: the callee's later costs go
  *                to the arc from the frame below (which then may show Cum with
  *                0 calls).
+ *   native runs  code that ran natively, untraced (a NATIVE record, then a GAP):
+ *                a step at its start that counts nothing, so a call of a vDSO
+ *                function is a frame of it with its call counted and Base and
+ *                Cum 0 (its instructions are in no count); where the run
+ *                returned, the next step is its return's.  cf_func.native
+ *                marks the functions that ran so.
  */
 #ifndef PT_CALLFLOW_H
 #define PT_CALLFLOW_H
@@ -64,6 +70,8 @@ struct cf_func {
 	const char *module_path;  /* full path of the module */
 	uint64_t addr;		  /* first address seen of it (its start when known) */
 	uint8_t ring;		  /* 0 user, 1 kernel (the ring its steps ran in) */
+	bool native;		  /* code of it ran natively, untraced (a NATIVE record: the
+				   * ptrace backend's vDSO calls); those runs count no steps */
 };
 
 /* What the engine needs to know about the instruction at one address. */
@@ -161,6 +169,7 @@ struct cf_thread {
 	uint8_t last_slot;
 	bool have_last, have_last_user, gap, async_pending, sigreturn_pending;
 	bool switched_on;	  /* recording was switched on: the next step starts afresh */
+	bool native_gap;	  /* a native run was placed: the GAP after it says nothing more */
 	uint8_t ring;
 	struct cf_fnstate *fnstate;
 	uint32_t fnstate_size, fnstate_used;

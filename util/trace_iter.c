@@ -319,6 +319,7 @@ static int apply_ctl(struct trace_iter *it, struct iter_stream *s, unsigned type
 		ctl_get_uleb(&c, &count);
 		fill_event(s, ev, TEV_NATIVE, it->index);
 		ev->pc = pc;
+		ev->end = end;
 		ev->a = flags;
 		ev->b = count;
 		return 1;

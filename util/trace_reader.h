@@ -142,9 +142,9 @@ enum trace_ev_kind {
 	TEV_OFF,		  /* recording switched off */
 	TEV_COUNT,		  /* count-only mode: a = steps */
 	TEV_SWITCH,		  /* the stream moved to pid/tid (thread switch) */
-	TEV_NATIVE,		  /* v7: code ran natively from pc (a = PT_NATIVE_* flags,
-				   * b = its instructions when flags say counted); a TEV_GAP
-				   * follows */
+	TEV_NATIVE,		  /* v7: code ran natively from pc to end (a = PT_NATIVE_*
+				   * flags, b = its instructions when flags say counted); a
+				   * TEV_GAP follows */
 };
 
 /*
@@ -176,6 +176,7 @@ struct trace_event {
 	uint64_t index;		  /* index of this step among all steps, from 0 */
 	uint64_t time_ns;	  /* best known time (last TIME/SWITCH), 0 unknown */
 	uint64_t a, b;		  /* kind-specific (ASYNC: a = kind, b = number) */
+	uint64_t end;		  /* TEV_NATIVE: where the native run stopped */
 	struct trace_async async; /* TEV_ASYNC: the whole record */
 	const struct trace_task_rec *task; /* TEV_TASK (valid while the trace is open) */
 };

@@ -221,7 +221,7 @@ def instructions(path, obj):
     return dict(ir), {a: tuple(v) for a, v in jcnd.items()}
 
 
-MODULE = re.compile(r' \[(\[[^\]]*\]|[^\]]*)\]$')
+MODULE = re.compile(r' \[(\[[^\]]*\]|[^\]]*)\]( \(native\))?$')
 
 
 def post_profile(path):

@@ -26,7 +26,7 @@ static const struct {
 	{ "[prog]", 0x9000, 0xa000 },	/* code without symbols */
 	{ "f.cold", 0x8000, 0x9000 },
 	{ "x", 0xa000, 0xb000 },	{ "y", 0xb000, 0xc000 },
-	{ "z", 0xc000, 0xd000 },
+	{ "z", 0xc000, 0xd000 },	{ "vclock", 0xd000, 0xe000 }, /* run natively */
 };
 
 /* Filler functions fill0, fill1, ..., FILL_SIZE bytes each from FILL_BASE (a thread's many). */
@@ -54,12 +54,17 @@ struct fake_ev {
 	uint32_t tid;		  /* 0 means thread 100 */
 	uint8_t ring;
 	unsigned async_kind;	  /* non-zero: a TEV_ASYNC of this kind, not a step */
+	uint8_t native;		  /* non-zero: code ran natively from pc to end, not a step:
+				   * a TEV_NATIVE (flags native - 1) and a GAP of reason NATIVE */
+	uint64_t end;
 };
 #define END_EVS { .pc = 0 }
 #define S(p) { .pc = p }
 #define ST(p, t) { .pc = p, .tid = t }
 #define SK(p) { .pc = p, .ring = 1 }
 #define ASYNC(k) { .async_kind = k }
+#define NATIVE_RET(p, e) { .pc = p, .native = 1 + PT_NATIVE_RETURNED, .end = e }
+#define NATIVE_STOP(p, e) { .pc = p, .native = 1, .end = e }
 
 struct expect_fn {
 	const char *name;
@@ -417,6 +422,45 @@ static const struct fake_ev repeated_evs[] = {
 static const struct fake_insn repeated_insns[] = { END_INSNS };
 static const struct expect_fn repeated_expect[] = { { "main", 4, 10, 10 }, { NULL } };
 
+/*
+ * main calls vclock, which runs natively (a NATIVE record, then a GAP):
+ * a call with no steps, which returns to 0x1006.  main: 1000 1001 1006
+ * 1007.
+ */
+static const struct fake_insn native_insns[] = { CALL(0x1001, 0xd000), RET(0x5001),
+						 SYSCALL(0x6001), END_INSNS };
+static const struct fake_ev native_evs[] = {
+	S(0x1000), S(0x1001), NATIVE_RET(0xd000, 0x1006), S(0x1006), S(0x1007), END_EVS,
+};
+static const struct expect_fn native_expect[] = {
+	{ "main", 0, 4, 4 }, { "vclock", 1, 0, 0 }, { NULL },
+};
+
+/* The same with a signal at its return: the handler nests above main, then main goes on. */
+static const struct fake_ev native_sig_evs[] = {
+	S(0x1000), S(0x1001), NATIVE_RET(0xd000, 0x1006), ASYNC(PT_ASYNC_SIGNAL), S(0x5000),
+	S(0x5001), S(0x6000), S(0x6001), ASYNC(PT_ASYNC_SIGRETURN), S(0x1006), S(0x1007),
+	END_EVS,
+};
+static const struct expect_fn native_sig_expect[] = {
+	{ "main", 0, 4, 8 }, { "vclock", 1, 0, 0 }, { "handler", 1, 2, 2 },
+	{ "restorer", 0, 2, 2 }, { NULL },
+};
+
+/*
+ * A signal stops the native run at 0xd010: the handler nests above vclock
+ * (its Cum), and the run goes on natively from there to its return.
+ */
+static const struct fake_ev native_stop_evs[] = {
+	S(0x1000), S(0x1001), NATIVE_STOP(0xd000, 0xd010), ASYNC(PT_ASYNC_SIGNAL), S(0x5000),
+	S(0x5001), S(0x6000), S(0x6001), ASYNC(PT_ASYNC_SIGRETURN),
+	NATIVE_RET(0xd010, 0x1006), S(0x1006), S(0x1007), END_EVS,
+};
+static const struct expect_fn native_stop_expect[] = {
+	{ "main", 0, 4, 8 }, { "vclock", 1, 0, 4 }, { "handler", 1, 2, 2 },
+	{ "restorer", 0, 2, 2 }, { NULL },
+};
+
 static const struct scenario {
 	const char *what;
 	const struct fake_insn *insns;
@@ -453,6 +497,11 @@ static const struct scenario {
 	  deep_ret_expect, 5, 0, 0 },
 	{ "a jump to its own entry is a call", self_tail_insns, self_tail_evs, self_tail_expect,
 	  2, 0, 0 },
+	{ "a native call: counted, no steps", native_insns, native_evs, native_expect, 2, 0, 0 },
+	{ "a signal at a native call's return", native_insns, native_sig_evs, native_sig_expect,
+	  2, 0, 1 },
+	{ "a signal stops a native call midway", native_insns, native_stop_evs,
+	  native_stop_expect, 3, 0, 1 },
 };
 
 static void build_pingpong(void)
@@ -489,6 +538,19 @@ static struct arcs *run_how(const struct scenario *sc, bool block, bool runs)
 	return run_src(sc->insns, sc->evs, block, runs, false);
 }
 
+/* An event; a native run comes with the GAP the recorder writes after it. */
+static void native_or_event(struct callflow *cf, const struct trace_event *ev)
+{
+	struct trace_event gap = *ev;
+
+	cf_event(cf, ev);
+	if (ev->kind != TEV_NATIVE)
+		return;
+	gap.kind = TEV_GAP;
+	gap.a = PT_GAP_NATIVE;
+	cf_event(cf, &gap);
+}
+
 static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev *evs, bool block,
 			    bool runs, bool peek)
 {
@@ -516,10 +578,15 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 			.ring = e->ring, .pc = e->pc, .index = index, .a = e->async_kind,
 		};
 
-		if (!e->async_kind)
+		if (e->native) {
+			ev.kind = TEV_NATIVE;
+			ev.a = e->native - 1u;
+			ev.end = e->end;
+		} else if (!e->async_kind) {
 			index++;
+		}
 		if (!runs) {
-			cf_event(cf, &ev);
+			native_or_event(cf, &ev);
 			continue;
 		}
 		if (n && (ev.kind != TEV_STEP || ev.tid != first.tid || ev.ring != first.ring ||
@@ -528,7 +595,7 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 			n = 0;
 		}
 		if (ev.kind != TEV_STEP) {
-			cf_event(cf, &ev);
+			native_or_event(cf, &ev);
 			continue;
 		}
 		if (!n)
@@ -907,6 +974,10 @@ static void test_scenarios(void)
 		}
 		CU_ASSERT_EQUAL(bad, 0);
 		CU_ASSERT_EQUAL(arcs_check(a), 0);
+		/* a native run's GAP is the run's: no gap; its function is marked */
+		CU_ASSERT_EQUAL(st.gaps, 0);
+		if (sc->insns == native_insns)
+			CU_ASSERT(cf_func(cf, fn_id(cf, "vclock"))->native);
 		arcs_free(a);
 		cf_free(cf);
 	}
