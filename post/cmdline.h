@@ -72,8 +72,8 @@
 /* The report for people (text) or for programs (json, csv: tabout.h; names whole). */
 #define POST_FORMAT_OPTION(fmt)                                                              \
 	{ .type = POPT_CALLBACK, .long_name = "format", .value = (fmt), .arg = "text|json|csv", \
-	  .help = "text for people (the default), or one JSON document, or CSV\n"             \
-		  "(docs/reports.md); not export's --format",                              \
+	  .help = "text (the default, for people), json (one document) or csv:\n"            \
+		  "the same rows for programs, names whole (docs/reports.md)",             \
 	  .cb = tab_format_option }
 
 /* Output for people: on a terminal only (scripts see plain text). */
