@@ -48,7 +48,8 @@ void report_tab_total(struct tabout *t, struct session *s, uint64_t total, uint6
 {
 	const struct session_filter *fl = session_filter(s);
 	bool threads = fl->pid || fl->tid;
-	bool window = fl->from || fl->to != UINT64_MAX || fl->time_from || fl->time_to != UINT64_MAX;
+	bool window = fl->from || fl->to != UINT64_MAX || fl->time_from ||
+		      fl->time_to != UINT64_MAX;
 
 	tab_fact_u64(t, "total", total);
 	tab_fact_str(t, "total_of", threads && window ? "selected threads in the window" :

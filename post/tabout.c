@@ -66,56 +66,74 @@ static size_t utf8_seq(const unsigned char *s)
 
 #define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
 
-void tab_json_string(FILE *f, const char *s)
+/* What JSON writes for byte c instead of itself, or NULL when c is written as it is. */
+static const char *json_escape(unsigned char c, char *buf, size_t size)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	switch (c) {
+	case '"':
+		return "\\\"";
+	case '\\':
+		return "\\\\";
+	case '\n':
+		return "\\n";
+	case '\t':
+		return "\\t";
+	case '\r':
+		return "\\r";
+	}
+	if (c >= 0x20 && c != 0x7f)
+		return NULL;
+	snprintf(buf, size, "\\u%04x", c);
+	return buf;
+}
 
-	fputc('"', f);
+/*
+ * s with each byte that is not valid UTF-8 as U+FFFD, and each other byte
+ * as escape says (NULL: itself); the plain runs in one write each.
+ */
+static void write_utf8(FILE *f, const char *s,
+		       const char *(*escape)(unsigned char c, char *buf, size_t size))
+{
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+	char buf[8];
+
 	while (*p) {
 		size_t n = utf8_seq(p);
+		const char *e = !n ? REPLACEMENT : escape(*p, buf, sizeof(buf));
 
-		if (!n) {
-			fputs(REPLACEMENT, f);
-			p++;
+		if (!e) {
+			p += n;
 			continue;
 		}
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p == '\r')
-			fputs("\\r", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fwrite(p, 1, n, f);
-		p += n;
+		fwrite(run, 1, (size_t)(p - run), f);
+		fputs(e, f);
+		run = ++p;	/* an escaped byte is ASCII; a replaced one is one byte */
 	}
+	fwrite(run, 1, (size_t)(p - run), f);
+}
+
+/* CSV doubles a quote inside a quoted field. */
+static const char *csv_escape(unsigned char c, char *buf, size_t size)
+{
+	(void)buf;
+	(void)size;
+	return c == '"' ? "\"\"" : NULL;
+}
+
+void tab_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	write_utf8(f, s, json_escape);
 	fputc('"', f);
 }
 
 void tab_csv_field(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
 	bool quote = strpbrk(s, ",\"\r\n") != NULL;
 
 	if (quote)
 		fputc('"', f);
-	while (*p) {
-		size_t n = utf8_seq(p);
-
-		if (!n) {
-			fputs(REPLACEMENT, f);
-			p++;
-			continue;
-		}
-		if (*p == '"')
-			fputc('"', f);
-		fwrite(p, 1, n, f);
-		p += n;
-	}
+	write_utf8(f, s, csv_escape);
 	if (quote)
 		fputc('"', f);
 }
