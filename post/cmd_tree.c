@@ -42,7 +42,7 @@ struct tree_print {
 	size_t *seen;		  /* per depth: children shown so far of the current parent */
 	size_t seen_size;
 	int w;			  /* number column width */
-	struct tabout t;	  /* --format json|csv: the lines as rows */
+	struct tabout *tab;	  /* --format json|csv: the lines as rows there (NULL: text) */
 	uint32_t pid, tid;	  /* the thread whose tree it is (0: all threads) */
 };
 
@@ -103,7 +103,7 @@ static const char *const tab_cols[] = { "pid", "tid", "depth", "calls", "base", 
 static void tab_line(const struct tree_print *p, unsigned depth, uint64_t calls, uint64_t base,
 		     uint64_t cum, double pct, uint32_t fn, bool with_cum)
 {
-	struct tabout *t = (struct tabout *)&p->t;
+	struct tabout *t = p->tab;
 	const struct cf_func *f = fn == CF_NO_FN ? NULL : cf_func(p->r->cf, fn);
 
 	tab_row_begin(t);
@@ -133,7 +133,7 @@ static void print_line(const struct tree_print *p, unsigned depth, uint64_t call
 	char a[32], b[32], c[32];
 	double pct = report_percent(with_cum ? cum : base, p->total);
 
-	if (p->t.fmt != TAB_TEXT) {
+	if (p->tab) {
 		tab_line(p, depth, calls, base, with_cum ? cum : 0, pct, fn, with_cum);
 		return;
 	}
@@ -368,7 +368,7 @@ static int print_inverted(struct tree_print *p)
 		}
 		if (!within_top(p, depth))
 			continue;
-		if (!depth && p->t.fmt == TAB_TEXT)
+		if (!depth && !p->tab)
 			printf("#\n");
 		print_line(p, depth, n->calls, n->base, 0, n->fn, false);
 		if (n->first_child == UINT32_MAX)
@@ -402,15 +402,17 @@ out:
 static int tab_report(struct tree_print *p, const char *kind, int format)
 {
 	const struct flow_report *r = p->r;
+	struct tabout t;
 	int ret = 0;
 
-	tab_start(&p->t, stdout, format, "tree");
-	tab_fact_str(&p->t, "tree", kind);
-	report_tab_header(&p->t, r->s);
-	report_tab_total(&p->t, r->s, p->total, fr_selected_base(r));
+	p->tab = &t;
+	tab_start(&t, stdout, format, "tree");
+	tab_fact_str(&t, "tree", kind);
+	report_tab_header(&t, r->s);
+	report_tab_total(&t, r->s, p->total, fr_selected_base(r));
 	if (p->o->inverted)
-		tab_fact_u64(&p->t, "inverted_depth", INVERTED_DEPTH);
-	tab_rows_begin(&p->t, NULL, tab_cols, sizeof(tab_cols) / sizeof(tab_cols[0]));
+		tab_fact_u64(&t, "inverted_depth", INVERTED_DEPTH);
+	tab_rows_begin(&t, NULL, tab_cols, sizeof(tab_cols) / sizeof(tab_cols[0]));
 	if (p->o->inverted) {
 		ret = print_inverted(p);
 	} else if (p->o->merged) {
@@ -424,10 +426,10 @@ static int tab_report(struct tree_print *p, const char *kind, int format)
 			ret = arcs_walk(p->a, root, child_cmp, print_node, p);
 		}
 	}
-	tab_rows_end(&p->t);
-	tab_fact_u64(&p->t, "pruned", p->pruned);
-	tab_fact_u64(&p->t, "cut", p->cut);
-	tab_end(&p->t);
+	tab_rows_end(&t);
+	tab_fact_u64(&t, "pruned", p->pruned);
+	tab_fact_u64(&t, "cut", p->cut);
+	tab_end(&t);
 	free(p->seen);
 	if (ret < 0)
 		return EXIT_RUNTIME;
