@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* post arc: per function, its callers and callees with calls, Base and Cum instructions. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,74 @@ static void print_arc_line(const struct flow_report *r, const struct arc_edge *e
 	       report_native_mark(r->cf, other));
 }
 
+/* Is this function's entry left out by --percent-limit (of its first key, Cum unless Base)? */
+static bool below_limit(const struct report_out *out, const struct report_sort *sort,
+			const struct arc_fn_stats *st, uint64_t total)
+{
+	return out->percent_limit > 0 &&
+	       report_percent(sort->key[0] == RK_BASE ? st->base : st->cum, total) <
+		       out->percent_limit;
+}
+
+static const char *const tab_cols[] = { "entry", "entry_module", "kind", "calls", "base",
+					"base_percent", "cum", "cum_percent", "name", "module" };
+
+/* One row: an arc (kind caller or callee; the other end's name, NULL the root) or the entry's. */
+static void tab_line(struct tabout *t, const struct flow_report *r, uint32_t f, const char *kind,
+		     uint64_t calls, uint64_t base, uint64_t cum, uint32_t other, bool pct)
+{
+	const struct cf_func *fn = cf_func(r->cf, f);
+	const struct cf_func *o = other == CF_NO_FN ? NULL : cf_func(r->cf, other);
+	uint64_t total = arcs_total(r->arcs);
+
+	tab_row_begin(t);
+	tab_str(t, fn->name);
+	tab_str(t, fn->module);
+	tab_str(t, kind);
+	tab_u64(t, calls);
+	tab_u64(t, base);
+	tab_f64(t, pct ? report_percent(base, total) : NAN, 2);
+	tab_u64(t, cum);
+	tab_f64(t, pct ? report_percent(cum, total) : NAN, 2);
+	tab_str(t, o ? o->name : NULL);
+	tab_str(t, o ? o->module : NULL);
+	tab_row_end(t);
+}
+
+/* The arc report for programs (tabout.h): one row per line of the text, names whole. */
+static void tab_report(const struct flow_report *r, const struct report_out *out,
+		       const struct report_sort *sort, const uint32_t *fns, size_t n,
+		       const struct arc_index *in, const struct arc_index *outs)
+{
+	uint64_t total = arcs_total(r->arcs);
+	size_t shown = 0;
+	struct tabout t;
+
+	tab_start(&t, stdout, out->format, "arc");
+	report_tab_header(&t, r->s);
+	report_tab_total(&t, r->s, total, fr_selected_base(r));
+	tab_fact_u64(&t, "functions", n);
+	tab_rows_begin(&t, NULL, tab_cols, sizeof(tab_cols) / sizeof(tab_cols[0]));
+	for (size_t i = 0; i < n && (!out->top || shown < out->top); i++) {
+		uint32_t f = fns[i];
+		const struct arc_fn_stats *st = arcs_fn(r->arcs, f);
+
+		if (below_limit(out, sort, st, total))
+			continue;
+		shown++;
+		for (size_t e = in->first[f]; e < in->first[f + 1]; e++)
+			tab_line(&t, r, f, "caller", in->e[e]->calls, in->e[e]->base, in->e[e]->cum,
+				 in->e[e]->caller, false);
+		tab_line(&t, r, f, "function", st->calls, st->base, st->cum, f, true);
+		for (size_t e = outs->first[f]; e < outs->first[f + 1]; e++)
+			tab_line(&t, r, f, "callee", outs->e[e]->calls, outs->e[e]->base,
+				 outs->e[e]->cum, outs->e[e]->callee, false);
+	}
+	tab_rows_end(&t);
+	tab_fact_u64(&t, "more_functions", n - shown);
+	tab_end(&t);
+}
+
 static int print_report(const struct flow_report *r, const struct report_out *out,
 			const struct report_sort *sort)
 {
@@ -105,6 +174,11 @@ static int print_report(const struct flow_report *r, const struct report_out *ou
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	if (out->format != TAB_TEXT) {
+		tab_report(r, out, sort, fns, n, &in, &outs);
+		ret = report_finish(stdout, "the arc report");
+		goto out;
+	}
 	report_header(stdout, r->s, "arc");
 	report_total(stdout, r->s, total, fr_selected_base(r));
 	printf("# %zu functions; callers (<) above each function, callees (>) below; "
@@ -117,9 +191,7 @@ static int print_report(const struct flow_report *r, const struct report_out *ou
 		const struct cf_func *fn = cf_func(r->cf, f);
 		double pc = report_percent(st->cum, total);
 
-		if (out->percent_limit > 0 &&
-		    report_percent(sort->key[0] == RK_BASE ? st->base : st->cum, total) <
-			    out->percent_limit)
+		if (below_limit(out, sort, st, total))
 			continue;
 		shown++;
 		printf("#\n");

@@ -64,6 +64,45 @@ static void print_native(const struct counts *c)
 	}
 }
 
+/* The report for programs (tabout.h): the facts print_report's '#' lines state, the rows. */
+static void tab_report(struct counts *c, struct session *s, enum counts_by by, int format,
+		       const struct report_table *table, const struct report_row *rows, size_t n)
+{
+	const struct counts_native_row *v;
+	size_t nv = counts_native(c, &v);
+	static const char *const native_cols[] = { "runs", "count", "module", "symbol" };
+	struct session_restored rs;
+	struct tabout t;
+
+	tab_start(&t, stdout, format, "counts");
+	tab_fact_str(&t, "by", counts_by_name(by));
+	report_tab_header(&t, s);
+	report_tab_total(&t, s, counts_seen(c), counts_total(c));
+	if (!strcmp(trace_info(session_trace(s))->mode, "block"))
+		tab_fact_u64(&t, "block_records", session_steps_in_window(s));
+	tab_fact_u64(&t, "lost_steps", counts_lost(c));
+	session_restored(s, &rs);
+	tab_fact_u64(&t, "restored", rs.by_pass);
+	tab_fact_u64(&t, "restore_gaps", rs.gaps);
+	report_tab_table(&t, table, rows, n);
+	if (nv) {
+		tab_rows_begin(&t, "native", native_cols, 4);
+		for (size_t i = 0; i < nv; i++) {
+			tab_row_begin(&t);
+			tab_u64(&t, v[i].runs);
+			if (v[i].counted == v[i].runs)
+				tab_u64(&t, v[i].count);
+			else
+				tab_null(&t);
+			tab_str(&t, v[i].module);
+			tab_str(&t, v[i].symbol);
+			tab_row_end(&t);
+		}
+		tab_rows_end(&t);
+	}
+	tab_end(&t);
+}
+
 static void print_report(struct counts *c, struct session *s, enum counts_by by,
 			 const struct report_out *out, const struct report_sort *sort)
 {
@@ -94,6 +133,12 @@ static void print_report(struct counts *c, struct session *s, enum counts_by by,
 	}
 	if (sort->n && sort->key[0] == CK_NAME)
 		qsort_r(rows, n, sizeof(*rows), name_cmp, &nr_cols);
+	if (out->format != TAB_TEXT) {
+		table.wide = true;
+		tab_report(c, s, by, out->format, &table, rows, n);
+		free(rows);
+		return;
+	}
 	{
 		char what[64];
 

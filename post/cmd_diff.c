@@ -35,6 +35,7 @@ struct side {
 	size_t n;
 	uint64_t total;
 	char *label;		  /* "DIR (backend, state): command" */
+	const char *dir;
 };
 
 static int key_cmp(const void *pa, const void *pb)
@@ -54,6 +55,7 @@ static int load_side(const char *dir, const struct post_opts *opts,
 	int ret;
 
 	o.input = dir;
+	sd->dir = dir;
 	ret = flow_report_open(&r, &o, f, FR_ARCS, "diff");
 	if (!ret)
 		ret = flow_report_run(&r);
@@ -180,6 +182,75 @@ static const char *signed_num(uint64_t a, uint64_t b, char *buf, size_t size)
 	return buf;
 }
 
+/* Is this row left out by --percent-limit (its change of Base, of the larger total)? */
+static bool below_limit(const struct report_out *out, const struct side *A, const struct side *B,
+			const struct row *r)
+{
+	uint64_t a = num(r->a)->base, b = num(r->b)->base;
+
+	return out->percent_limit > 0 &&
+	       report_percent(dist(a, b), A->total > B->total ? A->total : B->total) <
+		       out->percent_limit;
+}
+
+static void tab_side(struct tabout *t, const char *key, const struct side *sd)
+{
+	tab_object_begin(t, key);
+	tab_fact_str(t, "trace", sd->dir);
+	tab_fact_str(t, "label", sd->label);
+	tab_fact_u64(t, "total", sd->total);
+	tab_fact_u64(t, "functions", sd->n);
+	tab_object_end(t);
+}
+
+/* The diff for programs (tabout.h): the rows the text shows, with both sides' numbers. */
+static void tab_diff(const struct side *A, const struct side *B, const struct report_out *out,
+		     const struct row *rows, size_t n)
+{
+	static const char *const cols[] = {
+		"function", "module", "status", "base_a", "base_b", "base_delta", "ratio",
+		"cum_a", "cum_b", "cum_delta", "calls_a", "calls_b", "calls_delta",
+	};
+	size_t shown = 0;
+	struct tabout t;
+
+	tab_start(&t, stdout, out->format, "diff");
+	tab_side(&t, "a", A);
+	tab_side(&t, "b", B);
+	tab_fact_f64(&t, "total_ratio", A->total ? (double)B->total / (double)A->total : 0.0, 3);
+	tab_fact_u64(&t, "functions", n);
+	tab_fact_u64(&t, "in_both", A->n + B->n - n);
+	tab_fact_u64(&t, "only_a", n - B->n);
+	tab_fact_u64(&t, "only_b", n - A->n);
+	tab_rows_begin(&t, NULL, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t k = 0; k < n && (!out->top || shown < out->top); k++) {
+		const struct row *r = &rows[k];
+		const struct fn_numbers *a = num(r->a), *b = num(r->b), *id = r->a ? r->a : r->b;
+
+		if (below_limit(out, A, B, r))
+			continue;
+		shown++;
+		tab_row_begin(&t);
+		tab_str(&t, id->name);
+		tab_str(&t, id->module);
+		tab_str(&t, !r->a ? "new" : !r->b ? "gone" : "both");
+		tab_u64(&t, a->base);
+		tab_u64(&t, b->base);
+		tab_delta(&t, a->base, b->base);
+		tab_f64(&t, r->a && r->b ? ratio(r) : NAN, 3);
+		tab_u64(&t, a->cum);
+		tab_u64(&t, b->cum);
+		tab_delta(&t, a->cum, b->cum);
+		tab_u64(&t, a->calls);
+		tab_u64(&t, b->calls);
+		tab_delta(&t, a->calls, b->calls);
+		tab_row_end(&t);
+	}
+	tab_rows_end(&t);
+	tab_fact_u64(&t, "more_functions", n - shown);
+	tab_end(&t);
+}
+
 static int print_diff(const struct side *A, const struct side *B, const struct report_out *out,
 		      const struct report_sort *sort)
 {
@@ -201,6 +272,11 @@ static int print_diff(const struct side *A, const struct side *B, const struct r
 	}
 	row_sort = sort;
 	qsort(rows, n, sizeof(*rows), row_cmp);
+	if (out->format != TAB_TEXT) {
+		tab_diff(A, B, out, rows, n);
+		free(rows);
+		return report_finish(stdout, "the diff");
+	}
 	printf("# diff of two traces: A %s\n#                     B %s\n", A->label, B->label);
 	printf("# total: A %" PRIu64 " steps, B %" PRIu64 " steps, B/A %.3f\n", A->total, B->total,
 	       A->total ? (double)B->total / (double)A->total : 0.0);
@@ -215,7 +291,7 @@ static int print_diff(const struct side *A, const struct side *B, const struct r
 		double change = report_percent(dist(a->base, b->base), A->total > B->total ? A->total
 											: B->total);
 
-		if (out->percent_limit > 0 && change < out->percent_limit)
+		if (below_limit(out, A, B, r))
 			continue;
 		shown++;
 		if (!r->a)

@@ -2,6 +2,7 @@
 /* post info: a trace's header attributes, totals and step streams. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static const struct popt_cmd cmd = {
 };
 
 /* --read: one pass of the report session with no consumer, timed in CPU seconds. */
-static int read_pass(const struct post_opts *opts)
+static int read_pass(const struct post_opts *opts, struct tabout *t)
 {
 	struct session_source src = post_source(opts);
 	struct session_filter none = SESSION_FILTER_INIT;
@@ -42,11 +43,23 @@ static int read_pass(const struct post_opts *opts)
 		return r;
 	r = session_run(s);
 	secs = session_pass_cpu(s);
+	session_restored(s, &rs);
+	if (!r && t->fmt != TAB_TEXT) {
+		tab_object_begin(t, "read");
+		tab_fact_u64(t, "steps", session_steps_seen(s));
+		tab_fact_f64(t, "cpu_s", secs, 4);
+		if (!rs.recorder_checked) {
+			tab_fact_u64(t, "restored", rs.by_pass);
+			tab_fact_u64(t, "restore_gaps", rs.gaps);
+		}
+		tab_object_end(t);
+		session_close(s);
+		return r;
+	}
 	if (!r)
 		printf("%-12s %" PRIu64 " steps merged in %.4f s of CPU (%.1fM steps/s)\n", "read:",
 		       session_steps_seen(s), secs,
 		       secs > 0 ? (double)session_steps_seen(s) / secs / 1e6 : 0.0);
-	session_restored(s, &rs);
 	if (!r && !rs.recorder_checked)
 		printf("%-12s %" PRIu64 " steps a late step trap skipped, by the read; %" PRIu64
 		       " gaps where one could not be\n", "restored:", rs.by_pass, rs.gaps);
@@ -260,6 +273,167 @@ static void print_restored(const struct trace_info *in, const struct async_count
 		       "traps skipped (--read counts them)\n", "restored:");
 }
 
+/* The header's attributes and totals, a line each. */
+static void print_header(const struct trace *t, const struct trace_info *in)
+{
+	print_str("trace:", trace_dir(t));
+	printf("%-12s version %u (readable by version %u and newer; this post reads up to %u)\n",
+	       "format:", in->version, in->min_reader, PT_FORMAT_VERSION);
+	print_features(in->features);
+	print_str("arch:", in->arch);
+	print_str("backend:", in->backend);
+	print_str("mode:", in->mode);
+	print_str("kernel:", in->kernel_release);
+	if (in->kernel_build_id[0])
+		print_str("build-id:", in->kernel_build_id);
+	print_str("hostname:", in->hostname);
+	printf("%-12s", "command:");
+	for (size_t i = 0; in->argv[i]; i++)
+		printf(" %s", in->argv[i]);
+	printf("%s\n", in->argv[0] ? "" : " -");
+	print_time("started:", &in->start);
+	print_time("stopped:", &in->stop);
+	if (in->start.monotonic_ns && in->stop.monotonic_ns >= in->start.monotonic_ns)
+		printf("%-12s %.3f s\n", "duration:",
+		       (double)(in->stop.monotonic_ns - in->start.monotonic_ns) / 1e9);
+	else
+		printf("%-12s -\n", "duration:");
+	print_str("state:", in->state);
+	if (in->nr_cpus)
+		printf("%-12s %u\n", "cpus:", in->nr_cpus);
+	for (size_t i = 0; in->on_symbols[i]; i++)
+		print_str("on symbol:", in->on_symbols[i]);
+	for (size_t i = 0; in->notes[i]; i++)
+		print_str("note:", in->notes[i]);
+	printf("%-12s %" PRIu64 "\n", "steps:", in->totals.steps);
+	printf("%-12s %" PRIu64 "\n", "lost:", in->totals.lost);
+	printf("%-12s %u\n", "threads:", in->totals.threads);
+	printf("%-12s %u\n", "processes:", in->totals.processes);
+	printf("%-12s %zu\n", "tasks:", trace_nr_tasks(t));
+	printf("%-12s %zu\n", "streams:", trace_nr_streams(t));
+}
+
+/* A step stream's line. */
+static void print_stream(const char *name, uint64_t steps, uint64_t bytes, bool zstd,
+			 const char *damage, bool cut)
+{
+	printf("  %-14s %12" PRIu64 " steps %12" PRIu64 " bytes", name, steps, bytes);
+	if (steps)
+		printf(" %6.2f bytes/step", (double)bytes / (double)steps);
+	printf("%s", zstd ? "  zstd" : "");
+	if (damage[0])
+		printf("  DAMAGED: %s", damage);
+	else if (cut)
+		printf("  cut short");
+	putchar('\n');
+}
+
+/* ---- for programs (tabout.h): what the text's lines say, as facts ---- */
+
+static void tab_header(struct tabout *t, const struct trace *tr, const struct trace_info *in)
+{
+	const char *features[65];
+	char bits[64][8];
+	size_t nf = 0;
+
+	tab_fact_str(t, "trace", trace_dir(tr));
+	tab_fact_u64(t, "format_version", in->version);
+	tab_fact_u64(t, "min_reader", in->min_reader);
+	for (unsigned b = 0; b < 64; b++) {
+		if (!(in->features & (1ull << b)))
+			continue;
+		snprintf(bits[b], sizeof(bits[b]), "bit%u", b);
+		features[nf++] = b < sizeof(feature_names) / sizeof(feature_names[0]) ?
+				 feature_names[b] : bits[b];
+	}
+	features[nf] = NULL;
+	tab_fact_strv(t, "features", features);
+	tab_fact_str(t, "arch", in->arch);
+	tab_fact_str(t, "backend", in->backend);
+	tab_fact_str(t, "mode", in->mode);
+	tab_fact_str(t, "kernel", in->kernel_release);
+	tab_fact_str(t, "build_id", in->kernel_build_id[0] ? in->kernel_build_id : NULL);
+	tab_fact_str(t, "hostname", in->hostname);
+	tab_fact_strv(t, "command", (const char *const *)in->argv);
+	tab_fact_u64(t, "started_ns", in->start.realtime_ns);
+	tab_fact_u64(t, "stopped_ns", in->stop.realtime_ns);
+	tab_fact_f64(t, "duration_s", in->start.monotonic_ns &&
+		     in->stop.monotonic_ns >= in->start.monotonic_ns ?
+		     (double)(in->stop.monotonic_ns - in->start.monotonic_ns) / 1e9 : NAN, 3);
+	tab_fact_str(t, "state", in->state);
+	tab_fact_u64(t, "cpus", in->nr_cpus);
+	tab_fact_strv(t, "on_symbols", (const char *const *)in->on_symbols);
+	tab_fact_strv(t, "notes", (const char *const *)in->notes);
+	tab_fact_u64(t, "steps", in->totals.steps);
+	tab_fact_u64(t, "lost", in->totals.lost);
+	tab_fact_u64(t, "threads", in->totals.threads);
+	tab_fact_u64(t, "processes", in->totals.processes);
+	tab_fact_u64(t, "tasks", trace_nr_tasks(tr));
+	tab_fact_u64(t, "streams", trace_nr_streams(tr));
+}
+
+static const char *const tab_stream_cols[] = { "stream", "steps", "bytes", "bytes_per_step",
+					       "zstd", "damage", "cut_short" };
+
+static void tab_stream(struct tabout *t, const char *name, uint64_t steps, uint64_t bytes,
+		       bool zstd, const char *damage, bool cut)
+{
+	tab_row_begin(t);
+	tab_str(t, name);
+	tab_u64(t, steps);
+	tab_u64(t, bytes);
+	tab_f64(t, steps ? (double)bytes / (double)steps : NAN, 2);
+	tab_bool(t, zstd);
+	tab_str(t, damage[0] ? damage : NULL);
+	tab_bool(t, cut);
+	tab_row_end(t);
+}
+
+static void tab_records(struct tabout *t, const struct trace_info *in,
+			const struct async_counts *ac)
+{
+	static const char *const gaps[] = {
+		[PT_GAP_UNKNOWN] = "unknown", [PT_GAP_DETACH] = "detached",
+		[PT_GAP_KERNEL_LIMIT] = "kernel_step_limit",
+		[PT_GAP_KERNEL_SLEEP] = "kernel_sleep", [PT_GAP_UNSAFE] = "unsteppable",
+		[PT_GAP_ATOMIC_NATIVE] = "atomic_untraced", [PT_GAP_LATE_TRAP] = "late_trap",
+		[PT_GAP_NATIVE] = "native", [PT_GAP_NATIVE + 1] = "newer",
+	};
+
+	tab_object_begin(t, "async");
+	tab_fact_u64(t, "interrupts", ac->kind[PT_ASYNC_INTERRUPT]);
+	tab_fact_u64(t, "irqs", ac->kind[PT_ASYNC_IRQ]);
+	tab_fact_u64(t, "exceptions", ac->kind[PT_ASYNC_EXCEPTION]);
+	tab_fact_u64(t, "signals", ac->kind[PT_ASYNC_SIGNAL]);
+	tab_fact_u64(t, "sigreturns", ac->kind[PT_ASYNC_SIGRETURN]);
+	tab_fact_u64(t, "newer", ac->kind[PT_ASYNC_IRQ + 1]);
+	tab_fact_u64(t, "page_faults_user", ac->faults[0]);
+	tab_fact_u64(t, "page_faults_kernel", ac->faults[1]);
+	tab_fact_u64(t, "page_faults_unknown", ac->faults[2]);
+	tab_object_end(t);
+	tab_object_begin(t, "atomic");
+	tab_fact_u64(t, "stored", ac->atomic[PT_ATOMIC_STORED]);
+	tab_fact_u64(t, "failed", ac->atomic[PT_ATOMIC_FAILED]);
+	tab_fact_u64(t, "left", ac->atomic[PT_ATOMIC_LEFT]);
+	tab_fact_u64(t, "native", ac->atomic[PT_ATOMIC_NATIVE]);
+	tab_fact_u64(t, "inexact", ac->atomic[PT_ATOMIC_INEXACT]);
+	tab_fact_u64(t, "newer", ac->atomic[PT_ATOMIC_INEXACT + 1]);
+	tab_object_end(t);
+	tab_object_begin(t, "native");
+	tab_fact_u64(t, "returned", ac->native[0]);
+	tab_fact_u64(t, "stopped", ac->native[1]);
+	tab_fact_u64(t, "counted", ac->native_counted);
+	tab_object_end(t);
+	tab_object_begin(t, "gaps");
+	for (size_t r = 0; r <= PT_GAP_NATIVE + 1; r++)
+		tab_fact_u64(t, gaps[r], ac->gaps[r]);
+	tab_object_end(t);
+	if (in->restore_checked)
+		tab_fact_u64(t, "restored", ac->restored);
+	else
+		tab_fact_str(t, "restored", NULL);
+}
+
 /*
  * Read one stream through: its steps (up to the damage, if any), and what
  * the damage is in damage[] ("" when none).  False if it cannot be read.
@@ -321,11 +495,15 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	bool ok = true;
 
 	bool read = false;
+	int format = TAB_TEXT;
+	struct tabout tab;
 	const struct popt opt[] = {
 		POST_TRACE_OPTIONS(opts),
 		OPT_GROUP("Reading"),
 		OPT_FLAG(0, "read", &read, "read every step as the reports do, with no report, "
 			 "and say\nhow much CPU time that took"),
+		OPT_GROUP("Output"),
+		POST_FORMAT_OPTION(&format),
 		OPT_END,
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -337,42 +515,15 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	if (!t)
 		return EXIT_RUNTIME;
 	in = trace_info(t);
-	print_str("trace:", trace_dir(t));
-	printf("%-12s version %u (readable by version %u and newer; this post reads up to %u)\n",
-	       "format:", in->version, in->min_reader, PT_FORMAT_VERSION);
-	print_features(in->features);
-	print_str("arch:", in->arch);
-	print_str("backend:", in->backend);
-	print_str("mode:", in->mode);
-	print_str("kernel:", in->kernel_release);
-	if (in->kernel_build_id[0])
-		print_str("build-id:", in->kernel_build_id);
-	print_str("hostname:", in->hostname);
-	printf("%-12s", "command:");
-	for (size_t i = 0; in->argv[i]; i++)
-		printf(" %s", in->argv[i]);
-	printf("%s\n", in->argv[0] ? "" : " -");
-	print_time("started:", &in->start);
-	print_time("stopped:", &in->stop);
-	if (in->start.monotonic_ns && in->stop.monotonic_ns >= in->start.monotonic_ns)
-		printf("%-12s %.3f s\n", "duration:",
-		       (double)(in->stop.monotonic_ns - in->start.monotonic_ns) / 1e9);
-	else
-		printf("%-12s -\n", "duration:");
-	print_str("state:", in->state);
-	if (in->nr_cpus)
-		printf("%-12s %u\n", "cpus:", in->nr_cpus);
-	for (size_t i = 0; in->on_symbols[i]; i++)
-		print_str("on symbol:", in->on_symbols[i]);
-	for (size_t i = 0; in->notes[i]; i++)
-		print_str("note:", in->notes[i]);
-	printf("%-12s %" PRIu64 "\n", "steps:", in->totals.steps);
-	printf("%-12s %" PRIu64 "\n", "lost:", in->totals.lost);
-	printf("%-12s %u\n", "threads:", in->totals.threads);
-	printf("%-12s %u\n", "processes:", in->totals.processes);
-	printf("%-12s %zu\n", "tasks:", trace_nr_tasks(t));
+	tab_start(&tab, stdout, format, "info");
+	if (format != TAB_TEXT) {
+		tab_header(&tab, t, in);
+		tab_rows_begin(&tab, NULL, tab_stream_cols,
+			       sizeof(tab_stream_cols) / sizeof(tab_stream_cols[0]));
+	} else {
+		print_header(t, in);
+	}
 	nr_streams = trace_nr_streams(t);
-	printf("%-12s %zu\n", "streams:", nr_streams);
 	for (size_t i = 0; i < nr_streams; i++) {
 		const struct trace_stream_info *si = trace_stream(t, i);
 		uint64_t steps;
@@ -380,36 +531,38 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 		bool zstd, cut, good = stream_steps(t, i, &steps, &zstd, &cut, damage,
 						    sizeof(damage), &ac);
 
-		printf("  %-14s %12" PRIu64 " steps %12" PRIu64 " bytes", si->name, steps,
-		       si->file_size);
-		if (steps)
-			printf(" %6.2f bytes/step", (double)si->file_size / (double)steps);
-		printf("%s", zstd ? "  zstd" : "");
-		if (damage[0])
-			printf("  DAMAGED: %s", damage);
-		else if (cut)
-			printf("  cut short");
-		putchar('\n');
+		if (format != TAB_TEXT)
+			tab_stream(&tab, si->name, steps, si->file_size, zstd, damage, cut);
+		else
+			print_stream(si->name, steps, si->file_size, zstd, damage, cut);
 		ok &= good;
 		damaged += damage[0] != '\0';
 		all_steps += steps;
 		all_bytes += si->file_size;
 	}
-	if (nr_streams > 1) {
+	if (format != TAB_TEXT) {
+		tab_rows_end(&tab);
+		tab_fact_u64(&tab, "stream_steps", all_steps);
+		tab_fact_u64(&tab, "stream_bytes", all_bytes);
+		tab_records(&tab, in, &ac);
+	} else if (nr_streams > 1) {
 		printf("  %-14s %12" PRIu64 " steps %12" PRIu64 " bytes", "all", all_steps,
 		       all_bytes);
 		if (all_steps)
 			printf(" %6.2f bytes/step", (double)all_bytes / (double)all_steps);
 		putchar('\n');
 	}
-	print_async(&ac);
-	print_atomic(&ac);
-	print_native(&ac);
-	print_gaps(&ac);
-	print_restored(in, &ac);
+	if (format == TAB_TEXT) {
+		print_async(&ac);
+		print_atomic(&ac);
+		print_native(&ac);
+		print_gaps(&ac);
+		print_restored(in, &ac);
+	}
 	if (ok && !damaged && all_steps != in->totals.steps) {
-		printf("%-12s the streams hold %" PRIu64 " steps, the header says %" PRIu64 "\n",
-		       "warning:", all_steps, in->totals.steps);
+		if (format == TAB_TEXT)
+				printf("%-12s the streams hold %" PRIu64 " steps, the header says %"
+			       PRIu64 "\n", "warning:", all_steps, in->totals.steps);
 		/* format 6 promises they agree in a complete trace */
 		if (in->version >= PT_FORMAT_CHECKED && !trace_cut_short(t) && !opts->force) {
 			pr_err("%s/%s: TOTALS counts %" PRIu64 " steps, the streams hold %" PRIu64
@@ -427,8 +580,9 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 			trace_dir(t), damaged, damaged > 1 ? "s" : "");
 	}
 	trace_close(t);
-	if (read && (ok || opts->force) && read_pass(opts))
+	if (read && (ok || opts->force) && read_pass(opts, &tab))
 		ok = false;
+	tab_end(&tab);
 	if (fflush(stdout) != 0) {
 		pr_err("cannot write the report: %s", strerror(errno));
 		return EXIT_RUNTIME;

@@ -20,6 +20,54 @@ static uint64_t limited(const struct report_sort *sort, const struct arc_fn_stat
 	return sort->key[0] == RK_CUM ? st->cum : st->base;
 }
 
+/* Is this function's row left out by --percent-limit? */
+static bool below_limit(const struct report_out *out, const struct report_sort *sort,
+			const struct arc_fn_stats *st, uint64_t total)
+{
+	return out->percent_limit > 0 &&
+	       report_percent(limited(sort, st), total) < out->percent_limit;
+}
+
+/* The profile for programs (tabout.h): the rows the text shows, names whole. */
+static int tab_report(struct flow_report *r, const struct report_out *out,
+		      const struct report_sort *sort, const uint32_t *fns, size_t n)
+{
+	static const char *const cols[] = { "calls", "base", "base_percent", "cum",
+					    "cum_percent", "function", "module" };
+	uint64_t total = arcs_total(r->arcs), shown_base = 0;
+	size_t shown = 0;
+	struct tabout t;
+
+	tab_start(&t, stdout, out->format, "profile");
+	report_tab_header(&t, r->s);
+	report_tab_total(&t, r->s, total, fr_selected_base(r));
+	tab_fact_u64(&t, "functions", n);
+	tab_rows_begin(&t, NULL, cols, 7);
+	for (size_t i = 0; i < n && (!out->top || shown < out->top); i++) {
+		const struct arc_fn_stats *st = arcs_fn(r->arcs, fns[i]);
+		const struct cf_func *fn = cf_func(r->cf, fns[i]);
+
+		if (below_limit(out, sort, st, total))
+			continue;
+		shown++;
+		shown_base += st->base;
+		tab_row_begin(&t);
+		tab_u64(&t, st->calls);
+		tab_u64(&t, st->base);
+		tab_pct(&t, report_percent(st->base, total));
+		tab_u64(&t, st->cum);
+		tab_pct(&t, report_percent(st->cum, total));
+		tab_str(&t, fn->name);
+		tab_str(&t, fn->module);
+		tab_row_end(&t);
+	}
+	tab_rows_end(&t);
+	tab_fact_u64(&t, "more_functions", n - shown);
+	tab_fact_u64(&t, "more_base", fr_selected_base(r) - shown_base);
+	tab_end(&t);
+	return report_finish(stdout, "the profile");
+}
+
 static int print_report(struct flow_report *r, const struct report_out *out,
 			const struct report_sort *sort)
 {
@@ -32,6 +80,12 @@ static int print_report(struct flow_report *r, const struct report_out *out,
 		pr_err("out of memory sorting the profile");
 		return EXIT_RUNTIME;
 	}
+	if (out->format != TAB_TEXT) {
+		int ret = tab_report(r, out, sort, fns, n);
+
+		free(fns);
+		return ret;
+	}
 	report_header(stdout, r->s, "profile");
 	report_total(stdout, r->s, total, fr_selected_base(r));
 	printf("# %zu functions\n", n);
@@ -42,8 +96,7 @@ static int print_report(struct flow_report *r, const struct report_out *out,
 		const struct cf_func *fn = cf_func(r->cf, fns[i]);
 		double pb = report_percent(st->base, total);
 
-		if (out->percent_limit > 0 &&
-		    report_percent(limited(sort, st), total) < out->percent_limit)
+		if (below_limit(out, sort, st, total))
 			continue;
 		shown++;
 		shown_base += st->base;

@@ -42,6 +42,8 @@ struct tree_print {
 	size_t *seen;		  /* per depth: children shown so far of the current parent */
 	size_t seen_size;
 	int w;			  /* number column width */
+	struct tabout *tab;	  /* --format json|csv: the lines as rows there (NULL: text) */
+	uint32_t pid, tid;	  /* the thread whose tree it is (0: all threads) */
 };
 
 /* Children by the sort's keys (cum by default), then name. */
@@ -94,12 +96,47 @@ static bool within_top(struct tree_print *p, unsigned depth)
 	return true;
 }
 
+static const char *const tab_cols[] = { "pid", "tid", "depth", "calls", "base", "cum",
+					"percent", "function", "module" };
+
+/* A line for programs (tabout.h): the thread (null: all), the numbers, the name whole. */
+static void tab_line(const struct tree_print *p, unsigned depth, uint64_t calls, uint64_t base,
+		     uint64_t cum, double pct, uint32_t fn, bool with_cum)
+{
+	struct tabout *t = p->tab;
+	const struct cf_func *f = fn == CF_NO_FN ? NULL : cf_func(p->r->cf, fn);
+
+	tab_row_begin(t);
+	if (p->tid) {
+		tab_u64(t, p->pid);
+		tab_u64(t, p->tid);
+	} else {
+		tab_null(t);
+		tab_null(t);
+	}
+	tab_u64(t, depth);
+	tab_u64(t, calls);
+	tab_u64(t, base);
+	if (with_cum)
+		tab_u64(t, cum);
+	else
+		tab_null(t);
+	tab_pct(t, pct);
+	tab_str(t, f ? f->name : NULL);
+	tab_str(t, f ? f->module : NULL);
+	tab_row_end(t);
+}
+
 static void print_line(const struct tree_print *p, unsigned depth, uint64_t calls, uint64_t base,
 		       uint64_t cum, uint32_t fn, bool with_cum)
 {
 	char a[32], b[32], c[32];
 	double pct = report_percent(with_cum ? cum : base, p->total);
 
+	if (p->tab) {
+		tab_line(p, depth, calls, base, with_cum ? cum : 0, pct, fn, with_cum);
+		return;
+	}
 	printf("%s%7u %*s %*s ", output_hot(pct), depth, p->w, output_num(calls, a, sizeof(a)),
 	       p->w, output_num(base, b, sizeof(b)));
 	if (with_cum)
@@ -332,7 +369,7 @@ static int print_inverted(struct tree_print *p)
 		}
 		if (!within_top(p, depth))
 			continue;
-		if (!depth)
+		if (!depth && !p->tab)
 			printf("#\n");
 		print_line(p, depth, n->calls, n->base, 0, n->fn, false);
 		if (n->first_child == UINT32_MAX)
@@ -362,11 +399,53 @@ out:
 	return ret;
 }
 
-static int print_report(struct flow_report *r, const struct tree_opts *o)
+/* The tree for programs (tabout.h): the facts of the text's '#' lines, a row per line. */
+static int tab_report(struct tree_print *p, const char *kind, int format)
+{
+	const struct flow_report *r = p->r;
+	struct tabout t;
+	int ret = 0;
+
+	p->tab = &t;
+	tab_start(&t, stdout, format, "tree");
+	tab_fact_str(&t, "tree", kind);
+	report_tab_header(&t, r->s);
+	report_tab_total(&t, r->s, p->total, fr_selected_base(r));
+	if (p->o->inverted)
+		tab_fact_u64(&t, "inverted_depth", INVERTED_DEPTH);
+	tab_rows_begin(&t, NULL, tab_cols, sizeof(tab_cols) / sizeof(tab_cols[0]));
+	if (p->o->inverted) {
+		ret = print_inverted(p);
+	} else if (p->o->merged) {
+		ret = arcs_walk(p->a, arcs_merged_root(r->arcs), child_cmp, print_node, p);
+	} else {
+		for (size_t i = 0; i < arcs_nr_threads(r->arcs) && !ret; i++) {
+			uint32_t root = arcs_thread_root(r->arcs, i, &p->pid, &p->tid);
+
+			if (p->seen)
+				memset(p->seen, 0, p->seen_size * sizeof(*p->seen));
+			ret = arcs_walk(p->a, root, child_cmp, print_node, p);
+		}
+	}
+	tab_rows_end(&t);
+	tab_fact_u64(&t, "pruned", p->pruned);
+	tab_fact_u64(&t, "cut", p->cut);
+	tab_end(&t);
+	free(p->seen);
+	if (ret < 0)
+		return EXIT_RUNTIME;
+	return report_finish(stdout, "the call tree");
+}
+
+static int print_report(struct flow_report *r, const struct tree_opts *o, int format)
 {
 	struct tree_print p = { .r = r, .a = r->arcs, .o = o, .total = arcs_total(r->arcs),
 				.w = post_output.thousands ? 14 : 11 };
 	int ret = 0;
+
+	if (format != TAB_TEXT)
+		return tab_report(&p, o->inverted ? "inverted" : o->merged ? "merged" : "threads",
+				  format);
 
 	report_header(stdout, r->s, o->inverted ? "inverted call tree" :
 				    o->merged ? "merged call tree" : "call tree");
@@ -437,7 +516,7 @@ int cmd_tree(int argc, char **argv, struct post_opts *opts)
 		ret = flow_report_run(&r);
 	if (!ret) {
 		output_start(&out.o);
-		ret = print_report(&r, &o);
+		ret = print_report(&r, &o, out.format);
 	}
 	flow_report_close(&r);
 	return ret;

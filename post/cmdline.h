@@ -11,6 +11,7 @@
 #include "output.h"
 #include "report.h"
 #include "session.h"
+#include "tabout.h"
 
 /* Where the trace and its symbols come from: every command. */
 #define POST_TRACE_OPTIONS(o)                                                                \
@@ -65,7 +66,15 @@
 	OPT_PERCENT(0, "percent-limit", &(out_)->percent_limit, "P",                              \
 		    "leave out rows under P% (of the total)"),                                 \
 	OPT_FLAG(0, "wide", &(out_)->wide, "names whole (long ones are shortened with [...])"),   \
+	POST_FORMAT_OPTION(&(out_)->format),                                                     \
 	POST_PAGER_OPTIONS(&(out_)->o)
+
+/* The report for people (text) or for programs (json, csv: tabout.h; names whole). */
+#define POST_FORMAT_OPTION(fmt)                                                              \
+	{ .type = POPT_CALLBACK, .long_name = "format", .value = (fmt), .arg = "text|json|csv", \
+	  .help = "text (the default, for people), json (one document) or csv:\n"            \
+		  "the same rows for programs, names whole (docs/reports.md)",             \
+	  .cb = tab_format_option }
 
 /* Output for people: on a terminal only (scripts see plain text). */
 #define POST_PAGER_OPTIONS(oo)                                                               \

@@ -482,6 +482,18 @@ static const char **table_names(const struct report_table *t, const struct repor
 	return names;
 }
 
+size_t report_select_rows(const struct report_table *t, const struct report_row *rows, size_t n,
+			  size_t *sel)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < n && (!t->top || shown < t->top); i++)
+		if (!(t->percent_limit > 0) ||
+		    report_percent(rows[i].count, t->total) >= t->percent_limit)
+			sel[shown++] = i;
+	return shown;
+}
+
 void report_print_table(FILE *f, const struct report_table *t, const struct report_row *rows,
 			size_t n)
 {
@@ -494,11 +506,8 @@ void report_print_table(FILE *f, const struct report_table *t, const struct repo
 	/* every row's name: a short form tells the shown rows from the others too */
 	const char **names = table_names(t, rows, n, &shorts);
 
-	/* the rows shown: --top of those over --percent-limit, in order */
-	for (size_t i = 0; sel && i < n && (!t->top || shown < t->top); i++)
-		if (!(t->percent_limit > 0) ||
-		    report_percent(rows[i].count, t->total) >= t->percent_limit)
-			sel[shown++] = i;
+	if (sel)
+		shown = report_select_rows(t, rows, n, sel);
 	for (size_t k = 0; k < shown; k++)
 		if (digits(rows[sel[k]].count) > cw)
 			cw = digits(rows[sel[k]].count);

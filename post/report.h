@@ -52,6 +52,7 @@ struct report_out {
 	size_t top;		  /* at most this many rows (0: all) */
 	double percent_limit;	  /* leave out rows under this percent */
 	bool wide;		  /* names whole */
+	int format;		  /* enum tab_format (tabout.h): --format text|json|csv */
 	struct output_opts o;	  /* colour, pager */
 };
 
@@ -139,6 +140,10 @@ int report_finish(FILE *f, const char *what);
  */
 void report_print_table(FILE *f, const struct report_table *t, const struct report_row *rows,
 			size_t n);
+
+/* The rows shown, --top of those over --percent-limit, in order: their indexes in sel[n]. */
+size_t report_select_rows(const struct report_table *t, const struct report_row *rows, size_t n,
+			  size_t *sel);
 
 /* 100 * part / total, 0 when total is 0. */
 double report_percent(uint64_t part, uint64_t total);
