@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "call_targets.h"
 #include "demangle.h"
 #include "log.h"
 #include "restore.h"
@@ -49,6 +50,7 @@ struct session {
 /* ---- opening ---- */
 
 static void expanded_step(void *ctx, struct cf_thread *t, const struct cf_step *st);
+static void find_call_targets(void *ctx);
 
 int session_open(struct session **out, const struct session_source *src,
 		 const struct session_filter *filter, unsigned flags, const char *what)
@@ -87,6 +89,9 @@ int session_open(struct session **out, const struct session_source *src,
 		pr_err("cannot set up symbol resolution for %s", trace_dir(s->trace));
 		goto err;
 	}
+	/* block traces hold no instruction's successor but the next block's */
+	if (!s->block_mode)
+		sym_on_uncovered(s->sym, find_call_targets, s);
 	s->sites = cf_sites_new(s->sym);
 	if (!s->sites)
 		goto err;
@@ -471,6 +476,37 @@ void session_restored(const struct session *s, struct session_restored *out)
 	out->gaps = s->late_gaps;
 }
 
+/* An iterator over the whole trace, late step traps restored as the pass restores them. */
+static struct trace_iter *session_iter(struct session *s, bool bytes)
+{
+	struct trace_iter *it = trace_iter_new_mode(s->trace, s->src.threads, bytes);
+
+	if (it && session_restore(s, it) < 0) {
+		trace_iter_free(it);
+		return NULL;
+	}
+	return it;
+}
+
+/*
+ * The trace runs code no function covers (sym_on_uncovered): before a
+ * step of it is attributed, a pass of its own over every thread finds the
+ * calls into it, whatever the report, its filters and its window, so that
+ * every report cuts it the same way.
+ */
+static void find_call_targets(void *ctx)
+{
+	struct session *s = ctx;
+	double cpu0 = cpu_seconds();
+	struct trace_iter *it = session_iter(s, false);
+
+	if (!it || call_targets_find(s->sym, it) < 0)
+		pr_warn("code without symbols stays one function per module");
+	trace_iter_free(it);
+	pr_dbg("code without symbols: cut at the calls into it in %.4f s of CPU",
+	       cpu_seconds() - cpu0);
+}
+
 int session_run(struct session *s)
 {
 	double cpu0 = cpu_seconds();
@@ -482,13 +518,9 @@ int session_run(struct session *s)
 	if (s->block_mode && s->nr_cons)
 		session_callflow(s);
 	bytes = session_bytes_mode(s);
-	it = trace_iter_new_mode(s->trace, s->src.threads, bytes);
+	it = session_iter(s, bytes);
 	if (!it)
 		return EXIT_RUNTIME;
-	if (session_restore(s, it) < 0) {
-		trace_iter_free(it);
-		return EXIT_RUNTIME;
-	}
 	p.bytes = trace_iter_total_bytes(it);
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	r = bytes ? session_run_bytes(s, it, &p) : session_run_pcs(s, it, &p);

@@ -755,6 +755,38 @@ static size_t add_init_fini(Elf *elf, struct fde_range *fdes, size_t nr)
 	return nr;
 }
 
+/* Functions of their own, named after their entry: MODULE+0xVADDR. */
+static const char *name_by_address(struct sym_module *m, uint64_t vaddr)
+{
+	char name[PATH_MAX + 24];
+
+	snprintf(name, sizeof(name), "%s+0x%" PRIx64, m->name, vaddr);
+	return strtab_intern(&m->strs, name);
+}
+
+/* fn[0..n), sorted and disjoint, none covered yet, join the module's functions. */
+static void add_functions(struct sym_module *m, const struct sym_entry *fn, size_t n)
+{
+	struct sym_entry *s, *a;
+
+	if (!n)
+		return;
+	s = realloc(m->syms, (m->nr_syms + n) * sizeof(*s));
+	if (s)
+		m->syms = s;
+	a = realloc(m->aliases, (m->nr_aliases + n) * sizeof(*a));
+	if (a)
+		m->aliases = a;
+	if (!s || !a)
+		return;
+	memcpy(m->syms + m->nr_syms, fn, n * sizeof(*fn));
+	memcpy(m->aliases + m->nr_aliases, fn, n * sizeof(*fn));
+	m->nr_syms += n;
+	m->nr_aliases += n;
+	qsort(m->syms, m->nr_syms, sizeof(*m->syms), entry_addr_cmp);
+	m->last_hit = 0;
+}
+
 /*
  * Stripped code is still cut into functions by its unwind table: each FDE
  * (and .init, .fini) whose entry no symbol covers becomes a function named
@@ -779,7 +811,6 @@ static void add_fde_functions(struct sym_module *m)
 
 	for (size_t i = 0; fn && i < nr; i++) {
 		uint64_t start = fdes[i].start, end = fdes[i].end, next;
-		char name[PATH_MAX + 24];
 
 		if (syms_cover(m->syms, m->nr_syms, start, &next))
 			continue;
@@ -787,33 +818,98 @@ static void add_fde_functions(struct sym_module *m)
 			end = next;
 		if (end <= start || (added && start < fn[added - 1].addr + fn[added - 1].size))
 			continue;
-		snprintf(name, sizeof(name), "%s+0x%" PRIx64, m->name, start);
-		fn[added].name = fn[added].raw = strtab_intern(&m->strs, name);
+		fn[added].name = fn[added].raw = name_by_address(m, start);
 		if (!fn[added].name)
 			continue;
 		fn[added].addr = start;
 		fn[added].size = end - start;
 		added++;
 	}
-	if (added) {
-		struct sym_entry *s = realloc(m->syms, (m->nr_syms + added) * sizeof(*s));
-		struct sym_entry *a = realloc(m->aliases, (m->nr_aliases + added) * sizeof(*a));
-
-		if (s)
-			m->syms = s;
-		if (a)
-			m->aliases = a;
-		if (s && a) {
-			memcpy(m->syms + m->nr_syms, fn, added * sizeof(*fn));
-			memcpy(m->aliases + m->nr_aliases, fn, added * sizeof(*fn));
-			m->nr_syms += added;
-			m->nr_aliases += added;
-			qsort(m->syms, m->nr_syms, sizeof(*m->syms), entry_addr_cmp);
-		}
-	}
+	add_functions(m, fn, added);
 	pr_dbg("%s: %zu functions from unwind entries", m->path, added);
 	free(fn);
 	free(fdes);
+}
+
+static int vaddr_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Sort the noted targets and drop repeats; returns how many are left. */
+static size_t unique_targets(struct sym_module *m)
+{
+	size_t n = 0;
+
+	qsort(m->call_targets, m->nr_call_targets, sizeof(*m->call_targets), vaddr_cmp);
+	for (size_t i = 0; i < m->nr_call_targets; i++)
+		if (!n || m->call_targets[i] != m->call_targets[n - 1])
+			m->call_targets[n++] = m->call_targets[i];
+	return m->nr_call_targets = n;
+}
+
+bool sym_module_note_call(struct sym_module *m, uint64_t vaddr)
+{
+	if (m->nr_call_targets == m->cap_call_targets) {
+		size_t ncap;
+		uint64_t *n;
+
+		/* the pass notes a target again after its cache forgot it: repeats go first */
+		if (m->cap_call_targets && unique_targets(m) * 2 <= m->cap_call_targets) {
+			m->call_targets[m->nr_call_targets++] = vaddr;
+			return true;
+		}
+		ncap = m->cap_call_targets ? 2 * m->cap_call_targets : 64;
+		n = reallocarray(m->call_targets, ncap, sizeof(*n));
+		if (!n)
+			return false;
+		m->call_targets = n;
+		m->cap_call_targets = ncap;
+	}
+	m->call_targets[m->nr_call_targets++] = vaddr;
+	return true;
+}
+
+/* The end of the loadable segment holding vaddr, 0 if none does. */
+static uint64_t segment_end(const struct sym_module *m, uint64_t vaddr)
+{
+	for (size_t i = 0; i < m->nr_phdrs; i++)
+		if (vaddr - m->phdrs[i].p_vaddr < m->phdrs[i].p_memsz)
+			return m->phdrs[i].p_vaddr + m->phdrs[i].p_memsz;
+	return 0;
+}
+
+void sym_module_split_at_calls(struct sym_module *m)
+{
+	size_t n = m->call_targets ? unique_targets(m) : 0, added = 0;
+	struct sym_entry *fn = n ? calloc(n, sizeof(*fn)) : NULL;
+
+	for (size_t i = 0; fn && i < n; i++) {
+		uint64_t start = m->call_targets[i], end = segment_end(m, start), next;
+
+		if (syms_cover(m->syms, m->nr_syms, start, &next))
+			continue;	/* a function covers it after all */
+		if (end > next)
+			end = next;
+		if (i + 1 < n && end > m->call_targets[i + 1])
+			end = m->call_targets[i + 1];
+		if (end <= start)
+			continue;
+		fn[added].name = fn[added].raw = name_by_address(m, start);
+		if (!fn[added].name)
+			continue;
+		fn[added].addr = start;
+		fn[added].size = end - start;
+		added++;
+	}
+	add_functions(m, fn, added);
+	pr_dbg("%s: %zu functions from call targets", m->path, added);
+	free(fn);
+	free(m->call_targets);
+	m->call_targets = NULL;
+	m->nr_call_targets = m->cap_call_targets = 0;
 }
 
 /* Loadable segments; a debuginfo file keeps the program headers too. */
@@ -958,6 +1054,7 @@ void sym_module_free(struct sym_module *m)
 	sym_found_free(&m->found);
 	strtab_free(m->strs);
 	free(m->cus);
+	free(m->call_targets);
 	free(m->syms);
 	free(m->aliases);
 	free(m->phdrs);

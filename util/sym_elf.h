@@ -58,6 +58,8 @@ struct sym_module {
 	size_t nr_cus;
 	size_t last_cu;
 	struct sym_strtab *strs;  /* strings we built (plt names, joined paths) */
+	uint64_t *call_targets;	  /* noted call targets no function covers (sym_module_note_call) */
+	size_t nr_call_targets, cap_call_targets;
 	struct sym_module *next;  /* session list */
 };
 
@@ -80,6 +82,20 @@ void sym_module_free(struct sym_module *m);
  */
 bool sym_module_bias(const struct sym_module *m, uint64_t start, uint64_t pgoff, bool exec,
 		     uint64_t *bias);
+
+/*
+ * A call into vaddr, which no function covers: noted, to become a function
+ * of its own (MODULE+0xVADDR) when sym_module_split_at_calls cuts the
+ * module.  false: out of memory.
+ */
+bool sym_module_note_call(struct sym_module *m, uint64_t vaddr);
+
+/*
+ * Code no symbol or FDE covers, cut at the call targets noted: each is a
+ * function from its target to the next function or target, or to the end
+ * of its segment.  Once, after every target was noted.
+ */
+void sym_module_split_at_calls(struct sym_module *m);
 
 /* The function covering vaddr, or NULL. */
 const struct sym_entry *sym_module_find(struct sym_module *m, uint64_t vaddr);

@@ -53,6 +53,8 @@ struct sym_space {
 };
 
 struct sym_session {
+	struct sym_session *owner; /* sym_session_fork: whose modules, options and search these
+				    * are (NULL: its own) */
 	char *trace_dir, *debug_dir, *vmlinux, *sysroot;
 	bool demangle;		  /* C++ names demangled (the default) */
 	struct sym_space *spaces; /* open addressing by pid */
@@ -66,6 +68,8 @@ struct sym_session {
 	bool kernel_tried;
 	uint32_t exited[EXITED_KEEP]; /* pids of exited processes, oldest at exited_next */
 	size_t exited_next, nr_exited;
+	void (*uncovered)(void *ctx); /* sym_on_uncovered: called once, then NULL */
+	void *uncovered_ctx;
 };
 
 static char *dup_opt(const char *s)
@@ -94,6 +98,23 @@ struct sym_session *sym_session_new(const struct sym_options *opts)
 	return s;
 }
 
+struct sym_session *sym_session_fork(struct sym_session *parent)
+{
+	struct sym_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->owner = parent->owner ? parent->owner : parent;
+	s->demangle = s->owner->demangle;
+	s->trace_dir = s->owner->trace_dir;
+	s->debug_dir = s->owner->debug_dir;
+	s->vmlinux = s->owner->vmlinux;
+	s->sysroot = s->owner->sysroot;
+	s->search = s->owner->search;
+	s->kernel_tried = true;	/* user code only: no kernel symbols to load */
+	return s;
+}
+
 void sym_session_free(struct sym_session *s)
 {
 	if (!s)
@@ -101,15 +122,19 @@ void sym_session_free(struct sym_session *s)
 	for (size_t i = 0; i < s->cap_spaces; i++)
 		free(s->spaces[i].r);
 	free(s->spaces);
+	for (size_t i = 0; i < s->nr_paths; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	if (s->owner) {
+		free(s);
+		return;
+	}
 	while (s->modules) {
 		struct sym_module *m = s->modules;
 
 		s->modules = m->next;
 		sym_module_free(m);
 	}
-	for (size_t i = 0; i < s->nr_paths; i++)
-		free(s->paths[i]);
-	free(s->paths);
 	sym_kernel_free(s->kernel);
 	sym_search_free(s->search);
 	free(s->trace_dir);
@@ -411,6 +436,12 @@ static struct sym_range *space_lookup(struct sym_space *sp, uint64_t addr)
 
 /* ---- modules ---- */
 
+/* Where modules are kept: a fork's are its owner's. */
+static struct sym_session *modules_of(struct sym_session *s)
+{
+	return s->owner ? s->owner : s;
+}
+
 static struct sym_module *module_get(struct sym_session *s, const char *path, const char *name,
 				     const uint8_t *bid, size_t bid_len)
 {
@@ -418,6 +449,7 @@ static struct sym_module *module_get(struct sym_session *s, const char *path, co
 	char open_path[PATH_MAX];
 	size_t plen = strlen(path), slen = strlen(DELETED_SUFFIX);
 
+	s = modules_of(s);
 	for (m = s->modules; m; m = m->next) {
 		if (strcmp(m->name, name ? name : m->name) || (!name && strcmp(m->path, path)))
 			continue;
@@ -457,6 +489,7 @@ static void range_resolve(struct sym_session *s, struct sym_range *r)
 
 	r->resolved = true;
 	if (r->kind == SYM_KIND_VDSO) {
+		s = modules_of(s);
 		if (!s->trace_dir)
 			return;
 		snprintf(vdso, sizeof(vdso), "%s/%s", s->trace_dir, PT_FILE_VDSO);
@@ -569,6 +602,13 @@ void sym_resolve(struct sym_session *s, uint32_t pid, uint64_t addr, unsigned fl
 	loc->module = r->mod->name;
 	loc->module_path = r->kind == SYM_KIND_VDSO ? "[vdso]" : r->mod->path;
 	e = sym_module_find(r->mod, vaddr);
+	if (!e && s->uncovered && r->mod->nr_phdrs) {	/* code that can be cut */
+		void (*fn)(void *ctx) = s->uncovered;
+
+		s->uncovered = NULL;
+		fn(s->uncovered_ctx);
+		e = sym_module_find(r->mod, vaddr);
+	}
 	if (e) {
 		loc->symbol = e->name;
 		loc->symbol_raw = e->raw;
@@ -580,6 +620,33 @@ void sym_resolve(struct sym_session *s, uint32_t pid, uint64_t addr, unsigned fl
 	}
 	if (flags & SYM_LINES)
 		sym_module_line(r->mod, vaddr, &loc->file, &loc->line);
+}
+
+void sym_on_uncovered(struct sym_session *s, void (*fn)(void *ctx), void *ctx)
+{
+	s->uncovered = fn;
+	s->uncovered_ctx = ctx;
+}
+
+bool sym_note_call_target(struct sym_session *s, uint32_t pid, uint64_t addr)
+{
+	struct sym_space *sp = space_find(s, pid);
+	struct sym_range *r = sp ? space_lookup(sp, addr) : NULL;
+
+	if (!r || (r->kind != SYM_KIND_FILE && r->kind != SYM_KIND_VDSO))
+		return true;
+	if (!r->resolved)
+		range_resolve(s, r);
+	if (!r->mod || sym_module_find(r->mod, addr - r->bias))
+		return true;
+	return sym_module_note_call(r->mod, addr - r->bias);
+}
+
+void sym_split_at_call_targets(struct sym_session *s)
+{
+	for (struct sym_module *m = modules_of(s)->modules; m; m = m->next)
+		if (m->nr_call_targets)
+			sym_module_split_at_calls(m);
 }
 
 size_t sym_read_code(struct sym_session *s, uint32_t pid, uint64_t addr, uint8_t *buf, size_t len)

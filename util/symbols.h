@@ -77,6 +77,29 @@ struct sym_loc {
 void sym_resolve(struct sym_session *s, uint32_t pid, uint64_t addr, unsigned flags,
 		 struct sym_loc *loc);
 
+/*
+ * Code that no symbol or FDE covers is cut into functions at the calls
+ * into it that the trace shows (docs/symbols.md), found before any of it
+ * is resolved: fn runs the first time sym_resolve meets such code in a
+ * module, before it answers, and is to note every call target of the
+ * trace (sym_note_call_target, through a fork) and cut the modules
+ * (sym_split_at_call_targets).  Traces that never run such code never
+ * call it.
+ */
+void sym_on_uncovered(struct sym_session *s, void (*fn)(void *ctx), void *ctx);
+
+/*
+ * A session of its own address spaces (fed its own task records) over
+ * s's modules and options, for user code only; freed before s.
+ */
+struct sym_session *sym_session_fork(struct sym_session *s);
+
+/* A call landed at addr of pid: noted when no function covers it.  false: out of memory. */
+bool sym_note_call_target(struct sym_session *s, uint32_t pid, uint64_t addr);
+
+/* Each module with call targets noted is cut at them, once (MODULE+0xVADDR functions). */
+void sym_split_at_call_targets(struct sym_session *s);
+
 /* Read code bytes at addr in pid from the mapped file (for disassembly).
  * Returns bytes read (0 when the bytes are not available). */
 size_t sym_read_code(struct sym_session *s, uint32_t pid, uint64_t addr, uint8_t *buf,

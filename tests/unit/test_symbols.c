@@ -187,6 +187,7 @@ static bool build(void)
 	rc |= sh("cd %s && %s -shared -fPIC -Wl,--version-script=ver.map -o libver.so ver.c",
 		 dir, cc);
 	rc |= sh("cd %s && cc -nostdlib -static -Wl,--build-id=none -o asm asm.S", dir);
+	rc |= sh("cd %s && strip --strip-all -o asm-stripped asm", dir);
 	rc |= sh("cd %s && cc -g -O0 -ffreestanding -fno-pic -mcmodel=kernel -nostdlib -static "
 		 "-no-pie -Wl,-Ttext-segment=0xffffffff81000000 -o kern kern.c", dir);
 	/* Separate debuginfo: one found by build-id, one by .gnu_debuglink. */
@@ -1434,6 +1435,94 @@ static void test_notes_build_id(void)
 	}
 }
 
+/* ---- code without symbols, cut at call targets ---- */
+
+struct uncovered_hook {
+	struct sym_session *s;
+	const char *file;
+	const char *const *targets;  /* called functions of asm, by their names there */
+	int calls;
+};
+
+/* What the pass over a trace does (util/call_targets.c): note the targets through a fork. */
+static void note_targets(void *ctx)
+{
+	struct uncovered_hook *h = ctx;
+	struct sym_session *f = sym_session_fork(h->s);
+
+	h->calls++;
+	CU_ASSERT_FATAL(f != NULL);
+	map_file(f, 7, h->file, 0);
+	for (size_t i = 0; h->targets[i]; i++) {
+		CU_ASSERT_TRUE(sym_note_call_target(f, 7, oracle_addr(tpath("asm"), h->targets[i])));
+		/* again: noted once, whatever the pass's cache forgets */
+		CU_ASSERT_TRUE(sym_note_call_target(f, 7, oracle_addr(tpath("asm"), h->targets[i])));
+	}
+	sym_session_free(f);
+	sym_split_at_call_targets(h->s);
+}
+
+static void test_call_targets(void)
+{
+	static const char *const targets[] = { "f_first", "alias_global", "f_second", NULL };
+	static const struct {
+		const char *what, *at;	  /* a function of asm */
+		int off;
+		const char *fn;		  /* the function of the stripped file there, "" none */
+		const char *to;		  /* ... ending where this one starts (NULL: further) */
+	} cases[] = {
+		{ "called: its own function", "f_first", 0, "f_first", "alias_global" },
+		{ "inside it, to the next target", "f_first", 2, "f_first", "alias_global" },
+		{ "an uncalled label: the target before", "under_name", 0, "alias_global",
+		  "f_second" },
+		{ "the last target: to the segment's end", "f_second", 1, "f_second", NULL },
+		{ "before any target: no function", "_start", 5, "", NULL },
+	};
+	struct uncovered_hook h = { .file = tpath("asm-stripped"), .targets = targets };
+	struct sym_loc loc;
+
+	if (!build())
+		CU_FAIL_FATAL("could not build test files");
+	/* all covered: the hook is never called */
+	h.s = session(NULL);
+	map_file(h.s, 7, tpath("asm"), 0);
+	sym_on_uncovered(h.s, note_targets, &h);
+	sym_resolve(h.s, 7, oracle_addr(tpath("asm"), "f_second") + 1, 0, &loc);
+	CU_ASSERT_STRING_EQUAL(loc.symbol, "f_second");
+	CU_ASSERT_EQUAL(h.calls, 0);
+	sym_session_free(h.s);
+
+	h.s = session(NULL);
+	map_file(h.s, 7, h.file, 0);
+	sym_on_uncovered(h.s, note_targets, &h);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint64_t at = oracle_addr(tpath("asm"), cases[c].at) + cases[c].off;
+		char want[PATH_MAX];
+
+		sym_resolve(h.s, 7, at, 0, &loc);
+		if (!*cases[c].fn) {
+			CU_ASSERT_PTR_NULL(loc.symbol);
+			continue;
+		}
+		snprintf(want, sizeof(want), "asm-stripped+0x%" PRIx64,
+			 oracle_addr(tpath("asm"), cases[c].fn));
+		if (!loc.symbol || strcmp(loc.symbol, want))
+			fprintf(stderr, "\n%s: %s, expected %s\n", cases[c].what,
+				loc.symbol ? loc.symbol : "(none)", want);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(loc.symbol);
+		CU_ASSERT_STRING_EQUAL(loc.symbol, want);
+		CU_ASSERT_EQUAL(loc.sym_offset, at - oracle_addr(tpath("asm"), cases[c].fn));
+		if (cases[c].to) {
+			CU_ASSERT_EQUAL(loc.sym_addr + loc.sym_size,
+					oracle_addr(tpath("asm"), cases[c].to));
+		} else {
+			CU_ASSERT_TRUE(loc.sym_addr + loc.sym_size > at);
+		}
+	}
+	CU_ASSERT_EQUAL(h.calls, 1);
+	sym_session_free(h.s);
+}
+
 static CU_TestInfo tests[] = {
 	{ "names, offsets and lines at a load bias", test_resolve_table },
 	{ "lines agree with addr2line", test_lines_match_addr2line },
@@ -1451,6 +1540,7 @@ static CU_TestInfo tests[] = {
 	{ "sym_notes_build_id", test_notes_build_id },
 	{ "sym_read_code", test_read_code },
 	{ "files not at their traced path: build-id caches, symfs", test_files_elsewhere },
+	{ "code without symbols cut at call targets", test_call_targets },
 	{ "resolve cost", test_resolve_cost },
 	CU_TEST_INFO_NULL,
 };
