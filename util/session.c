@@ -64,7 +64,10 @@ int session_open(struct session **out, const struct session_source *src,
 	}
 	s->src = *src;
 	s->f = *filter;
-	filter_init(&s->fl, filter);
+	if (filter_init(&s->fl, filter) < 0) {
+		free(s);
+		return EXIT_USAGE;
+	}
 	s->flags = flags;
 	s->what = what;
 	s->trace = trace_open_arch(src->input, src->force ? TRACE_OPEN_FORCE : 0);
