@@ -25,7 +25,7 @@ static const struct opt_def attach_opts[] = {
 	{ OPT_FOLLOW, "follow-fork", OPT_NOARG, NULL, "also trace their new child processes", 0 },
 	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOLS",
 	  "record only while inside these functions (repeatable; names,\n"
-	  "comma lists, globs str*, re:REGEX, =NAME as post's --symbol)", 0 },
+	  "comma lists, globs str*, re:REGEX, =NAME, as post's filters)", 0 },
 	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", 0 },
 	{ OPT_SHARED, "shared", OPT_NOARG, NULL,
 	  "let every user read the trace (default: its owner only)", 0 },

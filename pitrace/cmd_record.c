@@ -39,7 +39,7 @@ static const struct opt_def record_opts[] = {
 	  "(always: the driver traces CMD's descendants)", FOR_DRIVER },
 	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOLS",
 	  "record only while inside these functions (repeatable; names,\n"
-	  "comma lists, globs str*, re:REGEX, =NAME as post's --symbol)", FOR_PTRACE },
+	  "comma lists, globs str*, re:REGEX, =NAME, as post's filters)", FOR_PTRACE },
 	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", FOR_BOTH },
 	{ OPT_SHARED, "shared", OPT_NOARG, NULL,
 	  "let every user read the trace (default: its owner only)", FOR_PTRACE },
