@@ -84,6 +84,9 @@ struct on_match {
 	struct sym_hit *hits;
 	size_t n;
 	bool too_many, oom;
+	/* __NAME_* of each item, taken when the file's NAME is an ifunc */
+	struct on_match *variants;
+	bool *is_ifunc;
 };
 
 static void on_add(struct on_match *m, uint64_t vaddr, unsigned local)
@@ -107,16 +110,22 @@ static void on_add(struct on_match *m, uint64_t vaddr, unsigned local)
 }
 
 static void on_entry(const char *name, const char *raw, uint64_t vaddr, unsigned local,
-		     void *arg)
+		     bool ifunc, void *arg)
 {
 	struct on_match *m = arg;
 
-	for (size_t i = 0; i < m->pats.n; i++)
-		if (name_pattern_match(&m->pats.v[i], name, true) ||
-		    (raw && raw != name && name_pattern_match(&m->pats.v[i], raw, true))) {
+	for (size_t i = 0; i < m->pats.n; i++) {
+		const struct name_pattern *pat = &m->pats.v[i];
+
+		if (name_pattern_match(pat, name, true) ||
+		    (raw && raw != name && name_pattern_match(pat, raw, true))) {
 			on_add(m, vaddr, local);
-			return;
+			if (ifunc && pat->kind == NAME_PAT_NAME)
+				m->is_ifunc[i] = true;
+		} else if (name_pattern_ifunc_variant(pat, name)) {
+			on_add(&m->variants[i], vaddr, local);
 		}
+	}
 }
 
 /* The entries of the functions --on value matches in the file at path (filter.h's patterns). */
@@ -126,7 +135,18 @@ static void on_lookup(struct engine *e, const char *path, const char *value, str
 
 	if (name_patterns_parse(&m->pats, value, err, sizeof(err)) < 0)
 		return;	/* checked when parsing the options */
-	sym_file_entries(path, on_entry, m);
+	m->variants = calloc(m->pats.n, sizeof(*m->variants));
+	m->is_ifunc = calloc(m->pats.n, sizeof(*m->is_ifunc));
+	if (m->variants && m->is_ifunc)
+		sym_file_entries(path, on_entry, m);
+	for (size_t i = 0; m->variants && i < m->pats.n; i++) {
+		for (size_t k = 0; m->is_ifunc[i] && k < m->variants[i].n; k++)
+			on_add(m, m->variants[i].hits[k].vaddr, m->variants[i].hits[k].local);
+		m->too_many |= m->variants[i].too_many;
+		free(m->variants[i].hits);
+	}
+	free(m->variants);
+	free(m->is_ifunc);
 	/* a single name as before: sym_lookup_in_file's own rules (name@plt) */
 	if (!m->n && m->pats.n == 1 &&
 	    (m->pats.v[0].kind == NAME_PAT_NAME || m->pats.v[0].kind == NAME_PAT_EXACT)) {

@@ -124,6 +124,11 @@ static bool ifunc_variant(const char *name, const char *ifunc)
 	       name[2 + n] == '_' && name[3 + n];
 }
 
+bool name_pattern_ifunc_variant(const struct name_pattern *pat, const char *name)
+{
+	return pat->kind == NAME_PAT_NAME && ifunc_variant(name, pat->text);
+}
+
 bool name_pattern_match(const struct name_pattern *pat, const char *name, bool symbol)
 {
 	switch (pat->kind) {
@@ -132,9 +137,6 @@ bool name_pattern_match(const struct name_pattern *pat, const char *name, bool s
 	case NAME_PAT_GLOB:
 		return !fnmatch(pat->text, name, 0) || !strcmp(name, pat->text);
 	case NAME_PAT_NAME:
-		if (symbol && ifunc_variant(name, pat->text))
-			return true;
-		/* fall through */
 	case NAME_PAT_EXACT:
 		return symbol ? demangle_name_matches(name, pat->text) : !strcmp(name, pat->text);
 	}
@@ -281,6 +283,17 @@ static bool contains_nocase(const char *name, const char *pattern)
 	return false;
 }
 
+/* Does pat take the function: by name, or as an implementation of the ifunc it names? */
+static bool symbol_match(const struct filter *fl, const struct name_pattern *pat,
+			 const char *name, const char *raw)
+{
+	if ((name && name_pattern_match(pat, name, true)) ||
+	    (raw && raw != name && name_pattern_match(pat, raw, true)))
+		return true;
+	return name && name_pattern_ifunc_variant(pat, name) &&
+	       (!fl->is_ifunc || fl->is_ifunc(fl->ifunc_ctx, pat->text));
+}
+
 bool filter_symbol(struct filter *fl, const char *name, const char *raw)
 {
 	bool yes = false, hinted = false;
@@ -290,8 +303,7 @@ bool filter_symbol(struct filter *fl, const char *name, const char *raw)
 	for (size_t i = 0; i < fl->symbols_pat.n; i++) {
 		struct name_pattern *pat = &fl->symbols_pat.v[i];
 
-		if ((name && name_pattern_match(pat, name, true)) ||
-		    (raw && raw != name && name_pattern_match(pat, raw, true)))
+		if (symbol_match(fl, pat, name, raw))
 			yes = pat->matched = true;
 		else if (name && !hinted && pat->kind == NAME_PAT_NAME &&
 			 contains_nocase(name, pat->text))

@@ -42,8 +42,8 @@ struct session_filter {
  *   =NAME     this name only
  *   GLOB      an item with *, ? or [: fnmatch(3); the name equal to it matches too
  *             (operator[], f(char*))
- *   NAME      this name; a function NAME also takes glibc's implementations of an
- *             ifunc NAME, __NAME_* (__strlen_evex for strlen)
+ *   NAME      this name; a function NAME that is an ifunc also takes glibc's names for
+ *             its implementations, __NAME_* (__strlen_evex for strlen)
  */
 enum name_pattern_kind { NAME_PAT_NAME, NAME_PAT_EXACT, NAME_PAT_GLOB, NAME_PAT_REGEX };
 
@@ -66,8 +66,10 @@ int name_patterns_parse(struct name_patterns *p, const char *list, char *err, si
 void name_patterns_free(struct name_patterns *p);
 /* list as the value of option opt ("record: --on"): 0, or -1 with "opt: why" printed. */
 int name_patterns_check(const char *opt, const char *list);
-/* Does pattern pat take name?  symbol: a function's name (ifunc implementations). */
+/* Does pattern pat take name?  symbol: a function's name (C++: either form). */
 bool name_pattern_match(const struct name_pattern *pat, const char *name, bool symbol);
+/* Is name glibc's name for an implementation of an ifunc that pat names (__NAME_*)? */
+bool name_pattern_ifunc_variant(const struct name_pattern *pat, const char *name);
 
 #define FILTER_HINTS 8		  /* names a "matched nothing" warning lists at most */
 
@@ -80,6 +82,10 @@ struct filter_hints {
 struct filter {
 	struct session_filter f;
 	struct name_patterns modules_pat, symbols_pat; /* f.module and f.symbol, parsed */
+	/* Is this name an ifunc (STT_GNU_IFUNC) of the trace's modules?  NULL: any name
+	 * is taken for one (its __NAME_* are its implementations). */
+	bool (*is_ifunc)(void *ctx, const char *name);
+	void *ifunc_ctx;
 	/* what matched (only filters that are set are tracked) */
 	bool thread_matched, module_matched, symbol_matched, ring_matched;
 	bool saw_ring[2];	  /* steps of user (0) and kernel (1) code were seen */

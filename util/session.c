@@ -50,6 +50,12 @@ struct session {
 
 static void expanded_step(void *ctx, struct cf_thread *t, const struct cf_step *st);
 
+/* filter.h's is_ifunc: a __NAME_* is an ifunc's implementation only when NAME is one. */
+static bool session_ifunc(void *ctx, const char *name)
+{
+	return sym_session_ifunc(ctx, name);
+}
+
 int session_open(struct session **out, const struct session_source *src,
 		 const struct session_filter *filter, unsigned flags, const char *what)
 {
@@ -93,6 +99,8 @@ int session_open(struct session **out, const struct session_source *src,
 	s->sites = cf_sites_new(s->sym);
 	if (!s->sites)
 		goto err;
+	s->fl.is_ifunc = session_ifunc;
+	s->fl.ifunc_ctx = s->sym;
 	*out = s;
 	return 0;
 err:

@@ -55,7 +55,9 @@ static void test_pattern_rows(void)
 							  sizeof(err)), 0);
 		for (size_t k = 0; k < p.n; k++)
 			got |= name_pattern_match(&p.v[k], pattern_rows[i].name,
-						  pattern_rows[i].symbol);
+						  pattern_rows[i].symbol) ||
+			       (pattern_rows[i].symbol &&
+				name_pattern_ifunc_variant(&p.v[k], pattern_rows[i].name));
 		if (got != pattern_rows[i].want)
 			fprintf(stderr, "\n  '%s' on '%s': %d\n", pattern_rows[i].list,
 				pattern_rows[i].name, got);
@@ -153,12 +155,36 @@ static void test_filter_symbol_items(void)
 	CU_ASSERT_EQUAL(filter_init(&fl, &f), -1);
 }
 
+static bool only_strlen_is_ifunc(void *ctx, const char *name)
+{
+	(void)ctx;
+	return !strcmp(name, "strlen");
+}
+
+/* __NAME_* are an ifunc's implementations only when the modules say NAME is an ifunc. */
+static void test_filter_ifunc(void)
+{
+	struct session_filter f = SESSION_FILTER_INIT;
+	struct filter fl;
+
+	f.symbol = "strlen,foo";
+	CU_ASSERT_EQUAL_FATAL(filter_init(&fl, &f), 0);
+	CU_ASSERT(filter_symbol(&fl, "__foo_bar", NULL));	/* no modules to ask: taken */
+	fl.is_ifunc = only_strlen_is_ifunc;
+	CU_ASSERT(filter_symbol(&fl, "__strlen_evex", NULL));
+	CU_ASSERT(filter_symbol(&fl, "strlen", NULL));
+	CU_ASSERT(!filter_symbol(&fl, "__foo_bar", NULL));
+	CU_ASSERT(filter_symbol(&fl, "foo", NULL));
+	filter_free(&fl);
+}
+
 static CU_TestInfo filter_tests[] = {
 	{ "name patterns, one row a case", test_pattern_rows },
 	{ "a list's items and their kinds", test_pattern_items },
 	{ "lists that do not parse", test_pattern_errors },
 	{ "--module by every name of a module", test_filter_module },
 	{ "--symbol's items tracked one by one", test_filter_symbol_items },
+	{ "an ifunc's implementations, only an ifunc's", test_filter_ifunc },
 	CU_TEST_INFO_NULL,
 };
 UNIT_SUITE(filter, filter_tests);
