@@ -142,7 +142,8 @@ static void on_lookup(struct engine *e, const char *path, const char *value, str
 	for (size_t i = 0; m->variants && i < m->pats.n; i++) {
 		for (size_t k = 0; m->is_ifunc[i] && k < m->variants[i].n; k++)
 			on_add(m, m->variants[i].hits[k].vaddr, m->variants[i].hits[k].local);
-		m->too_many |= m->variants[i].too_many;
+		if (m->is_ifunc[i])
+			m->too_many |= m->variants[i].too_many;
 		free(m->variants[i].hits);
 	}
 	free(m->variants);
