@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
 #include "log.h"
 #include "options.h"
 #include "trace_dir.h"
@@ -22,7 +23,9 @@ static const struct opt_def attach_opts[] = {
 	{ OPT_MODE, "mode", OPT_REQUIRED, "step|block",
 	  "single steps (default) or branch-to-branch blocks", 0 },
 	{ OPT_FOLLOW, "follow-fork", OPT_NOARG, NULL, "also trace their new child processes", 0 },
-	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOL", "record only while inside SYMBOL (repeatable)", 0 },
+	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOLS",
+	  "record only while inside these functions (repeatable; names,\n"
+	  "comma lists, globs str*, re:REGEX, =NAME, as post's filters)", 0 },
 	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", 0 },
 	{ OPT_SHARED, "shared", OPT_NOARG, NULL,
 	  "let every user read the trace (default: its owner only)", 0 },
@@ -123,6 +126,8 @@ static int apply(struct ptrace_opts *o, int key, const char *arg, pid_t **pids, 
 		o->follow_fork = true;
 		break;
 	case OPT_ON:
+		if (name_patterns_check("attach: --on", arg) < 0)
+			return EXIT_USAGE;
 		o->on_syms[o->nr_on_syms++] = (char *)arg;
 		break;
 	case 'z':

@@ -11,6 +11,7 @@
 
 #include "driver_session.h"
 #include "kernel_opts.h"
+#include "filter.h"
 #include "log.h"
 #include "options.h"
 #include "pitrace.h"
@@ -36,8 +37,9 @@ static const struct opt_def record_opts[] = {
 	  "also trace child processes and what they exec", FOR_PTRACE },
 	{ OPT_FOLLOW, "follow-fork", OPT_NOARG, NULL,
 	  "(always: the driver traces CMD's descendants)", FOR_DRIVER },
-	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOL",
-	  "record only while inside SYMBOL (repeatable)", FOR_PTRACE },
+	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOLS",
+	  "record only while inside these functions (repeatable; names,\n"
+	  "comma lists, globs str*, re:REGEX, =NAME, as post's filters)", FOR_PTRACE },
 	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", FOR_BOTH },
 	{ OPT_SHARED, "shared", OPT_NOARG, NULL,
 	  "let every user read the trace (default: its owner only)", FOR_PTRACE },
@@ -114,6 +116,8 @@ static int apply(struct record_args *a, int key, const char *arg)
 		a->pt.follow_fork = true;
 		break;
 	case OPT_ON:
+		if (name_patterns_check("record: --on", arg) < 0)
+			return EXIT_USAGE;
 		a->pt.on_syms[a->pt.nr_on_syms++] = (char *)arg;
 		break;
 	case 'z':

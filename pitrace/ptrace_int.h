@@ -123,13 +123,18 @@ struct death {
 	struct ptm_map map;	  /* the mapping holding pc (path owned) */
 };
 
-/* Where one --on name was found, so libraries are not re-read at every mmap. */
+/* A function's entry (ELF virtual address) that an --on value takes. */
+struct sym_hit {
+	uint64_t vaddr;
+	unsigned local;		  /* offset of its local entry (ppc64 ELFv2), 0 none */
+};
+
+/* Where one --on value matched, so libraries are not re-read at every mmap. */
 struct sym_cache {
 	char *path;
 	unsigned sym;		  /* index into o.on_syms */
-	int found;
-	uint64_t vaddr;
-	unsigned local;		  /* offset of its local entry (ppc64 ELFv2), 0 none */
+	struct sym_hit *hits;
+	size_t nr_hits;
 };
 
 struct engine {
@@ -159,6 +164,7 @@ struct engine {
 	struct sym_cache *syms;
 	size_t nr_syms;
 	bool *on_found;		  /* per --on name: found in some file */
+	bool on_refused;	  /* an --on value matched too many functions (said) */
 	pid_t report_pid;	  /* the process whose death is reported (record: CMD) */
 	struct death death;
 	uint64_t start_ns;	  /* for the rate in the progress and summary lines */

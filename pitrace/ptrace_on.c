@@ -9,11 +9,13 @@
  */
 #define PR_FMT "ptrace"
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "filter.h"
 #include "log.h"
 #include "ptrace_int.h"
 #include "symbols.h"
@@ -74,38 +76,124 @@ void bp_drop_unmapped(struct proc *p)
 	p->nr_bps = j;
 }
 
-static int lookup_sym(struct engine *e, const char *path, unsigned sym, uint64_t *vaddr,
-		      unsigned *local)
+/* More functions than this for one --on value in one file is a mistake (--on '*'). */
+#define ON_MAX_FUNCTIONS 256
+
+struct on_match {
+	struct name_patterns pats;
+	struct sym_hit *hits;
+	size_t n;
+	bool too_many, oom;
+	/* __NAME_* of each item, taken when the file's NAME is an ifunc */
+	struct on_match *variants;
+	bool *is_ifunc;
+};
+
+static void on_add(struct on_match *m, uint64_t vaddr, unsigned local)
 {
+	struct sym_hit *h;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (m->hits[i].vaddr == vaddr)
+			return;
+	if (m->n == ON_MAX_FUNCTIONS) {
+		m->too_many = true;
+		return;
+	}
+	h = realloc(m->hits, (m->n + 1) * sizeof(*h));
+	if (!h) {
+		m->oom = true;
+		return;
+	}
+	m->hits = h;
+	m->hits[m->n++] = (struct sym_hit){ vaddr, local };
+}
+
+static void on_entry(const char *name, const char *raw, uint64_t vaddr, unsigned local,
+		     bool ifunc, void *arg)
+{
+	struct on_match *m = arg;
+
+	for (size_t i = 0; i < m->pats.n; i++) {
+		const struct name_pattern *pat = &m->pats.v[i];
+
+		if (name_pattern_match(pat, name, true) ||
+		    (raw && raw != name && name_pattern_match(pat, raw, true))) {
+			on_add(m, vaddr, local);
+			if (ifunc && pat->kind == NAME_PAT_NAME)
+				m->is_ifunc[i] = true;
+		} else if (name_pattern_ifunc_variant(pat, name)) {
+			on_add(&m->variants[i], vaddr, local);
+		}
+	}
+}
+
+/* The entries of the functions --on value matches in the file at path (filter.h's patterns). */
+static void on_lookup(struct engine *e, const char *path, const char *value, struct on_match *m)
+{
+	char err[256];
+
+	if (name_patterns_parse(&m->pats, value, err, sizeof(err)) < 0)
+		return;	/* checked when parsing the options */
+	m->variants = calloc(m->pats.n, sizeof(*m->variants));
+	m->is_ifunc = calloc(m->pats.n, sizeof(*m->is_ifunc));
+	if (m->variants && m->is_ifunc)
+		sym_file_entries(path, on_entry, m);
+	for (size_t i = 0; m->variants && i < m->pats.n; i++) {
+		for (size_t k = 0; m->is_ifunc[i] && k < m->variants[i].n; k++)
+			on_add(m, m->variants[i].hits[k].vaddr, m->variants[i].hits[k].local);
+		if (m->is_ifunc[i])
+			m->too_many |= m->variants[i].too_many;
+		free(m->variants[i].hits);
+	}
+	free(m->variants);
+	free(m->is_ifunc);
+	/* a single name as before: sym_lookup_in_file's own rules (name@plt) */
+	if (!m->n && m->pats.n == 1 &&
+	    (m->pats.v[0].kind == NAME_PAT_NAME || m->pats.v[0].kind == NAME_PAT_EXACT)) {
+		struct sym_hit h = { 0 };
+
+		if (sym_lookup_entries_in_file(path, m->pats.v[0].text, &h.vaddr, NULL,
+					       &h.local) == 1)
+			on_add(m, h.vaddr, h.local);
+	}
+	name_patterns_free(&m->pats);
+	if (m->too_many) {
+		pr_err("--on %s: more than %d functions match in %s: give fewer names or a "
+		       "narrower pattern", value, ON_MAX_FUNCTIONS, path);
+		e->on_refused = e->failed = true;
+		g_interrupted = SIGTERM;
+		m->n = 0;
+	}
+	pr_dbg("--on %s: %zu functions in %s", value, m->n, path);
+}
+
+static const struct sym_cache *lookup_sym(struct engine *e, const char *path, unsigned sym)
+{
+	struct on_match m = { 0 };
 	struct sym_cache *c;
 
 	for (size_t i = 0; i < e->nr_syms; i++) {
 		c = &e->syms[i];
-		if (c->sym == sym && !strcmp(c->path, path)) {
-			*vaddr = c->vaddr;
-			*local = c->local;
-			return c->found;
-		}
+		if (c->sym == sym && !strcmp(c->path, path))
+			return c;
 	}
 	c = realloc(e->syms, (e->nr_syms + 1) * sizeof(*c));
 	if (!c)
-		return 0;
+		return NULL;
 	e->syms = c;
 	c = &e->syms[e->nr_syms];
 	c->path = strdup(path);
 	if (!c->path)
-		return 0;
+		return NULL;
 	c->sym = sym;
-	c->vaddr = 0;
-	c->local = 0;
-	c->found = sym_lookup_entries_in_file(path, e->o.on_syms[sym], &c->vaddr, NULL,
-					      &c->local) == 1;
-	if (c->found)
+	on_lookup(e, path, e->o.on_syms[sym], &m);
+	c->hits = m.hits;
+	c->nr_hits = m.n;
+	if (c->nr_hits)
 		e->on_found[sym] = true;
 	e->nr_syms++;
-	*vaddr = c->vaddr;
-	*local = c->local;
-	return c->found;
+	return c;
 }
 
 void bp_plant_symbols(struct engine *e, struct proc *p)
@@ -119,18 +207,27 @@ void bp_plant_symbols(struct engine *e, struct proc *p)
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(p->maps.v[j].path, path);
 		for (unsigned s = 0; s < e->o.nr_on_syms && !seen; s++) {
-			uint64_t vaddr, addr;
-			unsigned local;
+			const struct sym_cache *c = lookup_sym(e, path, s);
 
-			if (!lookup_sym(e, path, s, &vaddr, &local))
-				continue;
-			addr = ptm_runtime_addr(&p->maps, path, vaddr);
-			if (!addr)
-				continue;
-			plant_bp(e, p, addr, e->o.on_syms[s]);
-			/* Calls from its own module land past the global entry (ppc64 ELFv2). */
-			if (local)
-				plant_bp(e, p, addr + local, e->o.on_syms[s]);
+			/* record's command is stopped at its exec or a dlopen: it does
+			 * not run on untraced (attach lets its processes go) */
+			if (e->on_refused && !e->attach) {
+				kill(p->pid, SIGKILL);
+				return;
+			}
+
+			for (size_t k = 0; c && k < c->nr_hits; k++) {
+				const struct sym_hit *h = &c->hits[k];
+				uint64_t addr = ptm_runtime_addr(&p->maps, path, h->vaddr);
+
+				if (!addr)
+					continue;
+				plant_bp(e, p, addr, e->o.on_syms[s]);
+				/* Calls from its own module land past the global entry
+				 * (ppc64 ELFv2). */
+				if (h->local)
+					plant_bp(e, p, addr + h->local, e->o.on_syms[s]);
+			}
 		}
 	}
 }

@@ -153,8 +153,10 @@ static void engine_release(struct engine *e)
 	}
 	while (e->procs)
 		pte_free_proc(e, e->procs);
-	for (size_t i = 0; i < e->nr_syms; i++)
+	for (size_t i = 0; i < e->nr_syms; i++) {
 		free(e->syms[i].path);
+		free(e->syms[i].hits);
+	}
 	free(e->syms);
 	if (e->dec)
 		arch_decoder_free(e->dec);
@@ -343,9 +345,11 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 			break;
 		}
 	}
-	if (e.root_done)
+	if (e.root_done && !e.on_refused)
 		report_death(&e, argv[0], e.trace_dir, e.root_status);
 	free(e.trace_dir);
+	if (e.on_refused)
+		return EXIT_USAGE;
 	/* A trace that could not be written was said so; the command's status
 	 * is what its caller wants to know. */
 	(void)ret;

@@ -1,11 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Parsing a command's options with the shared tables (cmdline.h). */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "cmdline.h"
 #include "log.h"
 
 const char *const post_ring_names[] = { "all", "user", "kernel", NULL };
+
+int post_name_list(const struct popt *o, const char *arg, const char *cmd)
+{
+	const char **list = o->value;
+	char opt[64], *joined;
+
+	snprintf(opt, sizeof(opt), "%s%s--%s", cmd ? cmd : "", cmd ? ": " : "", o->long_name);
+	if (name_patterns_check(opt, arg) < 0)
+		return -1;
+	/* Repeated options add to the list, one line each (filter.h); the list lives as
+	 * long as the command. */
+	if (asprintf(&joined, "%s%s%s", *list ? *list : "", *list ? "\n" : "", arg) < 0) {
+		pr_err("out of memory parsing --%s", o->long_name);
+		return -1;
+	}
+	*list = joined;
+	return 0;
+}
 
 int post_parse(const struct popt_cmd *cmd, int argc, char **argv,
 	       const struct popt *const *tables, const struct post_opts *opts,

@@ -42,11 +42,14 @@
 	OPT_GROUP("Filters"),                                                                 \
 	OPT_U32(0, "pid", &(f)->pid, "PID", "only this process's threads"),                   \
 	OPT_U32(0, "tid", &(f)->tid, "TID", "only this thread"),                              \
-	OPT_STRING(0, "module", &(f)->module, "NAME",                                        \
-		   "only this module's functions (short name, path, or the name\n"            \
-		   "before .so: libc for libc.so.6)"),                                        \
-	OPT_STRING(0, "symbol", &(f)->symbol, "NAME",                                        \
-		   "only this function (C++: demangled or mangled name)"),                    \
+	OPT_CALLBACK(0, "module", &(f)->module, "NAMES", post_name_list,                     \
+		     "only these modules' functions (short name, path, the name\n"          \
+		     "before .so: libc for libc.so.6, vdso for [vdso])"),                    \
+	OPT_CALLBACK(0, "symbol", &(f)->symbol, "NAMES", post_name_list,                     \
+		     "only these functions (C++: demangled or mangled name; an\n"           \
+		     "ifunc's name takes its implementations, __strlen_evex too)\n"         \
+		     "NAMES of both: repeat the option or give a comma list of\n"           \
+		     "names, globs (str*) and re:REGEX; =NAME: that name only"),             \
 	OPT_CHOICE(0, "ring", &(f)->ring, "RING", post_ring_names,                            \
 		   "only user or kernel code (user, kernel; all: the default)")
 
@@ -82,6 +85,9 @@
 		   "colour hot rows: auto (on a terminal, the default), always, never"),      \
 	OPT_FLAG(0, "no-pager", &(oo)->no_pager,                                              \
 		 "no pager (on a terminal: $PAGER, else less -FRSX)")
+
+/* --module, --symbol: a name pattern list (filter.h), checked, added to the option's list. */
+int post_name_list(const struct popt *o, const char *arg, const char *cmd);
 
 extern const char *const post_ring_names[]; /* "all", "user", "kernel" (enum session_ring) */
 

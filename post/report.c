@@ -100,6 +100,16 @@ static void print_duration(FILE *f, uint64_t ns)
 		fprintf(f, "%" PRIu64 " ns", ns);
 }
 
+/* "module a, module b": one per repeated option (their values are lines); the next sep. */
+static const char *filter_list(FILE *f, const char *sep, const char *what, const char *list)
+{
+	for (const char *l = list; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		fprintf(f, "%s%s %.*s", sep, what, (int)strcspn(l, "\n"), l);
+		sep = ", ";
+	}
+	return sep;
+}
+
 void report_header(FILE *f, struct session *s, const char *report)
 {
 	const struct trace *t = session_trace(s);
@@ -125,9 +135,9 @@ void report_header(FILE *f, struct session *s, const char *report)
 		if (fl->tid)
 			fprintf(f, "%stid %u", sep, fl->tid), sep = ", ";
 		if (fl->module)
-			fprintf(f, "%smodule %s", sep, fl->module), sep = ", ";
+			sep = filter_list(f, sep, "module", fl->module);
 		if (fl->symbol)
-			fprintf(f, "%ssymbol %s", sep, fl->symbol), sep = ", ";
+			sep = filter_list(f, sep, "symbol", fl->symbol);
 		if (fl->ring)
 			fprintf(f, "%s%s code", sep, rings[fl->ring]);
 		fputc('\n', f);

@@ -205,7 +205,8 @@ static __attribute__((noinline)) size_t make_entry(struct cf_sites *s, struct ca
 			pr_err("out of memory naming code without symbols");
 			exit(EXIT_RUNTIME);
 		}
-		snprintf(name, n, "[%s]", loc.module);
+		/* "[libc.so.6]"; a module named in brackets already keeps its name ("[vdso]") */
+		snprintf(name, n, loc.module[0] == '[' ? "%s" : "[%s]", loc.module);
 		in->site.fn = cf_func_intern(cf, loc.module, loc.module_path, name, 0);
 		free(name);
 		in->site.anon = true;

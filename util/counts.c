@@ -759,6 +759,10 @@ static void count_native(struct counts *c, const struct trace_event *ev)
 	c->r.resolve(c->r.arg, ev->pid, ev->pc, 0, &loc);
 	module = loc.module ? loc.module : "[unknown]";
 	symbol = loc.symbol ? loc.symbol : "[unknown]";
+	/* the function filters take native runs too (--module vdso) */
+	if (!filter_module(c->o.filter, module, loc.module_path) ||
+	    !filter_symbol(c->o.filter, loc.symbol, loc.symbol_raw))
+		return;
 	for (size_t i = 0; i < c->nr_native && !n; i++)
 		if (!strcmp(c->native[i].module, module) && !strcmp(c->native[i].symbol, symbol))
 			n = &c->native[i];

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Report filters: matching threads, modules, functions and rings, and what matched (filter.h). */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +13,152 @@
 
 static const char *const ring_names[] = { "all", "user", "kernel" };
 
-void filter_init(struct filter *fl, const struct session_filter *f)
+/* The end of the item at s: a newline, or a comma outside brackets. */
+static char *item_end(char *s)
 {
+	int depth = 0;
+
+	for (; *s && *s != '\n'; s++) {
+		if (strchr("(<[{", *s))
+			depth++;
+		else if (strchr(")>]}", *s) && depth > 0)
+			depth--;
+		else if (*s == ',' && !depth)
+			break;
+	}
+	return s;
+}
+
+static int pattern_init(struct name_pattern *pat, char *item, char *err, size_t size)
+{
+	int rc;
+
+	pat->item = item;
+	pat->text = item;
+	if (!strncmp(item, "re:", 3)) {
+		pat->kind = NAME_PAT_REGEX;
+		pat->text = item + 3;
+		rc = regcomp(&pat->re, pat->text, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char why[128];
+
+			regerror(rc, &pat->re, why, sizeof(why));
+			snprintf(err, size, "'%s' is not a regular expression: %s", pat->text, why);
+			return -1;
+		}
+	} else if (item[0] == '=') {
+		pat->kind = NAME_PAT_EXACT;
+		pat->text = item + 1;
+	} else {
+		pat->kind = strpbrk(item, "*?[") ? NAME_PAT_GLOB : NAME_PAT_NAME;
+	}
+	if (!*pat->text) {
+		snprintf(err, size, "'%s' names nothing", item);
+		if (pat->kind == NAME_PAT_REGEX)
+			regfree(&pat->re);
+		return -1;
+	}
+	return 0;
+}
+
+int name_patterns_parse(struct name_patterns *p, const char *list, char *err, size_t size)
+{
+	char *s, *end;
+	size_t cap = 1;
+
+	memset(p, 0, sizeof(*p));
+	p->copy = strdup(list);
+	for (const char *c = list; *c; c++)
+		cap += *c == ',' || *c == '\n';
+	p->v = calloc(cap, sizeof(*p->v));
+	if (!p->copy || !p->v) {
+		snprintf(err, size, "out of memory");
+		name_patterns_free(p);
+		return -1;
+	}
+	for (s = p->copy;; s = end + 1) {
+		bool last;
+
+		end = item_end(s);
+		last = !*end;
+		*end = '\0';
+		if (pattern_init(&p->v[p->n], s, err, size) < 0) {
+			name_patterns_free(p);
+			return -1;
+		}
+		p->n++;
+		if (last)
+			return 0;
+	}
+}
+
+int name_patterns_check(const char *opt, const char *list)
+{
+	struct name_patterns p;
+	char err[256];
+
+	if (name_patterns_parse(&p, list, err, sizeof(err)) < 0) {
+		pr_err("%s: %s", opt, err);
+		return -1;
+	}
+	name_patterns_free(&p);
+	return 0;
+}
+
+void name_patterns_free(struct name_patterns *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].kind == NAME_PAT_REGEX)
+			regfree(&p->v[i].re);
+	free(p->v);
+	free(p->copy);
+	memset(p, 0, sizeof(*p));
+}
+
+/* glibc names what an ifunc NAME chooses __NAME_VARIANT (__strlen_evex, __memcpy_avx_unaligned). */
+static bool ifunc_variant(const char *name, const char *ifunc)
+{
+	size_t n = strlen(ifunc);
+
+	return name[0] == '_' && name[1] == '_' && !strncmp(name + 2, ifunc, n) &&
+	       name[2 + n] == '_' && name[3 + n];
+}
+
+bool name_pattern_ifunc_variant(const struct name_pattern *pat, const char *name)
+{
+	return pat->kind == NAME_PAT_NAME && ifunc_variant(name, pat->text);
+}
+
+bool name_pattern_match(const struct name_pattern *pat, const char *name, bool symbol)
+{
+	switch (pat->kind) {
+	case NAME_PAT_REGEX:
+		return !regexec(&pat->re, name, 0, NULL, 0);
+	case NAME_PAT_GLOB:
+		return !fnmatch(pat->text, name, 0) || !strcmp(name, pat->text);
+	case NAME_PAT_NAME:
+	case NAME_PAT_EXACT:
+		return symbol ? demangle_name_matches(name, pat->text) : !strcmp(name, pat->text);
+	}
+	return false;
+}
+
+int filter_init(struct filter *fl, const struct session_filter *f)
+{
+	char err[256];
+
 	memset(fl, 0, sizeof(*fl));
 	fl->f = *f;
+	if (f->module && name_patterns_parse(&fl->modules_pat, f->module, err, sizeof(err)) < 0) {
+		pr_err("--module: %s", err);
+		return -1;
+	}
+	if (f->symbol && name_patterns_parse(&fl->symbols_pat, f->symbol, err, sizeof(err)) < 0) {
+		pr_err("--symbol: %s", err);
+		filter_free(fl);
+		return -1;
+	}
+	return 0;
 }
 
 static void hints_free(struct filter_hints *h)
@@ -29,6 +172,8 @@ void filter_free(struct filter *fl)
 {
 	hints_free(&fl->modules);
 	hints_free(&fl->symbols);
+	name_patterns_free(&fl->modules_pat);
+	name_patterns_free(&fl->symbols_pat);
 }
 
 static void hint(struct filter_hints *h, const char *name)
@@ -82,21 +227,44 @@ static size_t so_stem(const char *name)
 	return so && (so[3] == '\0' || so[3] == '.') ? (size_t)(so - name) : 0;
 }
 
+/* Does pat take the module by any of its names? */
+static bool module_match(const struct name_pattern *pat, const char *module, const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	size_t stem = so_stem(module), len = strlen(module);
+	char bare[256];
+
+	if (name_pattern_match(pat, module, false) ||
+	    (path && name_pattern_match(pat, path, false)) ||
+	    (slash && name_pattern_match(pat, slash + 1, false)))
+		return true;
+	/* "libc" for libc.so.6, "vdso" for [vdso] */
+	if (stem && stem < sizeof(bare)) {
+		snprintf(bare, sizeof(bare), "%.*s", (int)stem, module);
+		if (name_pattern_match(pat, bare, false))
+			return true;
+	}
+	if (module[0] == '[' && len > 2 && module[len - 1] == ']' && len < sizeof(bare)) {
+		snprintf(bare, sizeof(bare), "%.*s", (int)len - 2, module + 1);
+		return name_pattern_match(pat, bare, false);
+	}
+	return false;
+}
+
 bool filter_module(struct filter *fl, const char *module, const char *module_path)
 {
-	const char *m = fl ? fl->f.module : NULL, *slash;
-	size_t stem;
-	bool yes;
+	bool yes = false;
 
-	if (!m)
+	if (!fl || !fl->f.module)
 		return true;
 	if (!module)
 		return false;
-	slash = module_path ? strrchr(module_path, '/') : NULL;
-	stem = so_stem(module);
-	yes = !strcmp(module, m) || (module_path && !strcmp(module_path, m)) ||
-	      (slash && !strcmp(slash + 1, m)) ||
-	      (stem && strlen(m) == stem && !strncmp(module, m, stem));
+	for (size_t i = 0; i < fl->modules_pat.n; i++) {
+		struct name_pattern *pat = &fl->modules_pat.v[i];
+
+		if (module_match(pat, module, module_path))
+			yes = pat->matched = true;
+	}
 	if (yes)
 		fl->module_matched = true;
 	else
@@ -115,18 +283,35 @@ static bool contains_nocase(const char *name, const char *pattern)
 	return false;
 }
 
+/* Does pat take the function: by name, or as an implementation of the ifunc it names? */
+static bool symbol_match(const struct filter *fl, const struct name_pattern *pat,
+			 const char *name, const char *raw)
+{
+	if ((name && name_pattern_match(pat, name, true)) ||
+	    (raw && raw != name && name_pattern_match(pat, raw, true)))
+		return true;
+	return name && name_pattern_ifunc_variant(pat, name) &&
+	       (!fl->is_ifunc || fl->is_ifunc(fl->ifunc_ctx, pat->text));
+}
+
 bool filter_symbol(struct filter *fl, const char *name, const char *raw)
 {
-	const char *pat = fl ? fl->f.symbol : NULL;
-	bool yes;
+	bool yes = false, hinted = false;
 
-	if (!pat)
+	if (!fl || !fl->f.symbol)
 		return true;
-	yes = (name && demangle_name_matches(name, pat)) ||
-	      (raw && raw != name && demangle_name_matches(raw, pat));
+	for (size_t i = 0; i < fl->symbols_pat.n; i++) {
+		struct name_pattern *pat = &fl->symbols_pat.v[i];
+
+		if (symbol_match(fl, pat, name, raw))
+			yes = pat->matched = true;
+		else if (name && !hinted && pat->kind == NAME_PAT_NAME &&
+			 contains_nocase(name, pat->text))
+			hinted = true;
+	}
 	if (yes)
 		fl->symbol_matched = true;
-	else if (name && contains_nocase(name, pat))
+	else if (hinted)
 		hint(&fl->symbols, name);
 	return yes;
 }
@@ -144,15 +329,19 @@ bool filter_ring(struct filter *fl, uint8_t ring)
 	return yes;
 }
 
-/* "a, b, c (and 3 more)" */
-static void hints_print(const struct filter_hints *h, char *buf, size_t size)
+/* "a, b, c (and 3 more)": those containing part (NULL: all; "": none) */
+static void hints_print(const struct filter_hints *h, const char *part, char *buf, size_t size)
 {
-	size_t n = 0;
+	size_t n = 0, shown = 0;
 
 	buf[0] = '\0';
+	if (part && !*part)
+		return;
 	for (size_t i = 0; i < h->n && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", h->name[i]);
-	if (h->more && n < size)
+		if (!part || contains_nocase(h->name[i], part))
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", shown++ ? ", " : "",
+					      h->name[i]);
+	if (h->more && shown && n < size)
 		snprintf(buf + n, size - n, " (and %zu more)", h->more);
 }
 
@@ -200,17 +389,27 @@ void filter_warn_unmatched(const struct filter *fl, uint64_t steps_seen, uint64_
 		pr_warn("--ring %s matches nothing: the trace's code is %s", ring_names[f->ring],
 			fl->saw_ring[0] && fl->saw_ring[1] ? "user and kernel code" :
 			fl->saw_ring[1] ? "kernel code only" : "user code only");
-	if (f->module && !fl->module_matched) {
-		hints_print(&fl->modules, list, sizeof(list));
-		pr_warn("--module %s matches no module%s%s", f->module,
+	for (size_t i = 0; i < fl->modules_pat.n; i++) {
+		const struct name_pattern *pat = &fl->modules_pat.v[i];
+
+		if (pat->matched)
+			continue;
+		hints_print(&fl->modules, NULL, list, sizeof(list));
+		pr_warn("--module %s matches no module%s%s", pat->item,
 			list[0] ? "; the trace's modules: " : "", list);
 	}
-	if (f->symbol && !fl->symbol_matched) {
-		hints_print(&fl->symbols, list, sizeof(list));
+	for (size_t i = 0; i < fl->symbols_pat.n; i++) {
+		const struct name_pattern *pat = &fl->symbols_pat.v[i];
+
+		if (pat->matched)
+			continue;
+		hints_print(&fl->symbols, pat->kind == NAME_PAT_NAME ? pat->text : "", list,
+			    sizeof(list));
 		if (list[0])
 			pr_warn("--symbol %s matches no function; functions with it in their name: %s",
-				f->symbol, list);
+				pat->item, list);
 		else
-			pr_warn("--symbol %s matches no function (post profile lists them)", f->symbol);
+			pr_warn("--symbol %s matches no function (post profile lists them)",
+				pat->item);
 	}
 }

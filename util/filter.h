@@ -9,6 +9,7 @@
 #ifndef PT_FILTER_H
 #define PT_FILTER_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,15 +23,53 @@ enum session_ring { SESSION_RING_ALL = 0, SESSION_RING_USER, SESSION_RING_KERNEL
  */
 struct session_filter {
 	uint32_t pid, tid;	  /* 0: all */
-	const char *module;	  /* short name, file name, path, or the short name's stem
-				   * before ".so" ("libc" matches libc.so.6) */
-	const char *symbol;	  /* a function, demangled or mangled */
+	const char *module;	  /* name patterns (below) of modules: short name, file name,
+				   * path, the short name's stem before ".so" ("libc"
+				   * matches libc.so.6), or without brackets ("vdso") */
+	const char *symbol;	  /* name patterns of functions, demangled or mangled */
 	int ring;		  /* enum session_ring */
 	uint64_t from, to;	  /* step indexes; to UINT64_MAX: to the end */
 	uint64_t time_from, time_to; /* ns since the trace started; time_to UINT64_MAX: no end */
 };
 
 #define SESSION_FILTER_INIT { .to = UINT64_MAX, .time_to = UINT64_MAX }
+
+/*
+ * Name patterns, as --module, --symbol and pitrace's --on take them: a
+ * list split at newlines (one per repeated option) and at commas outside
+ * (), <>, [] and {} (C++ names keep theirs), each item one of
+ *   re:REGEX  a POSIX extended regular expression found in the name (^ $ anchor it)
+ *   =NAME     this name only
+ *   GLOB      an item with *, ? or [: fnmatch(3); the name equal to it matches too
+ *             (operator[], f(char*))
+ *   NAME      this name; a function NAME that is an ifunc also takes glibc's names for
+ *             its implementations, __NAME_* (__strlen_evex for strlen)
+ */
+enum name_pattern_kind { NAME_PAT_NAME, NAME_PAT_EXACT, NAME_PAT_GLOB, NAME_PAT_REGEX };
+
+struct name_pattern {
+	enum name_pattern_kind kind;
+	char *text;		  /* as typed, without "re:" or "=" */
+	const char *item;	  /* as typed, for messages */
+	regex_t re;		  /* NAME_PAT_REGEX */
+	bool matched;
+};
+
+struct name_patterns {
+	struct name_pattern *v;
+	size_t n;
+	char *copy;		  /* the list, split in place into the items */
+};
+
+/* Parse list into *p: 0, or -1 with why in err (a bad regular expression, an empty item). */
+int name_patterns_parse(struct name_patterns *p, const char *list, char *err, size_t size);
+void name_patterns_free(struct name_patterns *p);
+/* list as the value of option opt ("record: --on"): 0, or -1 with "opt: why" printed. */
+int name_patterns_check(const char *opt, const char *list);
+/* Does pattern pat take name?  symbol: a function's name (C++: either form). */
+bool name_pattern_match(const struct name_pattern *pat, const char *name, bool symbol);
+/* Is name glibc's name for an implementation of an ifunc that pat names (__NAME_*)? */
+bool name_pattern_ifunc_variant(const struct name_pattern *pat, const char *name);
 
 #define FILTER_HINTS 8		  /* names a "matched nothing" warning lists at most */
 
@@ -42,6 +81,11 @@ struct filter_hints {
 
 struct filter {
 	struct session_filter f;
+	struct name_patterns modules_pat, symbols_pat; /* f.module and f.symbol, parsed */
+	/* Is this name an ifunc (STT_GNU_IFUNC) of the trace's modules?  NULL: any name
+	 * is taken for one (its __NAME_* are its implementations). */
+	bool (*is_ifunc)(void *ctx, const char *name);
+	void *ifunc_ctx;
 	/* what matched (only filters that are set are tracked) */
 	bool thread_matched, module_matched, symbol_matched, ring_matched;
 	bool saw_ring[2];	  /* steps of user (0) and kernel (1) code were seen */
@@ -50,7 +94,8 @@ struct filter {
 	size_t nr_threads, more_threads;
 };
 
-void filter_init(struct filter *fl, const struct session_filter *f);
+/* 0, or -1 with one error line printed (a pattern that does not parse). */
+int filter_init(struct filter *fl, const struct session_filter *f);
 void filter_free(struct filter *fl);
 
 /* Is any function filter set (module, symbol, ring)? */

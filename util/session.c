@@ -52,6 +52,12 @@ struct session {
 static void expanded_step(void *ctx, struct cf_thread *t, const struct cf_step *st);
 static void find_call_targets(void *ctx);
 
+/* filter.h's is_ifunc: a __NAME_* is an ifunc's implementation only when NAME is one. */
+static bool session_ifunc(void *ctx, const char *name)
+{
+	return sym_session_ifunc(ctx, name);
+}
+
 int session_open(struct session **out, const struct session_source *src,
 		 const struct session_filter *filter, unsigned flags, const char *what)
 {
@@ -66,7 +72,10 @@ int session_open(struct session **out, const struct session_source *src,
 	}
 	s->src = *src;
 	s->f = *filter;
-	filter_init(&s->fl, filter);
+	if (filter_init(&s->fl, filter) < 0) {
+		free(s);
+		return EXIT_USAGE;
+	}
 	s->flags = flags;
 	s->what = what;
 	s->trace = trace_open_arch(src->input, src->force ? TRACE_OPEN_FORCE : 0);
@@ -95,6 +104,8 @@ int session_open(struct session **out, const struct session_source *src,
 	s->sites = cf_sites_new(s->sym);
 	if (!s->sites)
 		goto err;
+	s->fl.is_ifunc = session_ifunc;
+	s->fl.ifunc_ctx = s->sym;
 	*out = s;
 	return 0;
 err:

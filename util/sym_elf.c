@@ -273,6 +273,7 @@ static void collect_symtab(struct sym_module *m, Elf *elf, Elf_Scn *scn, struct 
 		c.e.size = sym.st_size;
 		c.e.name = c.e.raw = name;
 		c.e.local_entry = (uint8_t)arch_sym_local_entry(sym.st_other);
+		c.e.ifunc = type == STT_GNU_IFUNC;
 		c.sec_end = sec.sh_addr + sec.sh_size;
 		c.bind = GELF_ST_BIND(sym.st_info);
 		c.type = type;

@@ -23,6 +23,7 @@ struct sym_entry {
 	const char *name;	  /* what reports show: demangled after sym_module_demangle */
 	const char *raw;	  /* as in the symbol table (version suffix dropped) */
 	uint8_t local_entry;	  /* offset of a second entry point (ppc64 ELFv2), 0 none */
+	bool ifunc;		  /* an STT_GNU_IFUNC symbol: the resolver of a function */
 };
 
 struct sym_cu_range;

@@ -709,6 +709,38 @@ int sym_lookup_entries_in_file(const char *path, const char *name, uint64_t *vad
 	return ret;
 }
 
+bool sym_session_ifunc(struct sym_session *s, const char *name)
+{
+	for (struct sym_module *m = s->modules; m; m = m->next)
+		for (size_t i = 0; i < m->nr_aliases; i++)
+			if (m->aliases[i].ifunc && !strcmp(m->aliases[i].raw, name))
+				return true;
+	return false;
+}
+
+int sym_file_entries(const char *path,
+		     void (*fn)(const char *name, const char *raw, uint64_t vaddr,
+				unsigned local_entry, bool ifunc, void *arg),
+		     void *arg)
+{
+	struct sym_module *m = sym_module_open(path, NULL, NULL, 0, NULL);
+	int n;
+
+	if (!m)
+		return -1;
+	if (!m->usable) {
+		sym_module_free(m);
+		return -1;
+	}
+	sym_module_demangle(m);
+	for (size_t i = 0; i < m->nr_aliases; i++)
+		fn(m->aliases[i].name, m->aliases[i].raw, m->aliases[i].addr,
+		   m->aliases[i].local_entry, m->aliases[i].ifunc, arg);
+	n = (int)m->nr_aliases;
+	sym_module_free(m);
+	return n;
+}
+
 int sym_file_functions(const char *path, bool raw, void (*fn)(const char *name, void *arg),
 		       void *arg)
 {

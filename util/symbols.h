@@ -118,6 +118,21 @@ int sym_lookup_entries_in_file(const char *path, const char *name, uint64_t *vad
 			       uint64_t *size, unsigned *local_entry);
 
 /*
+ * Standalone use by the recorder (--on PATTERN): fn gets every name of
+ * every function of the ELF file at path (aliases and "name@plt" too),
+ * demangled and raw, with its ELF virtual address, local entry offset and
+ * whether it is an ifunc (STT_GNU_IFUNC: the resolver).
+ * Returns how many names, or -1 when path is not a readable ELF file.
+ */
+int sym_file_entries(const char *path,
+		     void (*fn)(const char *name, const char *raw, uint64_t vaddr,
+				unsigned local_entry, bool ifunc, void *arg),
+		     void *arg);
+
+/* Is name (as in the symbol table) an ifunc (STT_GNU_IFUNC) of a module the session read? */
+bool sym_session_ifunc(struct sym_session *s, const char *name);
+
+/*
  * Standalone use by shell completion (post --list symbols): fn gets the
  * name of every function of the ELF file at path, as reports show it
  * (demangled unless raw).  Returns how many, or -1 when path is not a
