@@ -980,8 +980,9 @@ static uint64_t stripped_main(const struct sym_module *m)
 	GElf_Ehdr ehdr;
 	uint64_t addr, next;
 
-	if (!m->elf || sym_module_find_name(m, "main") || !gelf_getehdr(m->elf, &ehdr) ||
-	    !is_program(m->elf, &ehdr))
+	/* Libraries first: their alias lists are the long ones. */
+	if (!m->elf || !gelf_getehdr(m->elf, &ehdr) || !is_program(m->elf, &ehdr) ||
+	    sym_module_find_name(m, "main"))
 		return 0;
 	img.machine = ehdr.e_machine;
 	img.entry = ehdr.e_entry;
