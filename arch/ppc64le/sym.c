@@ -137,8 +137,9 @@ static bool entry_step(const struct arch_elf_image *img, uint32_t w, struct entr
 		return true;
 	case 58: /* ld (DS form: the low two bits are the kind, 0) */
 		if ((w & 3) == 0 && ra) {
-			r->known[rt] = base_known &&
-				       read_pointer(img, base + (uint64_t)(simm & ~3ll), &r->reg[rt]);
+			r->known[rt] =
+				base_known &&
+				read_pointer(img, base + (uint64_t)(simm & ~3ll), &r->reg[rt]);
 			return true;
 		}
 		break;
@@ -161,8 +162,8 @@ bool ppc64le_entry_main(const struct arch_elf_image *img, uint64_t *main_addr)
 {
 	struct entry_regs r = { 0 };
 	uint8_t code[64];
-	size_t len = img->machine == EM_PPC64 ? img->read(img->ctx, img->entry, code,
-							  sizeof(code)) : 0;
+	size_t len =
+		img->machine == EM_PPC64 ? img->read(img->ctx, img->entry, code, sizeof(code)) : 0;
 
 	r.reg[12] = img->entry;
 	r.known[12] = true;

@@ -84,8 +84,7 @@ size_t x86_64_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, size
 /* Whether reg is rdi or a part of it: the first argument's register. */
 static bool is_rdi(unsigned reg)
 {
-	return reg == X86_REG_RDI || reg == X86_REG_EDI || reg == X86_REG_DI ||
-	       reg == X86_REG_DIL;
+	return reg == X86_REG_RDI || reg == X86_REG_EDI || reg == X86_REG_DI || reg == X86_REG_DIL;
 }
 
 /*
@@ -121,8 +120,8 @@ static bool rdi_address(const cs_insn *insn, uint64_t *addr)
 bool x86_64_entry_main(const struct arch_elf_image *img, uint64_t *main_addr)
 {
 	uint8_t code[128];
-	size_t left = img->machine == EM_X86_64 ? img->read(img->ctx, img->entry, code,
-							       sizeof(code)) : 0;
+	size_t left =
+		img->machine == EM_X86_64 ? img->read(img->ctx, img->entry, code, sizeof(code)) : 0;
 	const uint8_t *p = code;
 	uint64_t addr = img->entry, value = 0;
 	bool known = false, called = false;
