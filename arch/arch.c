@@ -217,6 +217,11 @@ bool arch_sym_stub_name(const char *name, char *buf, size_t size)
 	return cur()->stub_name && cur()->stub_name(name, buf, size);
 }
 
+bool arch_sym_entry_main(const struct arch_elf_image *img, uint64_t *main_addr)
+{
+	return cur()->entry_main && cur()->entry_main(img, main_addr);
+}
+
 const char *arch_interrupt_name(uint64_t vector)
 {
 	return cur()->interrupt_name(vector);

@@ -56,6 +56,8 @@ struct arch_ops {
 	unsigned (*local_entry)(unsigned char st_other);
 	/* Optional: no linker stubs when NULL. */
 	bool (*stub_name)(const char *name, char *buf, size_t size);
+	/* Optional: a stripped program's main stays unnamed when NULL. */
+	bool (*entry_main)(const struct arch_elf_image *img, uint64_t *main_addr);
 
 	/* arch_vectors.h */
 	const char *(*interrupt_name)(uint64_t vector);

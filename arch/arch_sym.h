@@ -2,7 +2,8 @@
 /*
  * What the symbol resolver needs to know about an architecture: how its PLT
  * entries reach their GOT slots, its linker's call stubs, a function's
- * second entry point, and which addresses belong to the kernel.  Each
+ * second entry point, where a stripped program's main is, and which
+ * addresses belong to the kernel.  Each
  * arch/<arch>/sym.c implements them; these apply the selected
  * architecture's (arch/arch.h).
  */
@@ -54,5 +55,28 @@ unsigned arch_sym_local_entry(unsigned char st_other);
  * when name is no such stub.  Version suffixes are already dropped.
  */
 bool arch_sym_stub_name(const char *name, char *buf, size_t size);
+
+/*
+ * What arch_sym_entry_main() reads of an executable, at ELF virtual
+ * addresses (load bias 0).
+ */
+struct arch_elf_image {
+	unsigned machine;	  /* e_machine: a rule reads only its own architecture's files */
+	uint64_t entry;		  /* e_entry */
+	const void *ctx;
+	/* Copy up to len file bytes at vaddr; how many. */
+	size_t (*read)(const void *ctx, uint64_t vaddr, uint8_t *buf, size_t len);
+	/* The dynamic (RELA) relocation of the word at vaddr; false when none. */
+	bool (*reloc)(const void *ctx, uint64_t vaddr, unsigned *type, uint64_t *sym,
+		      int64_t *addend);
+};
+
+/*
+ * The address of main in a program without symbols, from its entry code:
+ * glibc's _start hands main to __libc_start_main, whose symbol stripping
+ * removes.  False when the entry code is no such _start, or the
+ * architecture has no rule.  The caller checks that the address is code.
+ */
+bool arch_sym_entry_main(const struct arch_elf_image *img, uint64_t *main_addr);
 
 #endif /* PT_ARCH_SYM_H */

@@ -741,7 +741,7 @@ static int fde_range_cmp(const void *pa, const void *pb)
 
 /*
  * .init and .fini are one function each (DT_INIT, DT_FINI) that crti.o
- * gives no FDE: appended to fdes (room for two more), sorted again.
+ * gives no FDE: appended to fdes (room for two more).
  */
 static size_t add_init_fini(Elf *elf, struct fde_range *fdes, size_t nr)
 {
@@ -752,7 +752,77 @@ static size_t add_init_fini(Elf *elf, struct fde_range *fdes, size_t nr)
 		if (find_section(elf, names[i], &shdr) && shdr.sh_type == SHT_PROGBITS &&
 		    (shdr.sh_flags & SHF_EXECINSTR) && shdr.sh_size)
 			fdes[nr++] = (struct fde_range){ shdr.sh_addr, shdr.sh_addr + shdr.sh_size };
-	qsort(fdes, nr, sizeof(*fdes), fde_range_cmp);
+	return nr;
+}
+
+/* The executable segment holding vaddr, or NULL. */
+static const GElf_Phdr *code_segment(const struct sym_module *m, uint64_t vaddr)
+{
+	for (size_t i = 0; i < m->nr_phdrs; i++)
+		if ((m->phdrs[i].p_flags & PF_X) && vaddr >= m->phdrs[i].p_vaddr &&
+		    vaddr - m->phdrs[i].p_vaddr < m->phdrs[i].p_memsz)
+			return &m->phdrs[i];
+	return NULL;
+}
+
+/*
+ * The FDE starting at loc, read from .eh_frame entry by entry: for a
+ * module without .eh_frame_hdr's table (static programs have none).
+ */
+static bool eh_frame_fde_at(Elf *elf, uint64_t loc, struct fde_range *r)
+{
+	GElf_Shdr shdr;
+	GElf_Ehdr ehdr;
+	Elf_Scn *scn = find_section(elf, ".eh_frame", &shdr);
+	Elf_Data *eh = scn && shdr.sh_type != SHT_NOBITS ? elf_rawdata(scn, NULL) : NULL;
+	Dwarf_CFI_Entry entry;
+	Dwarf_Off off = 0, next;
+
+	if (!eh || !gelf_getehdr(elf, &ehdr))
+		return false;
+	for (; !dwarf_next_cfi(ehdr.e_ident, eh, true, off, &next, &entry); off = next)
+		if (!dwarf_cfi_cie_p(&entry) &&
+		    fde_range(eh, shdr.sh_addr, ehdr.e_ident, ehdr.e_ident[EI_DATA] == ELFDATA2MSB,
+			      shdr.sh_addr + off, loc, r))
+			return true;
+	return false;
+}
+
+/*
+ * main's own function when no FDE of fdes (sorted, room for one more)
+ * starts at it: its FDE found in .eh_frame, else (in a module with FDEs)
+ * from main to the next FDE or symbol, cutting an FDE that covers it.
+ * Without either its end is unknown and main stays unnamed.  Returns the
+ * number of fdes.
+ */
+static size_t add_main(const struct sym_module *m, struct fde_range *fdes, size_t nr,
+		       uint64_t main_addr)
+{
+	const GElf_Phdr *seg = code_segment(m, main_addr);
+	uint64_t end = seg->p_vaddr + seg->p_memsz, next_sym;
+	struct fde_range own;
+
+	for (size_t i = 0; i < nr; i++)
+		if (fdes[i].start == main_addr)
+			return nr;
+	if (eh_frame_fde_at(m->elf, main_addr, &own)) {
+		end = own.end;
+	} else if (nr) {
+		for (size_t i = 0; i < nr; i++)
+			if (fdes[i].start > main_addr) {
+				end = fdes[i].start < end ? fdes[i].start : end;
+				break;
+			}
+		syms_cover(m->syms, m->nr_syms, main_addr, &next_sym);
+		if (next_sym < end)
+			end = next_sym;
+	} else {
+		return nr;
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (fdes[i].start < main_addr && fdes[i].end > main_addr)
+			fdes[i].end = main_addr;
+	fdes[nr++] = (struct fde_range){ main_addr, end };
 	return nr;
 }
 
@@ -792,20 +862,26 @@ static void add_functions(struct sym_module *m, const struct sym_entry *fn, size
  * Stripped code is still cut into functions by its unwind table: each FDE
  * (and .init, .fini) whose entry no symbol covers becomes a function named
  * MODULE+0xVADDR (the module_offset of its entry, as single instructions
- * are named), ending where its FDE or the next symbol does.
+ * are named), ending where its FDE or the next symbol does.  The one at
+ * main_addr (0: none) is main, made up when no FDE starts there.
  */
-static void add_fde_functions(struct sym_module *m)
+static void add_fde_functions(struct sym_module *m, uint64_t main_addr)
 {
 	struct fde_range *fdes = NULL;
 	size_t nr = m->elf ? fde_ranges(m->elf, &fdes) : 0, added = 0;
 	struct sym_entry *fn;
 
 	if (m->elf) {
-		struct fde_range *more = realloc(fdes, (nr + 2) * sizeof(*fdes));
+		struct fde_range *more = realloc(fdes, (nr + 3) * sizeof(*fdes));
 
 		if (more) {
 			fdes = more;
 			nr = add_init_fini(m->elf, fdes, nr);
+			qsort(fdes, nr, sizeof(*fdes), fde_range_cmp);
+			if (main_addr) {
+				nr = add_main(m, fdes, nr, main_addr);
+				qsort(fdes, nr, sizeof(*fdes), fde_range_cmp);
+			}
 		}
 	}
 	fn = nr ? calloc(nr, sizeof(*fn)) : NULL;
@@ -819,7 +895,8 @@ static void add_fde_functions(struct sym_module *m)
 			end = next;
 		if (end <= start || (added && start < fn[added - 1].addr + fn[added - 1].size))
 			continue;
-		fn[added].name = fn[added].raw = name_by_address(m, start);
+		fn[added].name = fn[added].raw = start == main_addr ?
+			strtab_intern(&m->strs, "main") : name_by_address(m, start);
 		if (!fn[added].name)
 			continue;
 		fn[added].addr = start;
@@ -911,6 +988,105 @@ void sym_module_split_at_calls(struct sym_module *m)
 	free(m->call_targets);
 	m->call_targets = NULL;
 	m->nr_call_targets = m->cap_call_targets = 0;
+}
+
+/* ---- main of a stripped program ---- */
+
+static size_t image_read(const void *ctx, uint64_t vaddr, uint8_t *buf, size_t len)
+{
+	return sym_module_read(ctx, vaddr, buf, len);
+}
+
+static bool image_reloc(const void *ctx, uint64_t vaddr, unsigned *type, uint64_t *sym,
+			int64_t *addend)
+{
+	const struct sym_module *m = ctx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(m->elf, scn))) {
+		Elf_Data *data;
+		GElf_Rela rela;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_RELA || !shdr.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; i++) {
+			if (!gelf_getrela(data, i, &rela) || rela.r_offset != vaddr)
+				continue;
+			*type = GELF_R_TYPE(rela.r_info);
+			*sym = GELF_R_SYM(rela.r_info);
+			*addend = rela.r_addend;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether a dynamic entry of elf is tag. */
+static bool has_dynamic_tag(Elf *elf, GElf_Sxword tag)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	GElf_Dyn dyn;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC || !shdr.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; i++)
+			if (gelf_getdyn(data, i, &dyn) && dyn.d_tag == tag)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Whether elf is a program, whose entry is _start: a fixed-address
+ * executable, or a PIE (it names an interpreter).  A shared library that
+ * can run (libc.so.6 names one too) has a soname and another entry.
+ */
+static bool is_program(Elf *elf, const GElf_Ehdr *ehdr)
+{
+	size_t n;
+	GElf_Phdr ph;
+	bool interp = false;
+
+	if (ehdr->e_type == ET_EXEC)
+		return true;
+	if (ehdr->e_type != ET_DYN || elf_getphdrnum(elf, &n))
+		return false;
+	for (size_t i = 0; i < n && !interp; i++)
+		interp = gelf_getphdr(elf, i, &ph) && ph.p_type == PT_INTERP;
+	return interp && !has_dynamic_tag(elf, DT_SONAME);
+}
+
+/*
+ * Where main is in a program no symbol names it in (stripped, no
+ * debuginfo found): its _start passes it to __libc_start_main
+ * (arch_sym_entry_main).  0 when unknown, not in executable code, or
+ * inside a function a symbol names.
+ */
+static uint64_t stripped_main(const struct sym_module *m)
+{
+	struct arch_elf_image img = { .ctx = m, .read = image_read, .reloc = image_reloc };
+	GElf_Ehdr ehdr;
+	uint64_t addr, next;
+
+	/* Libraries first: their alias lists are the long ones. */
+	if (!m->elf || !gelf_getehdr(m->elf, &ehdr) || !is_program(m->elf, &ehdr) ||
+	    sym_module_find_name(m, "main"))
+		return 0;
+	img.machine = ehdr.e_machine;
+	img.entry = ehdr.e_entry;
+	/* A symbol of another name there (an export) keeps it. */
+	if (!arch_sym_entry_main(&img, &addr) || !addr || !code_segment(m, addr) ||
+	    syms_cover(m->syms, m->nr_syms, addr, &next))
+		return 0;
+	pr_dbg("%s: main at 0x%" PRIx64 ", from its entry code", m->path, addr);
+	return addr;
 }
 
 /* Loadable segments; a debuginfo file keeps the program headers too. */
@@ -1034,7 +1210,7 @@ struct sym_module *sym_module_open(const char *path, const char *name, const uin
 	if (!m->phdrs)
 		load_phdrs(m, m->debug_elf);
 	load_symbols(m);
-	add_fde_functions(m);
+	add_fde_functions(m, stripped_main(m));
 	pr_dbg("%s: %zu functions%s%s%s%s", path, m->nr_syms,
 	       m->found.file && strcmp(m->found.file, path) ? ", file " : "",
 	       m->found.file && strcmp(m->found.file, path) ? m->found.file : "",

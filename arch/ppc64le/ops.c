@@ -11,6 +11,7 @@ const struct arch_ops arch_ops_ppc64le = {
 	.plt_entries = ppc64le_plt_entries,
 	.is_kernel_addr = ppc64le_is_kernel_addr,
 	.kernel_alias_rank = ppc64le_kernel_alias_rank,
+	.entry_main = ppc64le_entry_main,
 	.local_entry = ppc64le_local_entry,
 	.stub_name = ppc64le_stub_name,
 	.interrupt_name = ppc64le_interrupt_name,

@@ -28,6 +28,7 @@ bool ppc64le_is_kernel_addr(uint64_t addr);
 int ppc64le_kernel_alias_rank(const char *name);
 unsigned ppc64le_local_entry(unsigned char st_other);
 bool ppc64le_stub_name(const char *name, char *buf, size_t size);
+bool ppc64le_entry_main(const struct arch_elf_image *img, uint64_t *main_addr);
 
 /* vectors.c */
 const char *ppc64le_interrupt_name(uint64_t vector);

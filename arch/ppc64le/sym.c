@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppc64le (ELFv2) facts for the symbol resolver: a function's local entry,
- * the linker's call stubs, and the kernel's part of the address space.
+ * the linker's call stubs, a stripped program's main, and the kernel's part
+ * of the address space.
  */
 #include <elf.h>
+#include <endian.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,6 +83,96 @@ bool ppc64le_stub_name(const char *name, char *buf, size_t size)
 			snprintf(buf, size, "%s@%s", target + 1, kinds[i].suffix);
 			return true;
 		}
+	}
+	return false;
+}
+
+/*
+ * The doubleword the loader leaves at vaddr, for a load bias of 0: a
+ * PIE's pointers are R_PPC64_RELATIVE relocations whose addend is the
+ * value (the file may hold 0); any other relocation is not followed.
+ */
+static bool read_pointer(const struct arch_elf_image *img, uint64_t vaddr, uint64_t *value)
+{
+	unsigned type;
+	uint64_t sym, word;
+	int64_t addend;
+
+	if (img->reloc(img->ctx, vaddr, &type, &sym, &addend)) {
+		if (type != R_PPC64_RELATIVE || sym)
+			return false;
+		*value = (uint64_t)addend;
+		return true;
+	}
+	if (img->read(img->ctx, vaddr, (uint8_t *)&word, sizeof(word)) != sizeof(word))
+		return false;
+	*value = le64toh(word);
+	return true;
+}
+
+/* What _start has put in the general registers so far: known[r] when reg[r] is an address. */
+struct entry_regs {
+	uint64_t reg[32];
+	bool known[32];
+};
+
+/*
+ * One instruction of _start: the D-form additions that build addresses
+ * (addi, addis, with li and lis for rA = 0) and ld; false at a branch,
+ * the end of the set-up.  Any other instruction forgets the registers of
+ * its RT and RA fields, its possible destinations.
+ */
+static bool entry_step(const struct arch_elf_image *img, uint32_t w, struct entry_regs *r)
+{
+	unsigned op = w >> 26, rt = (w >> 21) & 31, ra = (w >> 16) & 31;
+	int64_t simm = (int16_t)(w & 0xffff);
+	uint64_t base = ra ? r->reg[ra] : 0;
+	bool base_known = !ra || r->known[ra];
+
+	switch (op) {
+	case 14: /* addi */
+	case 15: /* addis */
+		r->reg[rt] = base + (uint64_t)(op == 15 ? simm * 65536 : simm);
+		r->known[rt] = base_known;
+		return true;
+	case 58: /* ld (DS form: the low two bits are the kind, 0) */
+		if ((w & 3) == 0 && ra) {
+			r->known[rt] =
+				base_known &&
+				read_pointer(img, base + (uint64_t)(simm & ~3ll), &r->reg[rt]);
+			return true;
+		}
+		break;
+	case 16: /* bc */
+	case 18: /* b */
+	case 19: /* bclr, bcctr */
+		return false;
+	}
+	r->known[rt] = r->known[ra] = false;
+	return true;
+}
+
+/*
+ * glibc's _start (sysdeps/powerpc/powerpc64/start.S) sets up its TOC
+ * pointer r2 (from r12, which holds the entry's address, or absolute), puts
+ * the address of start_addresses {0, main, 0, 0} in r8, TOC-relative
+ * (addis/addi, or ld from the TOC), and branches to __libc_start_main.
+ */
+bool ppc64le_entry_main(const struct arch_elf_image *img, uint64_t *main_addr)
+{
+	struct entry_regs r = { 0 };
+	uint8_t code[64];
+	size_t len =
+		img->machine == EM_PPC64 ? img->read(img->ctx, img->entry, code, sizeof(code)) : 0;
+
+	r.reg[12] = img->entry;
+	r.known[12] = true;
+	for (size_t off = 0; off + 4 <= len; off += 4) {
+		uint32_t w;
+
+		memcpy(&w, code + off, sizeof(w));
+		if (!entry_step(img, le32toh(w), &r))
+			return r.known[8] && read_pointer(img, r.reg[8] + 8, main_addr);
 	}
 	return false;
 }

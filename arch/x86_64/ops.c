@@ -10,6 +10,7 @@ const struct arch_ops arch_ops_x86_64 = {
 	.plt_entries = x86_64_plt_entries,
 	.is_kernel_addr = x86_64_is_kernel_addr,
 	.kernel_alias_rank = x86_64_kernel_alias_rank,
+	.entry_main = x86_64_entry_main,
 	.interrupt_name = x86_64_interrupt_name,
 	.exception_name = x86_64_exception_name,
 	.exception_is_page_fault = x86_64_exception_is_page_fault,

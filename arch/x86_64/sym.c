@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* x86_64 facts for the symbol resolver: PLT entry decoding and the kernel half. */
+/*
+ * x86_64 facts for the symbol resolver: PLT entry decoding, a stripped
+ * program's main, and the kernel half.
+ */
+#include <elf.h>
 #include <string.h>
 
 #include <capstone/capstone.h>
@@ -75,6 +79,79 @@ size_t x86_64_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, size
 		cs_free(insn, 1);
 	cs_close(&handle);
 	return n;
+}
+
+/* Whether reg is rdi or a part of it: the first argument's register. */
+static bool is_rdi(unsigned reg)
+{
+	return reg == X86_REG_RDI || reg == X86_REG_EDI || reg == X86_REG_DI || reg == X86_REG_DIL;
+}
+
+/*
+ * The address an instruction writing rdi puts there, when it is one: "lea
+ * rdi,[rip+X]" (PIE) or "mov rdi/edi, imm" (at a fixed address); false for
+ * any other value.
+ */
+static bool rdi_address(const cs_insn *insn, uint64_t *addr)
+{
+	const cs_x86 *x = &insn->detail->x86;
+	const cs_x86_op *src = &x->operands[1];
+	unsigned dst = x->operands[0].reg;
+
+	if (x->op_count != 2 || (dst != X86_REG_RDI && dst != X86_REG_EDI))
+		return false;
+	if (insn->id == X86_INS_LEA && src->type == X86_OP_MEM && src->mem.base == X86_REG_RIP &&
+	    src->mem.index == X86_REG_INVALID)
+		*addr = insn->address + insn->size + (uint64_t)src->mem.disp;
+	else if (insn->id == X86_INS_MOV && src->type == X86_OP_IMM)
+		*addr = (uint64_t)src->imm;
+	else
+		return false;
+	if (dst == X86_REG_EDI)
+		*addr = (uint32_t)*addr;
+	return true;
+}
+
+/*
+ * glibc's _start (sysdeps/x86_64/start.S) sets up the arguments of
+ * __libc_start_main and calls it, main being the first (rdi): decode from
+ * the entry up to that first call, keeping what was last put in rdi.
+ */
+bool x86_64_entry_main(const struct arch_elf_image *img, uint64_t *main_addr)
+{
+	uint8_t code[128];
+	size_t left =
+		img->machine == EM_X86_64 ? img->read(img->ctx, img->entry, code, sizeof(code)) : 0;
+	const uint8_t *p = code;
+	uint64_t addr = img->entry, value = 0;
+	bool known = false, called = false;
+	cs_insn *insn;
+	csh handle;
+
+	if (!left || cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+		return false;
+	cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
+	insn = cs_malloc(handle);
+	while (insn && !called && cs_disasm_iter(handle, &p, &left, &addr, insn)) {
+		const cs_x86 *x = &insn->detail->x86;
+
+		if (cs_insn_group(handle, insn, CS_GRP_CALL)) {
+			called = true;
+		} else if (cs_insn_group(handle, insn, CS_GRP_JUMP) ||
+			   cs_insn_group(handle, insn, CS_GRP_RET)) {
+			break;
+		} else if (x->op_count && x->operands[0].type == X86_OP_REG &&
+			   is_rdi(x->operands[0].reg)) {
+			known = rdi_address(insn, &value);
+		}
+	}
+	if (insn)
+		cs_free(insn, 1);
+	cs_close(&handle);
+	if (!called || !known)
+		return false;
+	*main_addr = value;
+	return true;
 }
 
 int x86_64_kernel_alias_rank(const char *name)

@@ -14,6 +14,7 @@ size_t x86_64_plt_entries(const uint8_t *code, size_t size, uint64_t vaddr, size
 			  struct arch_plt_entry *out, size_t max);
 bool x86_64_is_kernel_addr(uint64_t addr);
 int x86_64_kernel_alias_rank(const char *name);
+bool x86_64_entry_main(const struct arch_elf_image *img, uint64_t *main_addr);
 
 /* vectors.c */
 const char *x86_64_interrupt_name(uint64_t vector);

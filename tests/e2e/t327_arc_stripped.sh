@@ -5,6 +5,7 @@
 # entry; the call tree nests them, every return matches, no "[gzip]"
 # pseudo-function is left in the hot rows, and --on takes such a name.
 # Code no FDE covers (crtbegin.o's) is cut at the calls into it.
+# main, which no symbol names, is found from the entry code and named main.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
 
@@ -27,14 +28,16 @@ in_fde() {
 		sed -n 's/.* FDE .* pc=0*\([0-9a-f]*\)\.\.0*\([0-9a-f]*\)$/\1 \2/p')
 	return 1
 }
-head -c 3000 "$ROOT/docs/symbols.md" >in.txt
+# Small: most steps are gzip's set-up; each byte compressed adds ~140.
+head -c 300 "$ROOT/docs/symbols.md" >in.txt
 
 arc_record gz /bin/gzip -c in.txt
 arc_check gz 40
 expect_eq "gzip unmatched returns" 0 "$(arc_stat gz unmatched)"
 "$POST" -i gz counts --by symbol --module gzip --top 10 >counts || fail "counts"
 grep -q '\[gzip\]' counts && fail "counts has a [gzip] pseudo-function: $(grep '\[gzip\]' counts)"
-expect_eq "top gzip rows named gzip+0x..." 10 "$(grep -v '^#' counts | grep -c ' gzip+0x[0-9a-f]*$')"
+expect_eq "top gzip rows named gzip+0x... or main" 10 \
+	"$(grep -v '^#' counts | grep -c -E ' (gzip\+0x[0-9a-f]*|main)$')"
 # Each is a whole function: the entry of one of gzip's FDEs.
 fde_entries /bin/gzip >fdes
 [ "$(wc -l <fdes)" -gt 50 ] || fail "readelf lists $(wc -l <fdes) FDEs of /bin/gzip"
@@ -70,6 +73,23 @@ expect_eq "--on $fn: root functions" "$fn" \
 expect_eq "--symbol $fn rows" "$fn" "$(grep -v '^#' sel | awk '$NF != "total" { print $NF }')"
 "$POST" -i gz annotate --symbol "$fn" >ann || fail "annotate --symbol $fn"
 grep -q "^# function $fn \[gzip\] at ${fn#gzip+}, " ann || fail "annotate: $(grep '^# function' ann)"
+
+# main: in counts and arc, whole (it is an FDE's entry), and --on main records exactly its Cum.
+"$POST" -i gz counts --by symbol --module gzip >all.counts || fail "counts --module gzip"
+grep -q '  gzip  *main$' all.counts || fail "counts: no main of gzip"
+"$POST" -i gz arc >arc || fail "arc"
+grep -q '%  main \[gzip\]$' arc || fail "arc: no main [gzip]"
+"$POST" -i gz annotate --symbol main >ann.main || fail "annotate --symbol main"
+main_at=$(sed -n 's/^# function main \[gzip\] at \(0x[0-9a-f]*\), .*/\1/p' ann.main)
+grep -qx "$main_at" fdes || fail "main of gzip at '$main_at': no FDE entry of /bin/gzip"
+main_cum=$(awk '$(NF-1) == "main" && $NF == "[gzip]" { print $4 }' profile)
+[ -n "$main_cum" ] || fail "profile: no main [gzip]"
+"$PITRACE" record --on main -o onmain -- /bin/gzip -c in.txt >/dev/null 2>onmain.err ||
+	{ cat onmain.err; fail "record --on main"; }
+expect_eq "--on main: the steps of main's Cum" "$main_cum" \
+	"$("$POST" -i onmain counts --by symbol | awk '$NF == "total" { print $1 }')"
+expect_eq "--on main: one root, main" "main" \
+	"$("$POST" -i onmain tree | awk '/^ *0 / { print $NF }' | sort -u)"
 
 arc_record tr /bin/true
 expect_eq "true unmatched returns" 0 "$(arc_stat tr unmatched)"

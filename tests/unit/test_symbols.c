@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "symbols.h"
 #include "trace_reader.h"
 #include "unit.h"
@@ -1190,6 +1191,120 @@ static void test_lookup_in_file(void)
 	}
 }
 
+/* ---- main of a stripped program, from its entry code ---- */
+
+static const char main_src[] =
+	"#include <stdio.h>\n"
+	"#include <stdlib.h>\n"
+	"static __attribute__((noinline)) int twice(int x)\n"
+	"{\n"
+	"\treturn 2 * x + (int)(random() & 1);\n"
+	"}\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tprintf(\"%d %s\\n\", twice(argc), argv[0]);\n"
+	"\treturn 0;\n"
+	"}\n";
+
+#define PPC "powerpc64le-linux-gnu-"
+
+static const struct {
+	const char *what;
+	const char *arch;	  /* the file's (arch_select) */
+	const char *tools;	  /* prefix of its binutils: "" or PPC */
+	const char *cc;		  /* compiler and flags */
+	bool whole;		  /* main has its own FDE: its size is the symbol's too */
+} mains[] = {
+	/* what, arch, binutils prefix, compiler and flags, FDE of its own */
+	{ "gcc, PIE", "x86_64", "", "gcc -O2 -fPIE -pie", true },
+	{ "gcc, fixed address", "x86_64", "", "gcc -O2 -fno-pie -no-pie", true },
+	{ "gcc, static", "x86_64", "", "gcc -O2 -static", true },
+	{ "clang, PIE", "x86_64", "", "clang -O2 -fPIE -pie", true },
+	{ "clang, fixed address", "x86_64", "", "clang -O2 -fno-pie -no-pie", true },
+	{ "gcc, no unwind tables: main to the next FDE", "x86_64", "",
+	  "gcc -O2 -fno-asynchronous-unwind-tables -fno-unwind-tables", false },
+	{ "ppc64le gcc, PIE", "ppc64le", PPC, PPC "gcc -O2 -fPIE -pie", true },
+	{ "ppc64le gcc, fixed address", "ppc64le", PPC, PPC "gcc -O2 -fno-pie -no-pie", true },
+	{ "ppc64le gcc, static", "ppc64le", PPC, PPC "gcc -O2 -static", true },
+	/* lld leaves a relocated word 0 in the file: main is the relocation's addend. */
+	{ "ppc64le clang and lld, PIE", "ppc64le", PPC,
+	  "clang --target=powerpc64le-linux-gnu -O2 -fPIE -pie -fuse-ld=lld", true },
+};
+
+/* Whether the compiler of a row of mains[] (its first word) is here. */
+static bool have_compiler(const char *cc)
+{
+	return unit_sh_out("command -v %.*s", (int)strcspn(cc, " "), cc)[0] != 0;
+}
+
+/*
+ * Stripped, a program keeps no symbol of main: it is found where _start
+ * passes it to __libc_start_main, at the address the unstripped copy's
+ * symbol says, for each architecture's file on any host.
+ */
+static void test_stripped_main(void)
+{
+	char sub[PATH_MAX];
+
+	snprintf(sub, sizeof(sub), "%s/main", unit_tmpdir());
+	mkdir(sub, 0755);
+	snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "/main.c");
+	write_file(sub, main_src);
+	*strrchr(sub, '/') = 0;
+	for (size_t i = 0; i < sizeof(mains) / sizeof(mains[0]); i++) {
+		char prog[PATH_MAX], stripped[PATH_MAX];
+		uint64_t vaddr = 0, size = 0, want, want_size;
+		int ret;
+
+		if (!have_compiler(mains[i].cc)) {
+			fprintf(stderr, "\n  SKIP: %s: no %.*s here\n", mains[i].what,
+				(int)strcspn(mains[i].cc, " "), mains[i].cc);
+			continue;
+		}
+		snprintf(prog, sizeof(prog), "%s/prog%zu", sub, i);
+		snprintf(stripped, sizeof(stripped), "%s/prog%zu-stripped", sub, i);
+		CU_ASSERT_EQUAL_FATAL(sh("cd %s && %s -o %s main.c && %sstrip -o %s %s", sub,
+					 mains[i].cc, prog, mains[i].tools, stripped, prog), 0);
+		want = oracle_addr(prog, "main");
+		want_size = oracle_size(prog, "main");
+		CU_ASSERT_EQUAL_FATAL(arch_select(mains[i].arch), 0);
+		CU_ASSERT_EQUAL(sym_lookup_in_file(prog, "main", &vaddr, &size), 1);
+		CU_ASSERT_EQUAL(vaddr, want);
+		vaddr = size = 0;
+		ret = sym_lookup_in_file(stripped, "main", &vaddr, &size);
+		arch_select(arch_native_name());
+		if (ret != 1 || vaddr != want || (mains[i].whole && size != want_size))
+			fprintf(stderr, "\n%s: main of the stripped copy: %d, 0x%" PRIx64 " size %"
+				PRIu64 "; its symbol: 0x%" PRIx64 " size %" PRIu64 "\n",
+				mains[i].what, ret, vaddr, size, want, want_size);
+		CU_ASSERT_EQUAL(ret, 1);
+		CU_ASSERT(want && vaddr == want);
+		CU_ASSERT(!mains[i].whole || size == want_size);
+		CU_ASSERT(size > 0);
+	}
+}
+
+/*
+ * No main where there is none: a shared library, and the C library, which
+ * has an entry (it prints its version) and names an interpreter, as a PIE
+ * does.
+ */
+static void test_no_main_in_libraries(void)
+{
+	char libc[PATH_MAX];
+	uint64_t vaddr, size;
+
+	CU_ASSERT_FATAL(build());
+	CU_ASSERT_EQUAL(sym_lookup_in_file(tpath("libt-stripped.so"), "main", &vaddr, &size), 0);
+	snprintf(libc, sizeof(libc), "%s", unit_sh_out("cc -print-file-name=libc.so.6"));
+	if (libc[0] != '/' || access(libc, R_OK)) {
+		fprintf(stderr, "\n  SKIP: the C library: cc does not say where libc.so.6 is\n");
+		return;
+	}
+	CU_ASSERT_NOT_EQUAL(unit_sh_out("readelf -lW %s | grep -c INTERP", libc)[0], '0');
+	CU_ASSERT_EQUAL(sym_lookup_in_file(libc, "main", &vaddr, &size), 0);
+}
+
 static void test_file_build_id(void)
 {
 	static const char *const files[] = { "prog-pie", "prog-nopie", "libt.so", "asm", "prog.c" };
@@ -1536,6 +1651,8 @@ static CU_TestInfo tests[] = {
 	{ "kernel symbols from kallsyms", test_kernel_symbols },
 	{ "kernel lines from a matching vmlinux", test_kernel_vmlinux },
 	{ "sym_lookup_in_file", test_lookup_in_file },
+	{ "stripped programs: main from the entry code", test_stripped_main },
+	{ "stripped libraries: no main", test_no_main_in_libraries },
 	{ "sym_file_build_id", test_file_build_id },
 	{ "sym_notes_build_id", test_notes_build_id },
 	{ "sym_read_code", test_read_code },
