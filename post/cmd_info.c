@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -11,6 +12,7 @@
 #include "log.h"
 #include "cmdline.h"
 #include "post.h"
+#include "report.h"
 #include "stepcodec.h"
 #include "trace_arch.h"
 #include "trace_reader.h"
@@ -321,6 +323,7 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	bool ok = true;
 
 	bool read = false;
+	char *cmdline;
 	const struct popt opt[] = {
 		POST_TRACE_OPTIONS(opts),
 		OPT_GROUP("Reading"),
@@ -348,10 +351,9 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	if (in->kernel_build_id[0])
 		print_str("build-id:", in->kernel_build_id);
 	print_str("hostname:", in->hostname);
-	printf("%-12s", "command:");
-	for (size_t i = 0; in->argv[i]; i++)
-		printf(" %s", in->argv[i]);
-	printf("%s\n", in->argv[0] ? "" : " -");
+	cmdline = report_command_line(in->argv, 0);	/* whole: info is where to read it */
+	printf("%-12s %s\n", "command:", cmdline && cmdline[0] ? cmdline : "-");
+	free(cmdline);
 	print_time("started:", &in->start);
 	print_time("stopped:", &in->stop);
 	if (in->start.monotonic_ns && in->stop.monotonic_ns >= in->start.monotonic_ns)
