@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // build: -static -nostdlib -O1 -fno-stack-protector -fcf-protection=none
 /*
- * Says "talk 1" to "talk 3" on stdout, each after 1.5 s of spinning (by the
+ * Says "talk 1" to "talk 3" on stdout, each after 2 s of spinning (by the
  * clock, however slow stepping is): output that comes while pitrace's live
  * line, drawn after a second, is on the terminal.  No libc.
  */
@@ -30,7 +30,7 @@ void _start(void)
 {
 	for (char n = '1'; n <= '3'; n++) {
 		char msg[] = "talk 0\n";
-		long until = now_ms() + 1500;
+		long until = now_ms() + 2000;
 
 		while (now_ms() < until)
 			for (unsigned long i = 0; i < 1000; i++)
