@@ -114,7 +114,8 @@ FORCE:
 
 .PHONY: all deps demo check check-unit check-e2e check-vm check-vm-loaded bench driver clean progs man \
 	install uninstall install-dkms dist deb check-pkg
-all: $(BIN)/pitrace $(BIN)/post $(LIB)/libpitrace.so
+# The demo program too: README's "Using it" traces it (one small file).
+all: $(BIN)/pitrace $(BIN)/post $(LIB)/libpitrace.so $(O)/progs/demo
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -25,6 +25,7 @@
 #include "sym_elf.h"
 #include "sym_search.h"
 #include "symbols.h"
+#include "trace_dir.h"
 #include "trace_reader.h"
 
 #define ARCHIVE_SUFFIX ".tar.zst"
@@ -435,12 +436,41 @@ static int make_dirs(const char *dir)
 	return mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/*
+ * A file --unpack cannot take, said in pitrace's words rather than
+ * libarchive's ("Error reading 'x'"): 0 when it is a file to try.
+ */
+static int unpack_refuse(const char *file)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(file, &st) < 0) {
+		pr_err("archive: %s: %s", file, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	fd = open(file, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 && td_is_trace_at(fd))
+		pr_err("archive: %s is a trace, not an archive: 'pitrace archive %s' writes "
+		       "%s" ARCHIVE_SUFFIX ", which --unpack takes", file, file, file);
+	else
+		pr_err("archive: %s is a directory, not an archive (a FILE" ARCHIVE_SUFFIX
+		       " that 'pitrace archive' wrote)", file);
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
 static int unpack_one(const char *file, const char *dest, size_t *files, double *bytes)
 {
 	struct archive *a = archive_read_new(), *disk = archive_write_disk_new();
 	struct archive_entry *e;
 	int r, ret = EXIT_RUNTIME;
 
+	if (unpack_refuse(file))
+		goto out;
 	if (!a || !disk) {
 		pr_err("out of memory");
 		goto out;

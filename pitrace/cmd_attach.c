@@ -118,7 +118,8 @@ static int apply(struct ptrace_opts *o, int key, const char *arg, pid_t **pids, 
 		if (!strcmp(arg, "block")) {
 			o->block = true;
 		} else if (strcmp(arg, "step")) {
-			pr_err("--mode: '%s' is not one of step, block", arg);
+			pr_err("attach: --mode '%s' is not one of step, block (see 'pitrace attach "
+			       "--help')", arg);
 			return EXIT_USAGE;
 		}
 		break;

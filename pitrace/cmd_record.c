@@ -75,8 +75,9 @@ static void usage(FILE *f, bool driver)
 	fprintf(f, "Exit status: CMD's (128+N when killed by signal N); 127 when CMD\n"
 		   "is not found, 126 when it cannot be executed; 1 when the recording\n"
 		   "cannot start.%s\n", driver ? "" :
-		   "  SIGKILL to pitrace kills CMD too (SIGINT and SIGTERM\n"
-		   "end the recording, CMD runs on).");
+		   "  SIGINT and SIGTERM end the recording and are passed\n"
+		   "on to CMD, as a shell would; pitrace then waits for CMD (one line\n"
+		   "says so when CMD ignores the signal).  SIGKILL to pitrace kills CMD.");
 }
 
 /* What the command line asked for, before the backend is known. */
@@ -105,7 +106,9 @@ static int apply(struct record_args *a, int key, const char *arg)
 	case OPT_MODE:
 		mode = mode_parse(arg);
 		if (mode < 0) {
-			pr_err("--mode: '%s' is not one of step, block, count", arg);
+			/* the help shows count only with the driver's options */
+			pr_err("record: --mode '%s' is not one of step, block (or count, with "
+			       "--backend driver) (see 'pitrace record --help')", arg);
 			return EXIT_USAGE;
 		}
 		a->drv.cfg.mode = (uint32_t)mode;

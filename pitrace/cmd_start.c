@@ -96,7 +96,8 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		case OPT_MODE:
 			mode = mode_parse(optarg);
 			if (mode < 0) {
-				pr_err("--mode: '%s' is not one of step, block, count", optarg);
+				pr_err("start: --mode '%s' is not one of step, block, count (see "
+				       "'pitrace start --help')", optarg);
 				return EXIT_USAGE;
 			}
 			o->cfg.mode = (uint32_t)mode;

@@ -452,8 +452,11 @@ static void do_resume(struct engine *e, struct thread *t)
 	}
 	t->pending_sig = 0;
 	trap_before_resume(t, sig);
-	if (t->stepping && next_is_syscall(t->proc, t->prev_pc))
+	if (t->stepping && next_is_syscall(t->proc, t->prev_pc)) {
 		trap_before_syscall(e, t);
+		if (e->progress_shown)
+			report_before_syscall(e, t);
+	}
 	if (t->stepping && !sig && t->proc->recorded && vdso_begin(e, t)) {
 		/* A vDSO call: natively to its return (ptrace_vdso.c). */
 		r = ptrace(PTRACE_CONT, t->tid, NULL, NULL);

@@ -171,6 +171,7 @@ struct engine {
 	char *trace_dir;	  /* where the trace ended up (after engine_finish) */
 	uint64_t last_progress_ns, last_progress_steps;
 	bool progress_shown;
+	bool progress_off;	  /* no live line: it could meet CMD's output unseen */
 	bool committed;		  /* the trace has its name (tw_commit) */
 	struct guard_shared *guard; /* attach: what the guardian needs if we die */
 	bool guard_dirty;	  /* processes or breakpoints changed since guard_sync */
@@ -252,6 +253,8 @@ void trap_restore(struct engine *e, struct thread *t, int sig);
 /* ---- what the user is told (ptrace_report.c) ---- */
 /* On a terminal, about once a second: the steps so far and their rate. */
 void report_progress(struct engine *e, uint64_t now);
+/* Thread t is about to make a system call: clear the live line before it writes to it. */
+void report_before_syscall(struct engine *e, struct thread *t);
 /* The last line of a recording: steps, lost, processes, threads, rate, where. */
 void report_summary(struct engine *e, const char *dir);
 /* A thread of the reported process exits with status: keep what tells how it died. */

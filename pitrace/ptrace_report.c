@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <pitrace/format.h>
 #include "log.h"
@@ -32,6 +35,55 @@ static const char *short_count(double v, char *buf, size_t size)
 	return buf;
 }
 
+/* Is fd of task tid the terminal our stderr is? */
+static bool fd_is_our_tty(pid_t tid, int fd)
+{
+	struct stat ours, its;
+	char name[64];
+
+	snprintf(name, sizeof(name), "/proc/%d/fd/%d", (int)tid, fd);
+	return fstat(STDERR_FILENO, &ours) == 0 && stat(name, &its) == 0 &&
+	       S_ISCHR(its.st_mode) && its.st_rdev == ours.st_rdev;
+}
+
+/*
+ * The live line can meet the command's own output only where that goes to
+ * our terminal.  Step mode sees every system call before it runs
+ * (report_before_syscall) and clears the line first; block mode and --on
+ * run some code unseen, so there the line is drawn only when the command's
+ * stdout and stderr go elsewhere.
+ */
+static bool progress_may_collide(const struct engine *e)
+{
+	pid_t pid = e->report_pid ? e->report_pid : e->root_pid;
+
+	if (!e->block && !e->on_mode)
+		return false;
+	return fd_is_our_tty(pid, STDOUT_FILENO) || fd_is_our_tty(pid, STDERR_FILENO);
+}
+
+void report_before_syscall(struct engine *e, struct thread *t)
+{
+	struct arch_syscall sc;
+
+	if (arch_syscall_regs(t->tid, false, &sc) < 0)
+		return;
+	switch (sc.nr) {
+	case SYS_write:
+	case SYS_writev:
+	case SYS_pwrite64:
+	case SYS_pwritev:
+	case SYS_pwritev2:
+		break;
+	default:
+		return;
+	}
+	if (sc.args[0] > INT32_MAX || !fd_is_our_tty(t->tid, (int)sc.args[0]))
+		return;
+	fputs("\r\033[K", stderr);	/* drawn again, below that output, a second on */
+	e->progress_shown = false;
+}
+
 void report_progress(struct engine *e, uint64_t now)
 {
 	uint64_t steps = tw_total_steps(e->tw);
@@ -41,12 +93,15 @@ void report_progress(struct engine *e, uint64_t now)
 	if (now < e->next_progress_ns || !log_is_tty())
 		return;
 	if (!e->next_progress_ns) {
-		/* the first second: nothing to say yet */
+		/* the first second: nothing to say yet (and the command has started) */
+		e->progress_off = progress_may_collide(e);
 		e->next_progress_ns = now + 1000000000ull;
 		e->last_progress_ns = now;
 		e->last_progress_steps = steps;
 		return;
 	}
+	if (e->progress_off)
+		return;
 	rate = (double)(steps - e->last_progress_steps) * 1e9 /
 	       (double)(now - e->last_progress_ns + 1);
 	fprintf(stderr, "\rpitrace: %llu steps, %s steps/s\033[K",

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,10 +28,35 @@
 #include "trace_attrs.h"
 #include "trace_writer.h"
 
+/* The value of "key:" in /proc/<which>/status, blanks skipped, into val; false when absent. */
+static bool proc_status(const char *which, const char *key, char *val, size_t size)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", which);
+	f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			snprintf(val, size, "%s", line + klen + 1 + strspn(line + klen + 1, " \t"));
+			val[strcspn(val, "\n")] = '\0';
+			found = true;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The last signal that ended the recording (g_interrupted is also set without one). */
+static volatile sig_atomic_t g_signal_got;
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	g_interrupted = sig;
+	g_signal_got = sig;
 	/* A terminal's ^C reaches the whole foreground group, the command too; a
 	 * kill() reaches only us, so pass it on like a shell would. */
 	if (g_forward_pid > 0 && si && si->si_code <= 0)
@@ -245,6 +271,28 @@ static int exit_status_of(int status)
 	return EXIT_RUNTIME;
 }
 
+/*
+ * The recording ended by sig, passed on to the command: when the command
+ * ignores or handles it, pitrace's wait would be silent, so one line says
+ * that it runs on and how to end it.
+ */
+static void say_runs_on(pid_t pid, const char *cmd, int sig)
+{
+	char which[24], ign[64], cgt[64];
+	unsigned long long bit = 1ull << (sig - 1);
+	bool ignored, handled;
+
+	snprintf(which, sizeof(which), "%d", (int)pid);
+	ignored = proc_status(which, "SigIgn", ign, sizeof(ign)) && (strtoull(ign, NULL, 16) & bit);
+	handled = proc_status(which, "SigCgt", cgt, sizeof(cgt)) && (strtoull(cgt, NULL, 16) & bit);
+	if (ignored)
+		pr_info("%s (pid %d) ignores SIG%s: it runs on untraced and pitrace waits for it "
+			"(kill -KILL %d ends it)", cmd, (int)pid, sigabbrev_np(sig), (int)pid);
+	else if (handled)
+		pr_info("%s (pid %d) handles SIG%s itself: it runs on untraced and pitrace waits "
+			"for it", cmd, (int)pid, sigabbrev_np(sig));
+}
+
 int ptrace_record(const struct ptrace_opts *o, char **argv)
 {
 	struct engine e;
@@ -337,6 +385,8 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 	g_kick_tid = 0;
 	/* Interrupted: the command goes on (or got our signal) untraced; its
 	 * status is still ours to report, as a shell would. */
+	if (g_signal_got && !e.root_done)
+		say_runs_on(pid, argv[0], g_signal_got);
 	while (!e.root_done) {
 		if (waitpid(pid, &status, 0) == pid) {
 			e.root_status = status;
@@ -396,6 +446,71 @@ static pid_t ppid_of(pid_t pid)
 	return ppid;
 }
 
+/* Do we hold CAP_SYS_PTRACE (bit 19 of CapEff)? */
+static bool have_cap_sys_ptrace(void)
+{
+	char v[64];
+
+	return proc_status("self", "CapEff", v, sizeof(v)) &&
+	       (strtoull(v, NULL, 16) >> 19 & 1);
+}
+
+/* A name for uid: the user's, else the number. */
+static const char *user_name(uid_t uid, char *buf, size_t size)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw)
+		snprintf(buf, size, "%s", pw->pw_name);
+	else
+		snprintf(buf, size, "uid %u", (unsigned)uid);
+	return buf;
+}
+
+/*
+ * Why PTRACE_SEIZE of pid gave EPERM, in words that name the cause: another
+ * tracer, a process of another user without CAP_SYS_PTRACE, or Yama (only
+ * where it exists); else what is left.
+ */
+static void eperm_reason(pid_t pid, char *buf, size_t size)
+{
+	char which[24], v[128], comm[64] = "?", path[64], a[64], b[64];
+	unsigned ruid = 0, euid = 0, suid = 0;
+	int scope = -1;
+	FILE *f;
+
+	snprintf(which, sizeof(which), "%d", (int)pid);
+	if (proc_status(which, "TracerPid", v, sizeof(v)) && atoi(v) > 0) {
+		snprintf(which, sizeof(which), "%d", atoi(v));
+		proc_status(which, "Name", comm, sizeof(comm));
+		snprintf(buf, size, "another tracer has it (pid %d, %s)", atoi(v), comm);
+		return;
+	}
+	if (!have_cap_sys_ptrace() && proc_status(which, "Uid", v, sizeof(v)) &&
+	    sscanf(v, "%u %u %u", &ruid, &euid, &suid) == 3 &&
+	    (ruid != getuid() || euid != getuid() || suid != getuid())) {
+		snprintf(buf, size, "it runs as %s and pitrace as %s, without CAP_SYS_PTRACE: run "
+			 "pitrace as that user or as root", user_name(euid, a, sizeof(a)),
+			 user_name(getuid(), b, sizeof(b)));
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/sys/kernel/yama/ptrace_scope");
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = -1;
+		fclose(f);
+	}
+	if (scope > 0)
+		snprintf(buf, size, "Yama's %s is %d%s", path, scope,
+			 scope == 1 ? ", which lets only a parent trace: run pitrace as root, "
+				      "or set it to 0" : ": run pitrace as root");
+	else
+		snprintf(buf, size, "not permitted%s (a security module, or a process that is "
+			 "not dumpable, such as a set-user-ID program)",
+			 have_cap_sys_ptrace() ? " even with CAP_SYS_PTRACE" : "");
+}
+
 /* Seize every thread of pid (re-listing until no new one appeared). */
 static int seize_process(struct engine *e, pid_t pid)
 {
@@ -431,10 +546,13 @@ static int seize_process(struct engine *e, pid_t pid)
 			if (ptrace(PTRACE_SEIZE, tid, NULL, (void *)e->ptrace_options) < 0) {
 				if (errno == ESRCH)
 					continue;	/* exited meanwhile */
-				pr_err("cannot trace %d: %s%s", pid, strerror(errno),
-				       errno == EPERM ? " (another tracer, or ptrace not "
-							"permitted: see /proc/sys/kernel/yama/"
-							"ptrace_scope)" : "");
+				int err = errno;
+				char why[320] = "";
+
+				if (err == EPERM)
+					eperm_reason(pid, why, sizeof(why));
+				pr_err("cannot trace %d: %s%s%s%s", pid, strerror(err),
+				       why[0] ? " (" : "", why, why[0] ? ")" : "");
 				closedir(d);
 				return -1;
 			}

@@ -14,7 +14,7 @@
 #include "output.h"
 
 static const struct popt_cmd cmd = {
-	.name = "annotate", .synopsis = "[--symbol F | --top N] [--source | --asm] [OPTIONS]",
+	.name = "annotate", .synopsis = "[--symbol F | --top N | --all] [--source | --asm] [OPTIONS]",
 	.description =
 	"Each function's source lines interleaved with its instructions, in address\n"
 	"order, each line and instruction with its steps and their percent; the\n"
@@ -22,15 +22,19 @@ static const struct popt_cmd cmd = {
 	"arrows join each jump to its target inside the function, so loops show.\n"
 	"Without source lines (no debug info) its instructions only, saying why.\n"
 	"Addresses are the binary's own (ELF virtual addresses, as objdump shows\n"
-	"them).  Functions by steps (Base), the most first.",
+	"them).  Functions by steps (Base), the most first: the 5 hottest unless\n"
+	"--symbol, --top or --all says which.",
 };
+
+/* Functions shown when nothing says which: perf annotate's few, not a whole program's. */
+#define ANNOTATE_TOP_DEFAULT 5
 
 static const char *const percent_names[] = { "function", "total", NULL };
 enum { PERCENT_FUNCTION, PERCENT_TOTAL };
 
 struct annotate_opts {
-	size_t top;
-	bool source, asm_only;
+	size_t top;		  /* 0: every function */
+	bool all, source, asm_only;
 	int percent;
 	uint64_t hot;		  /* lines marked hottest */
 	const char *source_dir;
@@ -185,7 +189,8 @@ static int print_report(struct flow_report *r, struct annotate *an, const struct
 		shown++;
 	}
 	if (shown < with_steps && !ret)
-		printf("#\n# %zu more functions with steps not shown (--top)\n", with_steps - shown);
+		printf("#\n# %zu more functions with steps not shown: --top N shows the N hottest, "
+		       "--all every one\n", with_steps - shown);
 	/* --source asked for what some functions lack: say so where scripts look */
 	if (o->source && no_lines == 1)
 		pr_warn("annotate: %s has no source lines (%s); its instructions are shown",
@@ -205,8 +210,9 @@ int cmd_annotate(int argc, char **argv, struct post_opts *opts)
 	struct annotate_opts o = { .hot = 5 };
 	const struct popt opt[] = {
 		OPT_GROUP("What to show"),
-		OPT_SIZE(0, "top", &o.top, "N", "the N functions with the most steps (default: every\n"
-			 "function that ran; --symbol F: that one)"),
+		OPT_SIZE(0, "top", &o.top, "N", "the N functions with the most steps (default 5;\n"
+			 "--symbol F: every function it matches)"),
+		OPT_FLAG(0, "all", &o.all, "every function that ran"),
 		OPT_FLAG(0, "source", &o.source, "source lines only, with their counts (as\n"
 			 "callgrind_annotate --auto shows them)"),
 		OPT_FLAG(0, "asm", &o.asm_only, "instructions only"),
@@ -231,6 +237,12 @@ int cmd_annotate(int argc, char **argv, struct post_opts *opts)
 		pr_err("annotate: --source and --asm exclude each other");
 		return EXIT_USAGE;
 	}
+	if (o.all && o.top) {
+		pr_err("annotate: --top and --all exclude each other");
+		return EXIT_USAGE;
+	}
+	if (!o.top && !o.all && !f.symbol)
+		o.top = ANNOTATE_TOP_DEFAULT;
 	ret = flow_report_open(&r, opts, &f, FR_ARCS, "annotate");
 	if (!ret && !(an = annotate_new(&r, ANNOT_SELECTED)))
 		ret = EXIT_RUNTIME;

@@ -59,8 +59,9 @@ static void print_native(const struct counts *c)
 			snprintf(count, sizeof(count), "%" PRIu64, v[i].count);
 		else
 			snprintf(count, sizeof(count), "unknown");
-		printf(" %10" PRIu64 "  %-12s  %-20s  %s (native)\n", v[i].runs, count, v[i].module,
-		       v[i].symbol);
+		printf(" %10" PRIu64 "  %-12s  ", v[i].runs, count);
+		report_pad(stdout, v[i].module, 20);
+		printf("  %s (native)\n", v[i].symbol);
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,6 +13,7 @@
 #include "log.h"
 #include "cmdline.h"
 #include "post.h"
+#include "report.h"
 #include "stepcodec.h"
 #include "trace_arch.h"
 #include "trace_reader.h"
@@ -276,6 +278,8 @@ static void print_restored(const struct trace_info *in, const struct async_count
 /* The header's attributes and totals, a line each. */
 static void print_header(const struct trace *t, const struct trace_info *in)
 {
+	char *cmdline;
+
 	print_str("trace:", trace_dir(t));
 	printf("%-12s version %u (readable by version %u and newer; this post reads up to %u)\n",
 	       "format:", in->version, in->min_reader, PT_FORMAT_VERSION);
@@ -287,10 +291,9 @@ static void print_header(const struct trace *t, const struct trace_info *in)
 	if (in->kernel_build_id[0])
 		print_str("build-id:", in->kernel_build_id);
 	print_str("hostname:", in->hostname);
-	printf("%-12s", "command:");
-	for (size_t i = 0; in->argv[i]; i++)
-		printf(" %s", in->argv[i]);
-	printf("%s\n", in->argv[0] ? "" : " -");
+	cmdline = report_command_line(in->argv, 0);	/* whole: info is where to read it */
+	printf("%-12s %s\n", "command:", cmdline && cmdline[0] ? cmdline : "-");
+	free(cmdline);
 	print_time("started:", &in->start);
 	print_time("stopped:", &in->stop);
 	if (in->start.monotonic_ns && in->stop.monotonic_ns >= in->start.monotonic_ns)

@@ -43,8 +43,11 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
 	for (unsigned b = 0, at = 0; b < in->site.insn.len && b < in->nr_bytes; b++)
 		at += (unsigned)snprintf(bytes + at, sizeof(bytes) - at, "%s%02x", b ? " " : "",
 					 in->bytes[b]);
-	printf("%10" PRIu64 " %7u %18" PRIx64 "  %-28s %-20s %-24s %s\n", st->index, t->tid,
-	       st->pc, where ? where : "?", src ? src : "??", bytes[0] ? bytes : "??", in->text);
+	printf("%10" PRIu64 " %7u %18" PRIx64 "  ", st->index, t->tid, st->pc);
+	report_pad(stdout, where ? where : "?", 28);
+	putchar(' ');
+	report_pad(stdout, src ? src : "??", 20);
+	printf(" %-24s %s\n", bytes[0] ? bytes : "??", in->text);
 	free(where);
 	free(src);
 }

@@ -8,6 +8,7 @@
 #include "log.h"
 #include "output.h"
 #include "post.h"
+#include "report.h"
 #include "version.h"
 
 struct command {
@@ -74,6 +75,7 @@ int main(int argc, char **argv)
 	int nargs, r;
 
 	log_progname = "post";
+	report_locale();
 	cmd.description = describe();
 	r = post_parse(&cmd, argc, argv, tables, &opts, NULL, argc, &args, &nargs);
 	if (r)

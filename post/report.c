@@ -2,14 +2,18 @@
 /* Table output shared by post's reports (see report.h and docs/post.md). */
 #include <errno.h>
 #include <inttypes.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "callflow.h"
 #include "log.h"
 #include "report.h"
 #include "session.h"
+#include "trace_dir.h"
 #include "trace_reader.h"
 
 int report_sort_option(const struct popt *o, const char *arg, const char *cmd)
@@ -90,6 +94,57 @@ double report_percent(uint64_t part, uint64_t total)
 	return total ? 100.0 * (double)part / (double)total : 0.0;
 }
 
+/* Back over UTF-8 continuation bytes, so a cut never splits a character. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+char *report_command_line(char *const *argv, size_t max)
+{
+	size_t len = 0, cap = 64;
+	char *out = malloc(cap), *q = NULL;
+
+	for (size_t i = 0; out && argv && argv[i]; i++) {
+		/* $'\xNN' takes 4 bytes a byte, plus $, quotes and NUL */
+		size_t qsize = 4 * strlen(argv[i]) + 8, n;
+		char *nq = realloc(q, qsize);
+
+		if (!nq)
+			goto oom;
+		q = nq;
+		n = strlen(td_quote(argv[i], q, qsize));
+		if (len + n + 2 > cap) {
+			char *no = realloc(out, cap = 2 * (len + n + 2));
+
+			if (!no)
+				goto oom;
+			out = no;
+		}
+		if (i)
+			out[len++] = ' ';
+		memcpy(out + len, q, n);
+		len += n;
+	}
+	free(q);
+	if (!out)
+		return NULL;
+	out[len] = '\0';
+	/* cut only what is longer than the note that replaces it (which then fits) */
+	if (max && len > max + 64) {
+		size_t cut = char_start(out, max);
+
+		snprintf(out + cut, 64, "... (%zu more bytes)", len - cut);
+	}
+	return out;
+oom:
+	free(q);
+	free(out);
+	return NULL;
+}
+
 static void print_duration(FILE *f, uint64_t ns)
 {
 	if (ns % 1000000000u == 0)
@@ -117,17 +172,15 @@ void report_header(FILE *f, struct session *s, const char *report)
 	const struct session_filter *fl = session_filter(s);
 	static const char *const rings[] = { "all", "user", "kernel" };
 	const char *sep = " ";
+	char *cmdline;
 
 	fprintf(f, "# %s of trace %s (%s, %s", report, trace_dir(t),
 		in->backend[0] ? in->backend : "?", in->state[0] ? in->state : "state unknown");
 	if (in->totals.lost)
 		fprintf(f, ", %" PRIu64 " steps lost", in->totals.lost);
-	fputs(")\n# command:", f);
-	for (size_t i = 0; in->argv && in->argv[i]; i++)
-		fprintf(f, " %s", in->argv[i]);
-	if (!in->argv || !in->argv[0])
-		fputs(" ?", f);
-	fputc('\n', f);
+	cmdline = report_command_line(in->argv, REPORT_COMMAND_MAX);
+	fprintf(f, ")\n# command: %s\n", cmdline && cmdline[0] ? cmdline : "?");
+	free(cmdline);
 	if (fl->pid || fl->tid || fl->module || fl->symbol || fl->ring) {
 		fputs("# filter:", f);
 		if (fl->pid)
@@ -180,14 +233,6 @@ void report_total(FILE *f, struct session *s, uint64_t total, uint64_t shown)
 }
 
 /* ---- names ---- */
-
-/* Back over UTF-8 continuation bytes, so a cut never splits a character. */
-static size_t char_start(const char *s, size_t i)
-{
-	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
-		i--;
-	return i;
-}
 
 /* Is the '<' or '>' at i a template bracket (not in operator<, operator<<, operator->, ...)? */
 static bool is_bracket(const char *s, size_t i)
@@ -457,6 +502,50 @@ int report_finish(FILE *f, const char *what)
 
 /* ---- tables ---- */
 
+void report_locale(void)
+{
+	setlocale(LC_CTYPE, "");
+	/* "C" knows ASCII only; names in ELF files are UTF-8, as compilers write them */
+	if (!strcmp(nl_langinfo(CODESET), "ANSI_X3.4-1968"))
+		setlocale(LC_CTYPE, "C.UTF-8");
+}
+
+int report_width(const char *s)
+{
+	size_t len = strlen(s);
+	mbstate_t st;
+	int w = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (len) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s, len, &st);
+		int cw;
+
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			/* not a character here: a column a byte, as most terminals show them */
+			memset(&st, 0, sizeof(st));
+			n = 1;
+			cw = 1;
+		} else {
+			cw = wcwidth(wc);
+			if (cw < 0)
+				cw = 1;
+		}
+		w += cw;
+		s += n;
+		len -= n;
+	}
+	return w;
+}
+
+void report_pad(FILE *f, const char *s, int width)
+{
+	fputs(s, f);
+	for (int n = width - report_width(s); n > 0; n--)
+		fputc(' ', f);
+}
+
 static int digits(uint64_t v)
 {
 	int n = 1;
@@ -533,7 +622,7 @@ void report_print_table(FILE *f, const struct report_table *t, const struct repo
 		w[c] = (int)strlen(t->col_names[c]);
 		for (size_t k = 0; k < shown; k++) {
 			const char *v = c == nc && names ? names[sel[k]] : rows[sel[k]].cols[c];
-			int l = v ? (int)strlen(v) : 1;
+			int l = v ? report_width(v) : 1;
 
 			if (l > w[c])
 				w[c] = l;
@@ -554,7 +643,8 @@ void report_print_table(FILE *f, const struct report_table *t, const struct repo
 
 			if (names && c == nc)
 				v = names[sel[k]];
-			fprintf(f, "  %-*s", w[c], v);
+			fputs("  ", f);
+			report_pad(f, v, w[c]);
 		}
 		fprintf(f, "%s\n", output_reset());
 	}

@@ -94,10 +94,20 @@ void report_sort(struct report_row *rows, size_t n, size_t nr_cols);
 /* A '#' line: report_comment(f, "counts by %s", by) prints "# counts by symbol". */
 void report_comment(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Bytes of the quoted command line a report's header shows (post info shows it whole). */
+#define REPORT_COMMAND_MAX 200
+
+/*
+ * The traced command as a shell would quote it, each word as td_quote does
+ * (the line can be run again), malloc'ed; much longer than max bytes (0:
+ * no limit), cut at a character with "... (N more bytes)".  NULL without memory.
+ */
+char *report_command_line(char *const *argv, size_t max);
+
 /*
  * The first lines of every report:
  *   # REPORT of trace DIR (backend, state[, N steps lost])
- *   # command: ARGV
+ *   # command: ARGV                     (quoted, cut at REPORT_COMMAND_MAX bytes)
  *   # filter: pid P, module M, ...      (the filters set)
  *   # window: steps A to B, ...         (when one is set)
  */
@@ -123,6 +133,17 @@ void report_names_free(struct report_names *rn);
  * unless the recorder counted it), else "".
  */
 const char *report_native_mark(const struct callflow *cf, uint32_t fn);
+
+/*
+ * Columns line up by what a terminal shows, not by bytes: a name of
+ * non-ASCII characters (café) takes fewer columns than bytes.
+ * report_locale: post's LC_CTYPE, the user's (UTF-8 in place of "C").
+ * report_width: the columns s takes (wcwidth; a byte that is not part of
+ * a character, one).  report_pad: s, then spaces up to width columns.
+ */
+void report_locale(void);
+int report_width(const char *s);
+void report_pad(FILE *f, const char *s, int width);
 
 /* name, elided to at most REPORT_NAME_MAX bytes plus the marker, into buf (>= 128 bytes). */
 const char *report_elide(const char *name, char *buf, size_t size);

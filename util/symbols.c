@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Symbol sessions: per-process address spaces from task records, resolved through ELF modules. */
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -66,6 +67,7 @@ struct sym_session {
 	struct sym_search *search; /* where modules' files are looked for */
 	struct sym_kernel *kernel;
 	bool kernel_tried;
+	bool warned_missing;	  /* a traced file not found here was named (once) */
 	uint32_t exited[EXITED_KEEP]; /* pids of exited processes, oldest at exited_next */
 	size_t exited_next, nr_exited;
 	void (*uncovered)(void *ctx); /* sym_on_uncovered: called once, then NULL */
@@ -442,6 +444,27 @@ static struct sym_session *modules_of(struct sym_session *s)
 	return s->owner ? s->owner : s;
 }
 
+/*
+ * A traced file that is not where it was and was found nowhere else: its
+ * rows become "name+0x..." with no word why unless said.  One line for the
+ * first such file, with the ways out; the others under -v.
+ */
+static void warn_missing(struct sym_session *s, const struct sym_module *m,
+			 const char *open_path)
+{
+	if (m->usable || m->stand_in_elf || m->debug_elf || m->nr_syms || m->found.replaced ||
+	    access(open_path, F_OK) == 0 || errno != ENOENT)
+		return;
+	if (s->warned_missing) {
+		pr_dbg("%s: not found: no symbols", open_path);
+		return;
+	}
+	s->warned_missing = true;
+	pr_warn("%s: not found (moved or deleted since it was traced): its code shows as "
+		"%s+0x...; --symfs DIR reads it under DIR, and 'pitrace archive' keeps a "
+		"trace's files while they are there", open_path, m->name);
+}
+
 static struct sym_module *module_get(struct sym_session *s, const char *path, const char *name,
 				     const uint8_t *bid, size_t bid_len)
 {
@@ -466,6 +489,8 @@ static struct sym_module *module_get(struct sym_session *s, const char *path, co
 	m = sym_module_open(open_path, name, bid, bid_len, s->search);
 	if (!m)
 		return NULL;
+	if (!name)
+		warn_missing(s, m, open_path);
 	if (s->demangle)
 		sym_module_demangle(m);
 	if (!name) {

@@ -466,6 +466,12 @@ static int load_header(struct trace *t)
 
 	if (!path)
 		return -1;
+	/* a directory without one is something else than a damaged trace */
+	if (faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
+		pr_err("%s: not a pitrace trace (no %s file)", t->dir, PT_FILE_HEADER);
+		free(path);
+		return -1;
+	}
 	if (trace_load_file(path, PT_KIND_HEADER, &h, &data, &len) < 0) {
 		free(path);
 		return -1;

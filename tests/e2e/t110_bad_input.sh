@@ -37,7 +37,8 @@ done <<TABLE
 2|'99999999999' is not a list of process ids|attach -p 99999999999
 2|--mode count needs the driver backend|record --backend ptrace --mode count -- true
 2|--on needs the ptrace backend|record --backend driver --on main -- true
-2|'fast' is not one of step, block|record --mode fast -- true
+2|record: --mode 'fast' is not one of step, block \\(or count, with --backend driver\\) \\(see 'pitrace record --help'\\)$|record --mode fast -- true
+2|attach: --mode 'fast' is not one of step, block \\(see 'pitrace attach --help'\\)$|attach -p 1 --mode fast
 127|cannot run 'no-such-command': No such file or directory|record -- no-such-command
 126|cannot run '/etc/passwd': Permission denied|record -- /etc/passwd
 1|cannot create /proc/no-such-dir|record -o /proc/no-such-dir -- $PROGS/pt_exit3
@@ -73,6 +74,28 @@ rc=$?
 kill -TERM $rec
 wait $rec
 expect_eq "attach to a traced process: status" 1 "$rc"
-grep -q "^pitrace: error: cannot trace $victim: Operation not permitted" err ||
+grep -q "^pitrace: error: cannot trace $victim: Operation not permitted (another tracer has it (pid [0-9]*, pitrace))$" err ||
 	fail "EPERM message: $(cat err)"
+
+# another user's process, from a pitrace without CAP_SYS_PTRACE: the uids are
+# the cause, and Yama is named only where it exists
+command -v setpriv >/dev/null || skip "setpriv is not installed (the rest passed)"
+id nobody >/dev/null 2>&1 || skip "no user nobody (the rest passed)"
+sleep 30 &
+victim=$!
+mkdir nb && chown nobody nb
+(cd nb && setpriv --reuid nobody --regid "$(id -g nobody)" --clear-groups \
+	"$PITRACE" attach -p $victim -o a3) >out 2>err
+rc=$?
+expect_eq "attach to another user's process: status" 1 "$rc"
+grep -q "^pitrace: error: cannot trace $victim: Operation not permitted (it runs as root and pitrace as nobody, without CAP_SYS_PTRACE: run pitrace as that user or as root)$" err ||
+	fail "another user's process: $(cat err)"
+if [ -e /proc/sys/kernel/yama/ptrace_scope ]; then
+	echo "note: Yama is present here; its case was not exercised"
+else
+	grep -q yama err && fail "Yama named where it does not exist: $(cat err)"
+fi
+[ -e nb/a3 ] && fail "a refused attach left nb/a3 behind"
+kill $victim
+wait $victim 2>/dev/null
 echo "PASS"

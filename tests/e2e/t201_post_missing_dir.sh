@@ -21,7 +21,11 @@ done
 expect_error "default pitrace.data missing" 1 '^post: error: pitrace.data: no such trace directory$' \
 	"$POST" counts
 mkdir empty
-expect_error "empty directory" 1 '^post: error: empty/header: missing$' "$POST" -i empty info
+expect_error "empty directory" 1 '^post: error: empty: not a pitrace trace \(no header file\)$' \
+	"$POST" -i empty info
+mkdir notatrace && echo text >notatrace/notes
+expect_error "a directory of other files" 1 \
+	'^post: error: notatrace: not a pitrace trace \(no header file\)$' "$POST" -i notatrace info
 touch notadir
 expect_error "a file, not a directory" 1 '^post: error: notadir: not a trace directory$' \
 	"$POST" -i notadir counts

@@ -36,8 +36,20 @@ annot_golden t340_labels.window labels --asm --symbol beta --from 6 --to 12
 # same in both layouts (demo: libc's functions with their debug lines and
 # inlined headers, ld.so's, PLT entries).
 arc_record demo "$PROGS/demo"
-"$POST" -i demo annotate >demo.ann || fail "annotate demo"
-"$POST" -i demo annotate --source >demo.src 2>/dev/null || fail "annotate --source demo"
+"$POST" -i demo annotate --all >demo.ann || fail "annotate demo"
+"$POST" -i demo annotate --all --source >demo.src 2>/dev/null || fail "annotate --source demo"
+
+# Without --symbol, --top or --all: the 5 hottest, and a line saying how to see more
+"$POST" -i demo annotate >demo.5 || fail "annotate demo (default)"
+expect_eq "functions annotated by default" 5 "$(grep -c '^# function' demo.5)"
+expect_eq "the default's functions" "$(grep '^# function' demo.ann | head -5)" \
+	"$(grep '^# function' demo.5)"
+more=$(( $(grep -c '^# function' demo.ann) - 5 ))
+expect_eq "the default's last line" \
+	"# $more more functions with steps not shown: --top N shows the N hottest, --all every one" \
+	"$(tail -1 demo.5)"
+"$POST" -i demo annotate --top 7 | grep -c '^# function' >n7
+expect_eq "--top 7" 7 "$(cat n7)"
 "$POST" -i demo profile --wide >demo.prof || fail "profile demo"
 E2E=$ROOT/tests/e2e python3 - demo.ann demo.src demo.prof <<'PY' || fail "annotate's rows do not add up"
 import os, sys
@@ -163,6 +175,8 @@ run_expect_status "--source --asm" 2 "$POST" -i labels annotate --source --asm 2
 expect_eq "--source --asm" "post: error: annotate: --source and --asm exclude each other" "$(cat err)"
 run_expect_status "--percent bad" 2 "$POST" -i labels annotate --percent most 2>err
 expect_eq "--percent bad" "post: error: annotate: --percent 'most' is not one of function, total" "$(cat err)"
+run_expect_status "--top --all" 2 "$POST" -i labels annotate --top 2 --all 2>err
+expect_eq "--top --all" "post: error: annotate: --top and --all exclude each other" "$(cat err)"
 run_expect_status "--top 0" 2 "$POST" -i labels annotate --top 0 2>err
 grep -qx "post: error: annotate: --top '0' is not a positive number of rows" err || fail "--top 0: $(cat err)"
 "$POST" -i labels annotate --symbol nosuch >none.out 2>err || fail "annotate --symbol nosuch: exit $?"

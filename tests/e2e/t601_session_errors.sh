@@ -34,7 +34,7 @@ expect_err "two selections" 2 'give one selection' "$PITRACE" start --all -p 1
 expect_err "bad pid list" 2 "-p: '1,x' is not a list of pids" "$PITRACE" start -p 1,x
 expect_err "empty range" 2 'empty range 9-3' "$PITRACE" start --pid-range 9-3
 expect_err "long comm" 2 'longer than a command name can be' "$PITRACE" start --comm abcdefghijklmnopq
-expect_err "bad mode" 2 "'fast' is not one of step, block, count" "$PITRACE" start --all --mode fast
+expect_err "bad mode" 2 "start: --mode 'fast' is not one of step, block, count (see 'pitrace start --help')" "$PITRACE" start --all --mode fast
 expect_err "bad size" 2 "'0' is not a size in MiB" "$PITRACE" start --all --buffer-size 0
 expect_err "two policies" 2 'exclude each other' "$PITRACE" start --all --wrap --stop-when-full
 expect_err "stray argument" 2 "unexpected argument 'x'" "$PITRACE" start --all x

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Runs until killed: spins, then bumps a counter in the file argv[1] (atomically), forever. */
+/*
+ * Runs until killed: spins, then bumps a counter in the file argv[1]
+ * (atomically), forever; ignores the signals numbered in argv[2...].
+ */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "pt_spin.h"
@@ -11,6 +16,8 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
+	for (int i = 2; i < argc; i++)
+		signal(atoi(argv[i]), SIG_IGN);
 	for (;;) {
 		char tmp[4096];
 		FILE *f;

@@ -13,4 +13,4 @@
       4  28.57% *  401021:  \-- jne 0x40101d <beta+0x2>  # taken 3 of 4
       1   7.14%    401023:      ret
 #
-# 2 more functions with steps not shown (--top)
+# 2 more functions with steps not shown: --top N shows the N hottest, --all every one
