@@ -19,7 +19,7 @@ done <<TABLE
 2|no command to run|record
 2|unknown option '--bogus'|record --bogus -- true
 2|unknown option '-q'|record -q
-2|option --on needs an argument \\(SYMBOL\\)|record --on
+2|option --on needs an argument \\(SYMBOLS\\)|record --on
 2|option -o/--output needs an argument \\(DIR\\)|record -o
 2|option --mode needs an argument|record --mode
 2|option --backend needs an argument|record --backend

@@ -31,6 +31,7 @@ for backend in driver ptrace; do
 	if [ "$gaps" != 0 ]; then	# what they are, for the log
 		post -i $backend dump --steps 2>&1 | grep -i -B2 -A1 gap | head -n 20
 		post -i $backend info 2>&1 | grep -i 'gap\|lost\|steps'
+		tar czf $backend.tgz $backend && export_file k12-$backend.tgz $backend.tgz
 	fi
 	echo "INFO late-trap-$backend: $(stat $backend restored) steps restored after a late trap"
 done
