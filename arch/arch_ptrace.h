@@ -53,11 +53,15 @@ extern const unsigned arch_syscall_insn_len;
 extern const bool arch_syscall_step_runs_next;
 
 /*
- * Required: vDSO calls may run natively (ptrace_vdso.c).  Not where the
- * kernel enters signal handlers through a vDSO trampoline (POWER): a
- * native run from there would take the handler with it untraced.
+ * Required: a stepped thread has come into the vDSO (regs r) from outside
+ * it: whether by a call, which returns to its caller and so may run
+ * natively (ptrace_vdso.c).  from is the instruction that step ran (code:
+ * len bytes of it), 0 when the stop was no single step's (a signal
+ * delivered, a block step).  POWER's kernel enters signal handlers through
+ * a trampoline in the vDSO, and handlers return into it: a native run from
+ * there would take the handler with it, untraced.
  */
-extern const bool arch_vdso_native;
+bool arch_vdso_call(const struct arch_stop_regs *r, uint64_t from, const uint8_t *code, size_t len);
 
 /* Required: true when code (len bytes available) starts with a system call
  * instruction. */

@@ -492,6 +492,7 @@ static void do_resume(struct engine *e, struct thread *t)
 	/* ESRCH: killed meanwhile (SIGKILL); its exit is reported next. */
 	if (r < 0 && errno != ESRCH)
 		pr_warn("cannot resume %d: %s", t->tid, strerror(errno));
+	t->step_from = 0;	/* vdso_begin's, for this resume only */
 	t->injected_sig = sig;
 	t->running = true;
 }
@@ -758,6 +759,7 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 	}
 	if (!restarted && (t->trap.armed || r->syscall_nr >= 0))
 		trap_after_syscall(e, t, r->syscall_nr);
+	t->step_from = restarted || e->block ? 0 : t->prev_pc;
 	t->prev_pc = r->pc;
 	t->prev_sp = r->sp;
 	if (r->syscall_nr >= 0)

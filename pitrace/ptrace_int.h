@@ -85,6 +85,8 @@ struct thread {
 	uint64_t lifted_bp;
 	uint64_t prev_pc;	  /* the instruction the next step trap completes */
 	uint64_t prev_sp;	  /* the stack pointer before it */
+	uint64_t step_from;	  /* until the next resume: the instruction the last single
+				   * step ran; 0 after any other stop */
 	int pending_sig;	  /* signal to deliver at the next resume */
 	int injected_sig;	  /* signal delivered at the last resume */
 	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */

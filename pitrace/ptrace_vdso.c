@@ -41,42 +41,79 @@ static bool in_vdso(const struct proc *p, uint64_t pc)
 static struct vdso_call *resumed_call(struct thread *t)
 {
 	struct ptrace_vdso *v = &t->vdso;
+	struct vdso_call *c;
 
 	while (v->depth && v->calls[v->depth - 1].sig_depth > t->sig_depth)
 		v->depth--;
 	if (!v->depth)
 		return NULL;
-	if (v->calls[v->depth - 1].sig_depth == t->sig_depth &&
-	    t->prev_sp < v->calls[v->depth - 1].end_sp)
-		return &v->calls[v->depth - 1];
+	c = &v->calls[v->depth - 1];
+	/* With the return address in a register the call starts at its end sp (arch_ptrace.h). */
+	if (c->sig_depth == t->sig_depth &&
+	    (t->prev_sp < c->end_sp || (c->ret_in_reg && t->prev_sp == c->end_sp)))
+		return c;
 	return NULL;
 }
 
-/* A new call: t is at its entry, the return address on the stack or in a register. */
-static struct vdso_call *new_call(struct thread *t)
+/*
+ * Whether t, stepped into the vDSO, came by a call (arch_vdso_call): not
+ * where POWER's kernel enters a signal handler through its trampoline.
+ */
+static bool entered_by_call(struct thread *t, const struct arch_stop_regs *r)
+{
+	uint8_t code[ARCH_INSN_MAX_LEN];
+	ssize_t n = 0;
+
+	if (t->step_from)
+		n = pread(t->proc->memfd, code, sizeof(code), (off_t)t->step_from);
+	return arch_vdso_call(r, t->step_from, code, n > 0 ? (size_t)n : 0);
+}
+
+/* A new call: t is at its entry (regs r), to return to ret. */
+static struct vdso_call *new_call(struct thread *t, const struct arch_stop_regs *r, uint64_t ret)
 {
 	struct ptrace_vdso *v = &t->vdso;
-	struct arch_stop_regs r;
 	struct vdso_call *c;
-	uint64_t ret = 0;
 
-	if (arch_read_regs(t->tid, &r) < 0)
-		return NULL;
-	ret = r.ra;
-	if (!ret && pread(t->proc->memfd, &ret, sizeof(ret), (off_t)r.sp) != sizeof(ret))
-		return NULL;
-	if (!ret || in_vdso(t->proc, ret))
-		return NULL;	/* called from the vDSO itself: not an entry */
 	if (v->depth == VDSO_MAX_CALLS) {
 		memmove(v->calls, v->calls + 1, sizeof(v->calls[0]) * (VDSO_MAX_CALLS - 1));
 		v->depth--;
 	}
 	c = &v->calls[v->depth++];
-	c->entry = r.pc;
+	c->entry = r->pc;
 	c->ret = ret;
-	c->end_sp = arch_frame_end_sp(&r);
+	c->end_sp = arch_frame_end_sp(r);
+	c->ret_in_reg = r->ra != 0;
 	c->sig_depth = t->sig_depth;
 	return c;
+}
+
+/*
+ * Whether the vDSO code t is about to run belongs to a call: one it goes
+ * on with, or one it enters (*c NULL when that cannot run natively).
+ * False for code no call runs (POWER's signal trampoline) and for calls
+ * from the vDSO itself.
+ */
+static bool find_call(struct thread *t, struct vdso_call **c)
+{
+	struct arch_stop_regs r;
+	uint64_t ret;
+
+	*c = resumed_call(t);
+	if (*c)
+		return true;
+	if (arch_read_regs(t->tid, &r) < 0)
+		return true;
+	if (!entered_by_call(t, &r))
+		return false;
+	/* The return address: in a register (ppc64's LR), else on the stack. */
+	ret = r.ra;
+	if (!ret && pread(t->proc->memfd, &ret, sizeof(ret), (off_t)r.sp) != sizeof(ret))
+		return true;
+	if (!ret || in_vdso(t->proc, ret))
+		return false;
+	*c = new_call(t, &r, ret);
+	return true;
 }
 
 bool vdso_begin(struct engine *e, struct thread *t)
@@ -85,11 +122,8 @@ bool vdso_begin(struct engine *e, struct thread *t)
 	struct vdso_call *c;
 
 	(void)e;
-	if (!arch_vdso_native || !in_vdso(p, t->prev_pc))
+	if (!in_vdso(p, t->prev_pc) || !find_call(t, &c))
 		return false;
-	c = resumed_call(t);
-	if (!c)
-		c = new_call(t);
 	if (!c || ptrace_atomic_run_to(&t->atomic, p->memfd, c->entry, c->ret) < 0) {
 		if (!t->vdso.failed_said)
 			fprintf(stderr, "pitrace: the vDSO code at %#llx cannot run natively: "

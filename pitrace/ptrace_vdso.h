@@ -18,6 +18,7 @@ struct vdso_call {
 	uint64_t entry;		  /* its first instruction */
 	uint64_t ret;		  /* the return address: the breakpoint it runs to */
 	uint64_t end_sp;	  /* the stack pointer once it has returned */
+	bool ret_in_reg;	  /* ret was read from a register: end_sp is the entry's sp */
 	unsigned sig_depth;	  /* the thread's handler depth when it was made */
 };
 

@@ -19,8 +19,29 @@ const unsigned arch_syscall_insn_len = 4;
  * following sc.
  */
 const bool arch_syscall_step_runs_next = true;
-/* The signal trampoline is in the vDSO: its code stays single-stepped. */
-const bool arch_vdso_native = false;
+
+/*
+ * A call is a branch-and-link (bl, bctrl, blrl) whose LR is the address
+ * after it, or a bctr with LR where its caller returns (a PLT stub's tail
+ * call).  The kernel's signal trampoline, __kernel_start_sigtramp_rt64,
+ * is entered by signal delivery (no step: from is 0, LR is the
+ * interrupted code's, maybe right after a bl) and by the handler's blr (a
+ * return).  A block step says not where its branch was: that entry is
+ * stepped.
+ */
+bool arch_vdso_call(const struct arch_stop_regs *r, uint64_t from, const uint8_t *code, size_t len)
+{
+	struct arch_insn in = { 0 };
+
+	if (!from || len < 4)
+		return false;
+	ppc64le_classify_word((uint32_t)code[0] | (uint32_t)code[1] << 8 |
+				      (uint32_t)code[2] << 16 | (uint32_t)code[3] << 24,
+			      from, &in);
+	if (in.cls == ARCH_INSN_CALL)
+		return r->ra == from + 4;
+	return in.cls == ARCH_INSN_JUMP && (in.flags & ARCH_INSN_INDIRECT);
+}
 
 /* Little-endian words: sc is 0x44000002, scv 0 is 0x44000001. */
 bool arch_is_syscall_insn(const uint8_t *code, size_t len)

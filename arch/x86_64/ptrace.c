@@ -14,7 +14,20 @@ const unsigned arch_syscall_insn_len = 2;	/* syscall: 0f 05 */
 
 /* The kernel reports a stepped syscall at its exit (syscall_exit_work()). */
 const bool arch_syscall_step_runs_next = false;
-const bool arch_vdso_native = true;
+
+/*
+ * Every entry into the vDSO is a call (or a jump through a PLT, which
+ * returns to its caller's caller alike): signal handlers return through
+ * libc's restorer, never the vDSO's code.
+ */
+bool arch_vdso_call(const struct arch_stop_regs *r, uint64_t from, const uint8_t *code, size_t len)
+{
+	(void)r;
+	(void)from;
+	(void)code;
+	(void)len;
+	return true;
+}
 
 bool arch_is_syscall_insn(const uint8_t *code, size_t len)
 {
