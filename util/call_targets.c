@@ -198,20 +198,17 @@ int call_targets_find(struct sym_session *sym, struct trace_iter *it)
 
 	p.dec = arch_decoder_new();
 	p.cache = calloc(CT_CACHE, sizeof(*p.cache));
-	if (!p.sym || !p.dec || !p.cache) {
-		pr_err("out of memory finding the calls into code without symbols");
+	if (!p.sym || !p.dec || !p.cache)
 		goto out;
-	}
 	while (!p.oom && (r = trace_next_run(it, &ev, &pcs, &n)) == 1) {
 		if (ev.kind != TEV_STEP)
 			event(&p, &ev);
 		else if (!ev.ring)
 			user_steps(&p, &ev, pcs, n);
 	}
-	if (p.oom) {
-		pr_err("out of memory finding the calls into code without symbols");
-		r = -1;
-	}
+	/* Damage ends the pass where it ends the report's pass (which says
+	 * so): the targets before it count. */
+	r = p.oom ? -1 : 0;
 	if (r == 0)
 		sym_split_at_call_targets(sym);
 out:
@@ -220,5 +217,5 @@ out:
 	free(p.cache);
 	arch_decoder_free(p.dec);
 	sym_session_free(p.sym);
-	return r < 0 ? -1 : 0;
+	return r;
 }

@@ -14,7 +14,8 @@
 /*
  * Read it to the end (what it gives is the pass's: restored steps
  * included), note each call target of user code in sym's modules and cut
- * them there.  0, or -1 when the trace could not be read (printed).
+ * them there, also when damage ends the reading early (the report's own
+ * pass says what it is).  0, or -1 when out of memory.
  */
 int call_targets_find(struct sym_session *sym, struct trace_iter *it);
 

@@ -9,6 +9,7 @@
 #include "log.h"
 
 int log_verbose;
+_Thread_local int log_quiet;
 const char *log_progname = "pitrace";
 
 /* The line's prefix: "prog: error: ", "prog: debug: file: ". */
@@ -34,6 +35,8 @@ void log_msg(int level, const char *file, const char *fmt, ...)
 	int saved = errno, head, body;
 	va_list ap;
 
+	if (log_quiet > 0)
+		return;
 	for (;;) {
 		head = log_prefix(line, size, level, file);
 		if (head < 0)

@@ -8,6 +8,8 @@
 
 extern int log_verbose;		/* 0 default, 1 -v, 2 -vv */
 extern const char *log_progname; /* "pitrace" or "post" */
+/* Above 0: this thread's messages are dropped (a pass whose findings another reports). */
+extern _Thread_local int log_quiet;
 
 void log_msg(int level, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -509,11 +509,17 @@ static void find_call_targets(void *ctx)
 {
 	struct session *s = ctx;
 	double cpu0 = cpu_seconds();
-	struct trace_iter *it = session_iter(s, false);
+	struct trace_iter *it;
+	int r;
 
-	if (!it || call_targets_find(s->sym, it) < 0)
-		pr_warn("code without symbols stays one function per module");
+	/* What the trace says wrong the report's own pass says, once. */
+	log_quiet++;
+	it = session_iter(s, false);
+	r = it ? call_targets_find(s->sym, it) : 0;	/* no iterator: the report's says why */
 	trace_iter_free(it);
+	log_quiet--;
+	if (r < 0)
+		pr_warn("code without symbols stays one function per module (out of memory)");
 	pr_dbg("code without symbols: cut at the calls into it in %.4f s of CPU",
 	       cpu_seconds() - cpu0);
 }

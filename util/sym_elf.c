@@ -959,10 +959,19 @@ static uint64_t segment_end(const struct sym_module *m, uint64_t vaddr)
 	return 0;
 }
 
+static uint64_t program_entry(const struct sym_module *m);
+
 void sym_module_split_at_calls(struct sym_module *m)
 {
-	size_t n = m->call_targets ? unique_targets(m) : 0, added = 0;
-	struct sym_entry *fn = n ? calloc(n, sizeof(*fn)) : NULL;
+	uint64_t entry = m->call_targets ? program_entry(m) : 0;
+	size_t n, added = 0;
+	struct sym_entry *fn;
+
+	/* A program's entry (_start) starts a function too: nothing calls it. */
+	if (entry)
+		sym_module_note_call(m, entry);
+	n = m->call_targets ? unique_targets(m) : 0;
+	fn = n ? calloc(n, sizeof(*fn)) : NULL;
 
 	for (size_t i = 0; fn && i < n; i++) {
 		uint64_t start = m->call_targets[i], end = segment_end(m, start), next;
@@ -1061,6 +1070,16 @@ static bool is_program(Elf *elf, const GElf_Ehdr *ehdr)
 	for (size_t i = 0; i < n && !interp; i++)
 		interp = gelf_getphdr(elf, i, &ph) && ph.p_type == PT_INTERP;
 	return interp && !has_dynamic_tag(elf, DT_SONAME);
+}
+
+/* A program's entry point, 0 for a library or when unknown. */
+static uint64_t program_entry(const struct sym_module *m)
+{
+	GElf_Ehdr ehdr;
+
+	if (!m->elf || !gelf_getehdr(m->elf, &ehdr) || !is_program(m->elf, &ehdr))
+		return 0;
+	return ehdr.e_entry;
 }
 
 /*

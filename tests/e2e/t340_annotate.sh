@@ -4,8 +4,8 @@
 # tests/progs/labels.S (beta's loop runs 4 times: 3 taken branches of 4)
 # as goldens in its three layouts, in a window and with --percent total;
 # every function's rows add up to its Base; without source lines (DWARF
-# stripped: the instructions, saying why; no symbols at all: the addresses
-# that ran); a source file moved (--source-dir finds it) or edited since;
+# stripped: the instructions, saying why; no symbols at all: functions by
+# address, cut at the calls and the entry); a source file moved (--source-dir finds it) or edited since;
 # C++ names in either form; usage errors.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
@@ -118,18 +118,23 @@ diff <(grep -v '^#' with.asm) <(grep -v '^#' nodebug.out) >/dev/null ||
 "$POST" -i nodebug.data annotate --symbol square_sum --source >/dev/null 2>err || fail "annotate --source nodebug"
 grep -qx "post: warning: annotate: square_sum has no source lines (no line table covers it in $TMP/nodebug (code built without -g, or stripped and its debuginfo not found)); its instructions are shown" err ||
 	fail "--source without lines: no warning: $(cat err)"
-# no symbols: the module's code as one function, only the addresses that ran
-"$POST" -i stripped.data annotate --module stripped --top 1 >stripped.out || fail "annotate stripped"
-grep -qx '# function \[stripped\] \[stripped\]' stripped.out || fail "stripped: $(head -8 stripped.out)"
-grep -qx '# code: no symbol covers it: only the instructions that ran are listed' stripped.out ||
-	fail "stripped: no reason for the partial listing: $(grep '^# code' stripped.out)"
-[ "$(grep -c '^ *0 ' stripped.out)" = 0 ] || fail "stripped: instructions that never ran are listed"
-# the same steps as counts --by insn gives code without symbols ("stripped+0x401000")
-"$POST" -i stripped.data counts --by insn --module stripped |
-	awk '$1 ~ /^[0-9]+$/ && $4 ~ /^stripped\+0x/ { print $1 }' | sort -n >want.counts
-grep -v '^#' stripped.out | awk '{ print $1 }' | sort -n >got.counts
-[ "$(wc -l <got.counts)" -gt 20 ] || fail "stripped: $(wc -l <got.counts) rows"
-expect_same_file "stripped: the counts of the addresses that ran" want.counts got.counts
+# no symbols, no FDEs: the code is cut at the calls the trace shows and at
+# the entry, each function named by its address; square_sum's instructions
+# count as in the unstripped build
+ss=$(printf '0x%x' "0x$(nm moved | awk '$3 == "square_sum" { print $1 }')")
+"$POST" -i stripped.data annotate --module stripped --all >stripped.out || fail "annotate stripped"
+grep -q "^# function stripped+$ss \[stripped\] at $ss, " stripped.out ||
+	fail "stripped: square_sum is not stripped+$ss: $(grep '^# function' stripped.out)"
+entry=$(readelf -h stripped | awk '/Entry point/ { print $4 }')
+grep -q "^# function stripped+$entry \[stripped\] at $entry, " stripped.out ||
+	fail "stripped: no function at the entry $entry: $(grep '^# function' stripped.out)"
+grep -q '^# function \[stripped\]' stripped.out && fail "stripped: a [stripped] pseudo-function is left"
+"$POST" -i stripped.data annotate --symbol "stripped+$ss" | grep -v '^#' | awk '{ print $1 }' |
+	sort -n >got.counts
+"$POST" -i moved.data annotate --asm --symbol square_sum | grep -v '^#' | awk '{ print $1 }' |
+	sort -n >want.counts
+[ "$(wc -l <got.counts)" -gt 10 ] || fail "stripped: $(wc -l <got.counts) rows"
+expect_same_file "stripped: square_sum's instruction counts" want.counts got.counts
 
 # A source file moved since the build: lines by number, the reason, --source-dir.
 mv build/src/moved.c elsewhere/deep/
