@@ -91,6 +91,14 @@ uint64_t arch_frame_end_sp(const struct arch_stop_regs *r);
 int arch_block_step_request(void);
 
 /*
+ * Required: straight-line runs may go natively to a written breakpoint
+ * (pitrace/ptrace_block.c): its trap leaves pc at the breakpoint's address
+ * plus arch_breakpoint_pc_adjust and nowhere else.  False makes
+ * --soft-block single steps.
+ */
+extern const bool arch_soft_block;
+
+/*
  * A load-reserve/store-conditional sequence (ppc64 lwarx..stwcx.): stepped,
  * each trap clears the reservation and the store never succeeds, so the
  * tracer runs it natively to breakpoints at its exits (as GDB's

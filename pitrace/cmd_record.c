@@ -24,7 +24,7 @@ enum { FOR_PTRACE = 1, FOR_DRIVER = 2, FOR_BOTH = 3 };
 
 enum {
 	OPT_MODE = OPT_ID_BASE, OPT_FOLLOW, OPT_ON, OPT_NO_PIN, OPT_ASLR, OPT_BACKEND,
-	OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT, OPT_SHARED,
+	OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT, OPT_SHARED, OPT_SOFT_BLOCK,
 };
 
 static const struct opt_def record_opts[] = {
@@ -33,6 +33,9 @@ static const struct opt_def record_opts[] = {
 	  "single steps (default) or branch-to-branch blocks", FOR_PTRACE },
 	{ OPT_MODE, "mode", OPT_REQUIRED, "step|block|count",
 	  "single steps (default), blocks, or counts only", FOR_DRIVER },
+	{ OPT_SOFT_BLOCK, "soft-block", OPT_NOARG, NULL,
+	  "experimental: run straight-line code natively to a breakpoint\n"
+	  "(step mode's trace, fewer stops)", FOR_PTRACE },
 	{ OPT_FOLLOW, "follow-fork", OPT_NOARG, NULL,
 	  "also trace child processes and what they exec", FOR_PTRACE },
 	{ OPT_FOLLOW, "follow-fork", OPT_NOARG, NULL,
@@ -117,6 +120,9 @@ static int apply(struct record_args *a, int key, const char *arg)
 		break;
 	case OPT_FOLLOW:
 		a->pt.follow_fork = true;
+		break;
+	case OPT_SOFT_BLOCK:
+		a->pt.soft_block = true;
 		break;
 	case OPT_ON:
 		if (name_patterns_check("record: --on", arg) < 0)

@@ -149,7 +149,8 @@ void pte_remove_thread(struct engine *e, struct thread *t)
 	unsigned steps;
 	int kind;
 
-	/* Its sequence's breakpoints must not stay for the other threads. */
+	/* Its run's or sequence's breakpoints must not stay for the other threads. */
+	sblock_abandon(t);
 	if (atomic && p && p->memfd >= 0)
 		ptrace_atomic_end(&t->atomic, p->memfd, t->tid, 0, &steps, &kind);
 	for (struct thread **pp = &e->threads; *pp; pp = &(*pp)->next) {
@@ -258,6 +259,11 @@ static void record_step(struct engine *e, struct thread *t, uint64_t pc)
 		pte_sync_streams(e, now);
 	}
 	tw_step(s, pc);
+}
+
+void pte_record_step(struct engine *e, struct thread *t, uint64_t pc)
+{
+	record_step(e, t, pc);
 }
 
 /*
@@ -481,9 +487,15 @@ static void do_resume(struct engine *e, struct thread *t)
 			t->lifted = true;
 			t->lifted_bp = b->addr;
 		}
-		r = ptrace(e->block ? arch_block_step_request() : PTRACE_SINGLESTEP, t->tid, NULL,
-			   (void *)(long)sig);
-		t->stepped = true;
+		if (!b && !sig && sblock_begin(e, t)) {
+			/* Straight-line code: natively to its end (ptrace_block.c). */
+			r = ptrace(PTRACE_CONT, t->tid, NULL, NULL);
+			t->stepped = false;
+		} else {
+			r = ptrace(e->block ? arch_block_step_request() : PTRACE_SINGLESTEP,
+				   t->tid, NULL, (void *)(long)sig);
+			t->stepped = true;
+		}
 	} else {
 		r = ptrace(e->on_mode ? PTRACE_SYSCALL : PTRACE_CONT, t->tid, NULL,
 			   (void *)(long)sig);
@@ -656,7 +668,7 @@ static void forget_len(struct proc *p, uint64_t pc)
  * to the next (no branch, system call, trap or repetition), else 0; cached
  * per process like insn_kind.
  */
-static uint8_t plain_len(struct engine *e, struct proc *p, uint64_t pc)
+uint8_t pte_plain_len(struct engine *e, struct proc *p, uint64_t pc)
 {
 	unsigned slot = len_slot(pc);
 	uint8_t code[ARCH_INSN_MAX_LEN];
@@ -692,12 +704,12 @@ static void restore_skipped(struct engine *e, struct thread *t, uint64_t pc)
 
 	if (e->block || e->no_restore || !e->dec)
 		return;
-	len = plain_len(e, t->proc, t->prev_pc);
+	len = pte_plain_len(e, t->proc, t->prev_pc);
 	if (!len || pc == t->prev_pc + len)
 		return;
 	/* the cache may be of code since rewritten (a JIT): decide on the code as it is */
 	forget_len(t->proc, t->prev_pc);
-	len = plain_len(e, t->proc, t->prev_pc);
+	len = pte_plain_len(e, t->proc, t->prev_pc);
 	if (!len || pc == t->prev_pc + len)
 		return;
 	next = t->prev_pc + len;
@@ -1251,6 +1263,10 @@ static void on_stop(struct engine *e, struct thread *t, int status)
 		return;
 	if (t->atomic.active && atomic_stopped(e, t, sig, event))
 		return;
+	if (t->sblock.active && sblock_stopped(e, t, sig, event)) {
+		resume(e, t);
+		return;
+	}
 	if (t->lifted && sig != SIGTRAP)
 		bp_replant(t);
 	if (t->draining && !event && sig == SIGTRAP) {

@@ -34,6 +34,21 @@ struct bp {
 	uint8_t orig[ARCH_BREAKPOINT_MAX];
 };
 
+/* Longest straight-line run one software block step takes (ptrace_block.c). */
+#define SBLOCK_MAX_INSNS 256
+
+/*
+ * A run of instructions that only fall through, under way natively to the
+ * breakpoint at end (ptrace_block.c): what the stop it ends at implies.
+ */
+struct sblock_run {
+	bool active;		  /* the breakpoint is in memory, the thread runs */
+	uint64_t start, end;	  /* the run's first instruction; where it stops */
+	unsigned nr;		  /* instructions from start to end */
+	uint8_t len[SBLOCK_MAX_INSNS]; /* their lengths */
+	uint8_t orig[ARCH_BREAKPOINT_MAX]; /* the code the breakpoint hides */
+};
+
 /* A thread's current ptrace stop (thread.stop_kind). */
 enum { STOP_SIGNAL, STOP_SYSCALL, STOP_EVENT };
 
@@ -97,6 +112,7 @@ struct thread {
 	uint64_t region_ret;	  /* --on: ... or it returns here at that sp (arch_stop_regs.ra) */
 	struct ptrace_atomic atomic; /* a larx/stcx. sequence running natively */
 	struct ptrace_vdso vdso;  /* vDSO calls run natively (ptrace_vdso.c) */
+	struct sblock_run sblock; /* a software block step under way (ptrace_block.c) */
 	int fault_sig;		  /* a fault (SIGSEGV...) stopped prev_pc; 0 none */
 	uint64_t fault_addr;	  /* its si_addr */
 	int last_sig;		  /* the last signal delivered to it */
@@ -148,6 +164,8 @@ struct engine {
 	bool attach;
 	bool on_mode;
 	bool block;		  /* block stepping requested and not found missing */
+	bool soft_block;	  /* straight-line runs natively to a breakpoint (ptrace_block.c) */
+	uint64_t soft_runs;	  /* runs taken so far */
 	unsigned block_probes;
 	struct arch_decoder *dec;
 	pid_t root_pid;
@@ -204,6 +222,10 @@ void pte_write_fork(struct engine *e, struct thread *t, pid_t ppid, pid_t ptid, 
 /* t's stream, opened at first use, with a SWITCH when another thread wrote last. */
 struct tw_stream *pte_stream_of(struct engine *e, struct thread *t);
 void pte_close_stream(struct engine *e, struct thread *t, bool detached);
+/* Record one executed instruction of t (at the stop that proves it ran). */
+void pte_record_step(struct engine *e, struct thread *t, uint64_t pc);
+/* Length of the instruction at pc when all it can do is fall through, else 0. */
+uint8_t pte_plain_len(struct engine *e, struct proc *p, uint64_t pc);
 /* Wait for and handle stops until no traced thread is left. */
 void pte_run(struct engine *e);
 /* Flush every stream when a second has passed since the last time. */
@@ -282,6 +304,23 @@ void region_start(struct engine *e, struct thread *t, const struct arch_stop_reg
 void region_end(struct engine *e, struct thread *t);
 /* Whether the stop at r leaves t's --on region (its activation returned). */
 bool region_left(const struct thread *t, const struct arch_stop_regs *r);
+
+/* ---- software block steps (ptrace_block.c) ---- */
+/*
+ * t, stepped, is about to run prev_pc: when a run of at least two
+ * instructions that only fall through starts there, plant a breakpoint at
+ * its end and say true (resume t natively).
+ */
+bool sblock_begin(struct engine *e, struct thread *t);
+/*
+ * t stopped during its run: the breakpoint is taken out and the
+ * instructions it ran are recorded; prev_pc is where it stands.  True when
+ * it stopped at the breakpoint (resumed: stepping on from there); false for
+ * any other stop (a signal, an event), handled as usual.
+ */
+bool sblock_stopped(struct engine *e, struct thread *t, int sig, int event);
+/* t goes away during its run (killed, detached): take the breakpoint out. */
+void sblock_abandon(struct thread *t);
 
 /* ---- vDSO calls run natively (ptrace_vdso.c) ---- */
 /*

@@ -67,6 +67,7 @@ static int parse_line(char *line, struct ptm_map *m)
 	m->pgoff = off;
 	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 		  PROT_EXEC;
+	m->shared = perms[3] == 's';
 	m->path = strdup(*path ? path : "[anon]");
 	return m->path ? 1 : -1;
 }
@@ -285,8 +286,13 @@ uint64_t ptm_runtime_addr(const struct ptm_maps *m, const char *path, uint64_t v
 
 bool ptm_contains(const struct ptm_maps *m, uint64_t addr)
 {
+	return ptm_find(m, addr) != NULL;
+}
+
+const struct ptm_map *ptm_find(const struct ptm_maps *m, uint64_t addr)
+{
 	for (size_t i = 0; i < m->n; i++)
 		if (addr >= m->v[i].start && addr < m->v[i].end)
-			return true;
-	return false;
+			return &m->v[i];
+	return NULL;
 }

@@ -18,6 +18,7 @@ struct ptm_map {
 	uint64_t start, end;
 	uint64_t pgoff;		  /* file offset of start */
 	uint32_t prot;		  /* PROT_* */
+	bool shared;		  /* MAP_SHARED: another mapping may write its code */
 	char *path;		  /* file, "[vdso]", "[anon]", ... */
 };
 
@@ -52,5 +53,7 @@ uint64_t ptm_runtime_addr(const struct ptm_maps *m, const char *path, uint64_t v
 
 /* True when addr lies in a mapping of m. */
 bool ptm_contains(const struct ptm_maps *m, uint64_t addr);
+/* The mapping of m holding addr, or NULL. */
+const struct ptm_map *ptm_find(const struct ptm_maps *m, uint64_t addr);
 
 #endif /* PITRACE_PTRACE_MAPS_H */

@@ -138,6 +138,7 @@ static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attac
 	e->attach = attach;
 	e->on_mode = o->nr_on_syms > 0;
 	e->block = o->block;
+	e->soft_block = o->soft_block && !o->block && arch_soft_block;
 	e->cpu = -1;
 	e->ptrace_options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
 	/* record: a recorder killed outright (SIGKILL) takes the command with it,
@@ -198,6 +199,13 @@ static int engine_finish(struct engine *e, const char *state)
 		bp_report_missing(e);
 	free(e->on_found);
 	trace_attrs_stop(e->tw);
+	if (e->soft_block) {
+		char note[96];
+
+		snprintf(note, sizeof(note), "software block steps: %llu straight-line runs natively",
+			 (unsigned long long)e->soft_runs);
+		tw_set_attr_str(e->tw, PT_ATTR_NOTE, note);
+	}
 	/* every single step was checked for a late trap: post need not */
 	if (e->dec && !e->o.block && !e->no_restore)
 		tw_set_attr(e->tw, PT_ATTR_RESTORED, &e->restored, sizeof(e->restored));

@@ -96,6 +96,9 @@ uint64_t arch_frame_end_sp(const struct arch_stop_regs *r)
 }
 
 /* MSR_BE: a trap after each branch. */
+/* Not tried on POWER yet: --soft-block single-steps there. */
+const bool arch_soft_block = false;
+
 int arch_block_step_request(void)
 {
 	return PTRACE_SINGLEBLOCK;

@@ -83,6 +83,8 @@ uint64_t arch_frame_end_sp(const struct arch_stop_regs *r)
 	return r->sp + 8;
 }
 
+const bool arch_soft_block = true;
+
 int arch_block_step_request(void)
 {
 	return PTRACE_SINGLEBLOCK;
