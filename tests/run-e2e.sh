@@ -17,7 +17,11 @@ pass=0 fail=0 skip=0 failed=() parallel=() serial=() pending=()
 
 for t in tests/e2e/t*.sh; do
 	name=$(basename "$t" .sh)
-	[ -n "${1:-}" ] && [[ "$name" != *"$1"* ]] && continue
+	if [ $# -gt 0 ]; then
+		hit=
+		for p in "$@"; do [[ "$name" == *"$p"* ]] && hit=1; done
+		[ -n "$hit" ] || continue
+	fi
 	if grep -q '^# e2e: serial' "$t"; then serial+=("$t"); else parallel+=("$t"); fi
 done
 

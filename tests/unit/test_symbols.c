@@ -1591,7 +1591,7 @@ static void test_call_targets(void)
 		{ "an uncalled label: the target before", "under_name", 0, "alias_global",
 		  "f_second" },
 		{ "the last target: to the segment's end", "f_second", 1, "f_second", NULL },
-		{ "before any target: no function", "_start", 5, "", NULL },
+		{ "the entry, which nothing calls: its own function", "_start", 5, "_start", NULL },
 	};
 	struct uncovered_hook h = { .file = tpath("asm-stripped"), .targets = targets };
 	struct sym_loc loc;
