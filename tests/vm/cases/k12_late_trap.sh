@@ -4,8 +4,8 @@
 # AMD) deliver cpuid's step trap one instruction late; whether this guest
 # does is printed as INFO (the steps restored).  Either way, under the
 # driver and the ptrace backend, the instruction after each cpuid must be
-# counted: the loop's dec 1000 times, main's first nop once, and no
-# unexplained entry or gap.
+# counted: the loop's dec 1000 times, main's first nop once, no
+# unexplained entry, and no gap but where a late trap skipped a branch.
 . /pt/cases/lib.inc
 [ -x $PT_PROGS/pt_cpuid ] || { echo "SKIP late-trap: no pt_cpuid built"; exit 0; }
 
@@ -26,8 +26,17 @@ for backend in driver ptrace; do
 		"$(after $backend cpuid_loop)"
 	check_eq late-trap-$backend-main "main's first nop after cpuid" 1 "$(after $backend main)"
 	check_eq late-trap-$backend-unexplained "unexplained entries" 0 "$(stat $backend unexplained)"
+	# A trap that skipped a branch cannot be restored exactly: a gap that
+	# says so is right (QEMU may lose a step trap to an interrupt).  Any
+	# other gap is not.
 	gaps=$(stat $backend gaps)
-	check_eq late-trap-$backend-gaps "gaps" 0 "$gaps"
+	post -i $backend info --read >info.$backend 2>&1
+	late=$(( $(sed -n 's/^restored: .*; \([0-9]*\) gaps where one could not be$/\1/p' \
+		info.$backend) + $(sed -n 's/^gaps: .*late step trap \([0-9]*\).*/\1/p' info.$backend) + 0))
+	other=$((gaps - late))
+	[ $other -lt 0 ] && other=0
+	check_eq late-trap-$backend-gaps "gaps other than late traps'" 0 $other
+	[ "${late:-0}" = 0 ] || echo "INFO late-trap-$backend: $late late traps skipped a branch: gaps"
 	if [ "$gaps" != 0 ]; then	# what they are, for the log
 		post -i $backend dump --steps 2>&1 | grep -i -B2 -A1 gap | head -n 20
 		post -i $backend info 2>&1 | grep -i 'gap\|lost\|steps'
