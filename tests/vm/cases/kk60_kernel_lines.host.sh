@@ -53,7 +53,10 @@ fi
 slide=$((0x$run - 0x$link))
 echo "INFO kk60: KASLR slide $(printf '%#x' $slide)"
 
-if ! "$POST" -i t --vmlinux "$V" steps >steps.out 2>err; then
+# The guest's program is the host's build of it: /pt/progs/X is $PT_PROGS/X.
+mkdir -p symfs/pt && ln -s "$PT_PROGS" symfs/pt/progs
+POST=("$POST" --symfs symfs)
+if ! "${POST[@]}" -i t --vmlinux "$V" steps >steps.out 2>err; then
 	echo "FAIL kk60-steps: post steps failed: $(head -n 3 err)"
 	exit 0
 fi
@@ -85,7 +88,7 @@ else
 	check_eq kk60-getpid-lines "getpid instructions whose line differs from addr2line's" 0 $bad
 	if [ -z "$sys_line" ]; then
 		echo "FAIL kk60-getpid-sys-c: addr2line puts no getpid instruction in kernel/sys.c"
-	elif "$POST" -i t --vmlinux "$V" counts --by line --ring kernel >lines.out 2>&1 &&
+	elif "${POST[@]}" -i t --vmlinux "$V" counts --by line --ring kernel >lines.out 2>&1 &&
 		grep -q -E " [^ ]*kernel/sys\.c:$sys_line\$" lines.out; then
 		echo "PASS kk60-getpid-sys-c"
 	else
@@ -112,7 +115,7 @@ fi
 # Found by the recorded build-id alone: a debug directory with only the link.
 mkdir -p dbg/.build-id/${bid:0:2}
 ln -s "$V" "dbg/.build-id/${bid:0:2}/${bid:2}.debug"
-"$POST" -i t --debug-dir dbg steps >by-bid.out 2>err
+"${POST[@]}" -i t --debug-dir dbg steps >by-bid.out 2>err
 if cmp -s steps.out by-bid.out && [ ! -s err ]; then
 	echo "PASS kk60-found-by-build-id"
 else
