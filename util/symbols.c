@@ -706,19 +706,27 @@ int sym_lookup_in_file(const char *path, const char *name, uint64_t *vaddr, uint
 	return sym_lookup_entries_in_file(path, name, vaddr, size, NULL);
 }
 
+/* A file's module on its own, outside any session; NULL unless usable. */
+static struct sym_module *open_file(const char *path)
+{
+	struct sym_module *m = sym_module_open(path, NULL, NULL, 0, NULL);
+
+	if (m && !m->usable) {
+		sym_module_free(m);
+		return NULL;
+	}
+	return m;
+}
+
 int sym_lookup_entries_in_file(const char *path, const char *name, uint64_t *vaddr,
 			       uint64_t *size, unsigned *local_entry)
 {
-	struct sym_module *m = sym_module_open(path, NULL, NULL, 0, NULL);
+	struct sym_module *m = open_file(path);
 	const struct sym_entry *e;
 	int ret;
 
 	if (!m)
 		return -1;
-	if (!m->usable) {
-		sym_module_free(m);
-		return -1;
-	}
 	/* So that "ns::f(int)" finds _ZN2ns1fEi as well. */
 	sym_module_demangle(m);
 	e = sym_module_find_name(m, name);
@@ -748,15 +756,11 @@ int sym_file_entries(const char *path,
 				unsigned local_entry, bool ifunc, void *arg),
 		     void *arg)
 {
-	struct sym_module *m = sym_module_open(path, NULL, NULL, 0, NULL);
+	struct sym_module *m = open_file(path);
 	int n;
 
 	if (!m)
 		return -1;
-	if (!m->usable) {
-		sym_module_free(m);
-		return -1;
-	}
 	sym_module_demangle(m);
 	for (size_t i = 0; i < m->nr_aliases; i++)
 		fn(m->aliases[i].name, m->aliases[i].raw, m->aliases[i].addr,
@@ -769,15 +773,11 @@ int sym_file_entries(const char *path,
 int sym_file_functions(const char *path, bool raw, void (*fn)(const char *name, void *arg),
 		       void *arg)
 {
-	struct sym_module *m = sym_module_open(path, NULL, NULL, 0, NULL);
+	struct sym_module *m = open_file(path);
 	int n;
 
 	if (!m)
 		return -1;
-	if (!m->usable) {
-		sym_module_free(m);
-		return -1;
-	}
 	if (!raw)
 		sym_module_demangle(m);
 	for (size_t i = 0; i < m->nr_syms; i++)
