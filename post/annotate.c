@@ -536,6 +536,15 @@ static struct annot_built *build(struct annotate *a, uint32_t fn, uint32_t pid)
 		built_free(b);
 		return NULL;
 	}
+	if (pid) {
+		/* addresses outside its code that only other processes ran are not this one's */
+		size_t n = 0;
+
+		for (size_t i = 0; i < f->nr_insns; i++)
+			if (f->insns[i].listed || f->insns[i].count)
+				f->insns[n++] = f->insns[i];
+		f->nr_insns = n;
+	}
 	for (size_t i = 0; pid && i < f->nr_insns; i++)
 		f->base += f->insns[i].count;
 	f->file = main_file(f);

@@ -280,7 +280,7 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 			 f->kind == CF_ENTRY_JUMP ? f->from_fn : CF_NO_FN;
 
 	(void)parent;
-	push_line(ctx, t, t->depth - 1, f->kind, f->fn, other, f->entry_index);
+	push_line(ctx, t, cf_shown_depth(t) - 1, f->kind, f->fn, other, f->entry_index);
 }
 
 static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
@@ -299,7 +299,7 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 		   const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
 {
 	(void)parent;
-	pop_line(ctx, t, t->depth, f->fn, f->entry_index, cost, how);
+	pop_line(ctx, t, cf_shown_depth(t), f->fn, f->entry_index, cost, how);
 }
 
 /* A replay walked (cf_replay_walk): its frames' lines at their depths, or put together into m. */
@@ -345,7 +345,7 @@ static void flow_replay_visit(void *ctx, uint32_t k, bool push)
 {
 	struct flow_replay *w = ctx;
 	const struct cf_replay_frame *f = &w->fr[k];
-	unsigned depth = w->t->depth + f->depth - 1;
+	unsigned depth = cf_shown_depth(w->t) + f->depth - 1;
 	uint64_t entry = w->first + f->start;
 
 	if (push) {
@@ -435,7 +435,7 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 		for (uint32_t k = 0; k < m->nr; k++) {
 			const struct flow_memo_line *l = &m->lines[k];
 			char *p = line_start(fl, l->len, b->first + l->rel, t,
-					     t->depth + l->depth - 1);
+					     cf_shown_depth(t) + l->depth - 1);
 
 			memcpy(p, m->text + l->off, l->len);
 			line_write(fl, p + l->len);
@@ -507,7 +507,7 @@ static void on_interrupt(void *ctx, struct cf_thread *t, const struct cf_interru
 		return;
 	if (fl->filtered && (in->fn == CF_NO_FN || !selected(fl, in->fn)))
 		return;
-	line_head(fl, in->index, t, t->depth);
+	line_head(fl, in->index, t, cf_shown_depth(t));
 	flow_text_interrupt(stdout, fl->r->cf, in->async, in->fn);
 	putchar('\n');
 }

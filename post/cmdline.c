@@ -8,6 +8,7 @@
 #include "log.h"
 
 const char *const post_ring_names[] = { "all", "user", "kernel", NULL };
+const char *const post_plt_names[] = { "fold", "keep", NULL };
 
 int post_name_list(const struct popt *o, const char *arg, const char *cmd)
 {
@@ -69,6 +70,6 @@ struct session_source post_source(const struct post_opts *opts)
 		.debug_dir = opts->debug_dir, .symfs = opts->symfs,
 		.buildid_dir = opts->buildid_dir, .no_demangle = opts->no_demangle,
 		.threads = opts->threads, .one_at_a_time = opts->one_at_a_time,
-		.pass_stats = opts->pass_stats,
+		.keep_stubs = opts->plt == 1, .pass_stats = opts->pass_stats,
 	};
 }

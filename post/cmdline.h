@@ -32,6 +32,10 @@
 		   "puts a trace's files)"),                                                  \
 	OPT_FLAG(0, "no-demangle", &(o)->no_demangle,                                        \
 		 "C++ names as in the symbol table (_ZN3foo3barEv, not foo::bar())"),         \
+	OPT_CHOICE(0, "plt", &(o)->plt, "fold|keep", post_plt_names,                          \
+		   "fold (the default): a call through a PLT stub is a call of the\n"         \
+		   "function it reaches, the stub's steps its caller's (as callgrind\n"       \
+		   "and uftrace show them); keep: stubs are functions of their own"),         \
 	OPT_U32(0, "threads", &(o)->threads, "N",                                             \
 		"decode the trace's streams on N threads (default: one per CPU;\n"          \
 		"the reports are the same for any N)"),                                      \
@@ -90,6 +94,7 @@
 int post_name_list(const struct popt *o, const char *arg, const char *cmd);
 
 extern const char *const post_ring_names[]; /* "all", "user", "kernel" (enum session_ring) */
+extern const char *const post_plt_names[];  /* "fold", "keep" (post_opts.plt) */
 
 /*
  * Parse a command's command line (argv[0] its name) with tables, which

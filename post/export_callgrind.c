@@ -17,6 +17,8 @@ struct cg_loc {
 	uint64_t vaddr;
 	const char *file;	  /* NULL: not located; "??? (OBJECT)" when no line is known */
 	int line;
+	bool folded;		  /* a folded stub's code, counted for the caller (post --plt):
+				   * placed in the caller's own file, as callgrind places it */
 };
 
 /* Locations by the arcs' indexes (grown as they come). */
@@ -123,7 +125,8 @@ static void locate(struct export_cg *c, struct cg_locs *l, size_t i, uint32_t pi
 		l->v = v;
 		l->size = n;
 	}
-	l->v[i] = (struct cg_loc){ in->module_offset, file_or_object(c, in->file, f), in->line };
+	l->v[i] = (struct cg_loc){ in->module_offset, file_or_object(c, in->file, f), in->line,
+				   in->site.fn != fn };
 }
 
 static void sight_pc(void *ctx, const struct arcs *a, size_t i)
@@ -174,7 +177,7 @@ struct export_cg *export_callgrind_new(struct flow_report *r)
 
 static struct cg_loc loc_at(const struct cg_locs *l, size_t i)
 {
-	static const struct cg_loc none = { 0, "???", 0 };
+	static const struct cg_loc none = { 0, "???", 0, false };
 
 	return i < l->size && l->v[i].file ? l->v[i] : none;
 }
@@ -203,6 +206,8 @@ static const char *cg_main_file(const struct cg_pc *pcs, size_t first, size_t en
 	for (size_t i = first; i < end; i++) {
 		size_t k = 0;
 
+		if (pcs[i].loc.folded)
+			continue;
 		while (k < n && strcmp(files[k], pcs[i].loc.file))
 			k++;
 		if (k == n) {
@@ -217,6 +222,15 @@ static const char *cg_main_file(const struct cg_pc *pcs, size_t first, size_t en
 		if (counts[k] > counts[best])
 			best = k;
 	return n ? files[best] : NULL;
+}
+
+/* A folded stub's code goes in the caller's own file (main_file), with no line. */
+static void cg_place_folded(struct cg_loc *l, const char *main_file)
+{
+	if (l->folded && main_file) {
+		l->file = main_file;
+		l->line = 0;
+	}
 }
 
 static int cg_collect_pcs(struct export_cg *c)
@@ -247,6 +261,8 @@ static int cg_collect_pcs(struct export_cg *c)
 			;
 		c->fn_first[c->pcs[i].fn] = i;
 		c->fn_file[c->pcs[i].fn] = cg_main_file(c->pcs, i, end);
+		for (size_t k = i; k < end; k++)
+			cg_place_folded(&c->pcs[k].loc, c->fn_file[c->pcs[k].fn]);
 	}
 	return 0;
 }
@@ -279,6 +295,12 @@ static int cg_collect_jumps(struct export_cg *c)
 				.fn = j->fn, .cls = j->cls, .count = j->count,
 				.from = loc_at(&c->jump_from, i), .to = loc_at(&c->jump_to, i),
 			};
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cg_jump *j = &c->jumps[i];
+
+		cg_place_folded(&j->from, c->fn_file[j->fn]);
+		cg_place_folded(&j->to, c->fn_file[j->fn]);
 	}
 	qsort(c->jumps, n, sizeof(*c->jumps), cg_jump_cmp);
 	for (size_t i = 0; i < n; i++) {

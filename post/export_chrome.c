@@ -316,7 +316,7 @@ static void chrome_open_below(struct chrome *c, struct cf_thread *t, uint32_t de
 	struct chrome_thread *ct = chrome_thread(c, t);
 
 	for (; ct->open < depth; ct->open++) {
-		const struct cf_frame *f = &t->frames[ct->open];
+		const struct cf_frame *f = cf_shown_frame(t, ct->open);
 
 		if (fr_selected(c->r, f->fn))
 			chrome_event(c, t, f->fn, 'B', ts, cf_entry_kind_name(f->kind));
@@ -332,7 +332,8 @@ static void chrome_push(void *ctx, struct cf_thread *t, const struct cf_frame *p
 	(void)parent;
 	/* before the window the step that follows opens it, frames and all */
 	if (ct->in_window)
-		chrome_open_below(c, t, t->depth, chrome_ts(c, t, f->entry_index, f->entry_time));
+		chrome_open_below(c, t, cf_shown_depth(t),
+				  chrome_ts(c, t, f->entry_index, f->entry_time));
 }
 
 static void chrome_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
@@ -363,9 +364,9 @@ static void chrome_pop(void *ctx, struct cf_thread *t, const struct cf_frame *pa
 
 	(void)parent;
 	(void)how;
-	if (t->depth >= ct->open)
+	if (cf_shown_depth(t) >= ct->open)
 		return;		  /* not written: entered after the window */
-	ct->open = t->depth;
+	ct->open = cf_shown_depth(t);
 	if (fr_selected(c->r, f->fn))
 		chrome_event(c, t, f->fn, 'E', chrome_ts(c, t, cost->end_index, 0),
 			     cf_entry_kind_name(f->kind));
@@ -387,12 +388,12 @@ static void chrome_step(void *ctx, struct cf_thread *t, const struct cf_step *st
 		return;		  /* every step but a thread's first in the window and first after it */
 	if (inside && !ct->in_window && !ct->past_window) {
 		ct->in_window = true;
-		chrome_open_below(c, t, t->depth, chrome_ts(c, t, st->index, 0));
+		chrome_open_below(c, t, cf_shown_depth(t), chrome_ts(c, t, st->index, 0));
 	} else if (!inside && ct->in_window) {
 		double ts = chrome_ts(c, t, st->index, 0);
 
 		while (ct->open) {
-			const struct cf_frame *f = &t->frames[--ct->open];
+			const struct cf_frame *f = cf_shown_frame(t, --ct->open);
 
 			if (fr_selected(c->r, f->fn))
 				chrome_event(c, t, f->fn, 'E', ts, "window end");
@@ -434,14 +435,15 @@ static void chrome_replay_visit(void *ctx, uint32_t k, bool push)
 	struct cf_thread *t = w->t;
 	struct chrome_thread *ct = chrome_thread(c, t);
 	const struct cf_replay_frame *f = &w->fr[k];
-	uint32_t depth = t->depth + f->depth - 1;	/* frames below it */
+	uint32_t shown = cf_shown_depth(t);
+	uint32_t depth = shown + f->depth - 1;	/* frames below it */
 
 	if (push) {
 		/* chrome_push(): the frames below it written, then it */
 		if (ct->in_window) {
 			double ts = chrome_ts(c, t, w->first + f->start, w->time_ns);
 
-			chrome_open_below(c, t, depth < t->depth ? depth : t->depth, ts);
+			chrome_open_below(c, t, depth < shown ? depth : shown, ts);
 			if (ct->open == depth) {
 				if (fr_selected(c->r, f->fn))
 					chrome_event(c, t, f->fn, 'B', ts,

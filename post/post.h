@@ -17,6 +17,7 @@ struct post_opts {
 	const char *symfs;	  /* --symfs: prefix of every mapped path */
 	const char *buildid_dir;  /* --buildid-dir: a build-id cache before the default one */
 	bool no_demangle;	  /* --no-demangle: C++ names as in the symbol table */
+	int plt;		  /* --plt: 0 fold (post_plt_names), 1 keep */
 	unsigned threads;	  /* --threads: decoding threads, 0 one per online CPU */
 	/* post --verify's passes (verify.c): */
 	bool one_at_a_time;	  /* every step alone to the engine and the consumers */

@@ -157,7 +157,7 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 		count_call(d, thread_slot(d, t), f->caller_fn, f->fn);
 	if (!in_window(d, t, f->entry_index))
 		return;
-	l = add_line(d, t, f->entry_index, TL_PUSH, f->fn, t->depth - 1);
+	l = add_line(d, t, f->entry_index, TL_PUSH, f->fn, cf_shown_depth(t) - 1);
 	if (!l)
 		return;
 	l->how = f->kind;
@@ -182,7 +182,7 @@ static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent
 	(void)parent;
 	if (!in_window(d, t, cost->end_index))
 		return;
-	l = add_line(d, t, cost->end_index, TL_POP, f->fn, t->depth);
+	l = add_line(d, t, cost->end_index, TL_POP, f->fn, cf_shown_depth(t));
 	if (!l)
 		return;
 	l->how = how;
@@ -222,7 +222,7 @@ static void on_interrupt(void *ctx, struct cf_thread *t, const struct cf_interru
 
 	if (!in_window(d, t, in->index))
 		return;
-	l = add_line(d, t, in->index, TL_INTERRUPT, in->fn, t->depth);
+	l = add_line(d, t, in->index, TL_INTERRUPT, in->fn, cf_shown_depth(t));
 	if (!l)
 		return;
 	if (d->nr_intr == d->intr_size)

@@ -4,13 +4,13 @@
 
 usage: scripts/vs_callgrind.py [--keep DIR] [--module NAME]... -- CMD [ARGS...]
 
-Runs CMD twice, both times with LD_BIND_NOW=1 (docs/record.md, "Compared
-with callgrind"): under `pitrace record` and under `valgrind
+Runs CMD twice, as the environment has it (lazy binding, unless
+LD_BIND_NOW is set): under `pitrace record` and under `valgrind
 --tool=callgrind`.  Then, for every function of the chosen modules (all
 when none is given) that both name, it compares the self instructions:
-post's `counts --by symbol` row, plus the calls that function made to PLT
-stubs (callgrind charges a stub bound at load time, one jmp, to its
-caller), against callgrind's self cost in its output file.
+post profile's Base, PLT stubs folded into their callers (post --plt fold,
+the default, as callgrind counts them), against callgrind's self cost in
+its output file.
 
 Prints one line per function that differs, then a summary line:
 "MODULE: N functions in both, E equal".  Exit 0 when it ran (differences
@@ -40,32 +40,16 @@ def run(args, **kw):
 
 
 def post_self(trace):
-    """(module, function) -> self instructions, from post counts --by symbol."""
-    out = run([os.path.join(BIN, 'post'), '-i', trace, 'counts', '--by', 'symbol']).stdout
+    """(module, function) -> self instructions, from post profile (stubs folded)."""
+    out = run([os.path.join(BIN, 'post'), '-i', trace, 'profile', '--wide']).stdout
     rows = {}
     for line in out.splitlines():
-        parts = line.split(None, 3)
-        if line.startswith('#') or len(parts) < 4 or parts[3] == 'total':
+        parts = line.split(None, 5)
+        m = re.match(r'(.*) \[([^]]*)\]$', parts[5]) if len(parts) == 6 else None
+        if line.startswith('#') or not m:
             continue
-        rows[(parts[2], parts[3])] = int(parts[0])
+        rows[(m.group(2), m.group(1))] = int(parts[1])
     return rows
-
-
-def post_plt_calls(trace):
-    """function -> calls it made to *@plt stubs, from post arc."""
-    out = run([os.path.join(BIN, 'post'), '-i', trace, 'arc']).stdout
-    calls, fn = defaultdict(int), None
-    for line in out.splitlines():
-        if line.startswith('#') or not line.strip():
-            continue
-        parts = line.split()
-        if '>' in parts[:4]:
-            callee = line.split(' > ', 1)[1].strip()
-            if fn and re.sub(r' \[[^]]*\]$', '', callee).endswith('@plt'):
-                calls[fn] += int(parts[0])
-        elif '<' not in parts[:4] and len(parts) > 5:
-            fn = re.sub(r' \[[^]]*\]$', '', line.split(None, 5)[5].strip())
-    return calls
 
 
 def callgrind_self(path):
@@ -114,16 +98,16 @@ def callgrind_self(path):
     return out
 
 
-def compare(pt, plt, cg, modules):
+def compare(pt, cg, modules):
     by_module = defaultdict(lambda: [0, 0])
     cg_by_name = {(os.path.basename(o), f): c for (o, f), c in cg.items()}
     for (mod, fn), n in sorted(pt.items()):
-        if fn.endswith('@plt') or fn.startswith('[') or (modules and mod not in modules):
+        if fn.startswith('[') or (modules and mod not in modules):
             continue
         theirs = cg_by_name.get((mod, fn))
         if theirs is None:
             continue
-        ours = n + plt.get(fn, 0)
+        ours = n
         by_module[mod][0] += 1
         if ours == theirs:
             by_module[mod][1] += 1
@@ -146,7 +130,7 @@ def main():
         return 2
     work = a.keep or tempfile.mkdtemp(prefix='vs-callgrind.')
     os.makedirs(work, exist_ok=True)
-    env = dict(os.environ, LD_BIND_NOW='1')
+    env = dict(os.environ)
     trace, cgout = os.path.join(work, 'trace'), os.path.join(work, 'callgrind.out')
     r = run([os.path.join(BIN, 'pitrace'), 'record', '-o', trace, '--'] + cmd, env=env)
     if not os.path.isfile(os.path.join(trace, 'header')):
@@ -154,7 +138,7 @@ def main():
     r = run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + cgout] + cmd, env=env)
     if not os.path.isfile(cgout):
         sys.exit('valgrind failed: ' + r.stderr.strip())
-    compare(post_self(trace), post_plt_calls(trace), callgrind_self(cgout), set(a.module))
+    compare(post_self(trace), callgrind_self(cgout), set(a.module))
     return 0
 
 

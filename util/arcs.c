@@ -617,16 +617,19 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
 	struct tree_thread *tt = tree_thread(a, t);
 	const struct arch_insn *in = &tt->last_insn;
 
+	/* a folded stub's step counts for the frame below: its site's row is not that one */
+	uint32_t id = s->fn == s->site->fn ? s->site->id : 0;
+
 	a->total++;
 	catch_up(a, tt, t->pid, tt->depth);
-	count_pc(a, t->pid, s->pc, s->site->fn, s->site->id, 1);
-	if (tt->have_last && tt->last_fn == s->site->fn &&
+	count_pc(a, t->pid, s->pc, s->fn, id, 1);
+	if (tt->have_last && tt->last_fn == s->fn &&
 	    (in->cls == ARCH_INSN_JUMP || in->cls == ARCH_INSN_COND) &&
 	    s->pc != tt->last_pc + in->len)
-		count_jump(a, t->pid, s->site->fn, tt->last_id, tt->last_pc, s->pc, in->cls, 1);
+		count_jump(a, t->pid, s->fn, tt->last_id, tt->last_pc, s->pc, in->cls, 1);
 	tt->last_pc = s->pc;
-	tt->last_fn = s->site->fn;
-	tt->last_id = s->site->id;
+	tt->last_fn = s->fn;
+	tt->last_id = id;
 	tt->last_insn = s->site->insn;
 	tt->have_last = true;
 }

@@ -188,6 +188,7 @@ struct callflow {
 	struct cf_thread *cur;	  /* the thread of the last step */
 	bool block_mode;
 	bool counting;		  /* cf_set_counting */
+	bool fold;		  /* cf_set_fold: stubs are no frames for the consumers */
 	bool in_step;		  /* cur_index: the step being placed */
 	uint32_t task_gen;	  /* task records so far: what is mapped may change at each */
 	bool in_resume;		  /* resume() is applying the interrupted instruction */
@@ -272,6 +273,12 @@ void cf_func_set_ring(struct callflow *cf, uint32_t fn, uint8_t ring)
 		cf->funcs[fn].ring = ring;
 }
 
+void cf_func_set_fold(struct callflow *cf, uint32_t fn, enum cf_fold fold)
+{
+	if (fn < cf->nr_funcs)
+		cf->funcs[fn].fold = (uint8_t)fold;
+}
+
 uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *module_path,
 			const char *name, uint64_t addr)
 {
@@ -298,6 +305,7 @@ uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *mod
 	f->addr = addr;
 	f->native = false;
 	f->ring = 0;
+	f->fold = CF_FOLD_NONE;
 	if (!f->name || !f->module || !f->module_path) {
 		pr_err("out of memory interning function names");
 		exit(EXIT_RUNTIME);
@@ -308,7 +316,7 @@ uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *mod
 
 const struct cf_func *cf_func(const struct callflow *cf, uint32_t fn)
 {
-	static const struct cf_func none = { "(root)", "", "", 0, 0, false };
+	static const struct cf_func none = { "(root)", "", "", 0, 0, false, CF_FOLD_NONE };
 
 	return fn < cf->nr_funcs ? &cf->funcs[fn] : &none;
 }
@@ -605,16 +613,49 @@ static struct cf_frame *top(struct cf_thread *t)
 	return t->depth ? &t->frames[t->depth - 1] : NULL;
 }
 
+/* Would a frame of fn be a folded stub's (whose steps are stepped one at a time)? */
+static inline bool folds(const struct callflow *cf, uint32_t fn)
+{
+	return cf->fold && cf->funcs[fn].fold == CF_FOLD_STUB;
+}
+
 /* Calls being recorded as replays see every frame pushed and popped (the replays' section). */
 static void rec_push(struct callflow *cf, struct cf_thread *t, const struct cf_frame *f);
 static void rec_pop(struct callflow *cf, struct cf_thread *t, const struct cf_cost *cost,
 		    enum cf_end_kind how);
+
+int32_t cf_shown_below(const struct cf_thread *t, int32_t k)
+{
+	while (--k >= 0 && t->frames[k].hidden)
+		;
+	return k;
+}
+
+const struct cf_frame *cf_shown_frame(const struct cf_thread *t, uint32_t k)
+{
+	uint32_t i = 0;
+
+	if (!t->hidden)
+		return &t->frames[k];
+	for (;; i++)
+		if (!t->frames[i].hidden && !k--)
+			return &t->frames[i];
+}
+
+/* Frame k, or the nearest frame below it that is not hidden (NULL: none). */
+static const struct cf_frame *shown_frame(const struct cf_thread *t, int32_t k)
+{
+	if (k >= 0 && t->frames[k].hidden)
+		k = cf_shown_below(t, k);
+	return k >= 0 ? &t->frames[k] : NULL;
+}
 
 struct push_args {
 	uint32_t fn, caller_fn, from_fn;
 	uint8_t kind, ring;
 	uint64_t ret_addr, alt_ret, call_site, resume_from, index, time;
 	bool resumes, unexplained, cold;
+	bool inherited;		  /* entered as the frame it replaces was (that one passes) */
 	uint32_t call_run;	  /* cf_steps: the run whose call this is, + 1 */
 };
 
@@ -662,7 +703,9 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 {
 	uint64_t now = t->steps;
 	struct cf_frame *parent, *f;
+	const struct cf_frame *shown;
 	struct cf_fnstate *st;
+	uint8_t fold = cf->funcs[a->fn].fold;
 
 	if (t->depth == t->frames_size) {
 		t->frames_size = t->frames_size ? t->frames_size * 2 : 64;
@@ -705,18 +748,27 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	f->cold = a->cold;
 	f->call_run = a->call_run;
 	f->call_gen = cf->task_gen;
+	/* a stub called, tail-called or reached from one is folded (callflow.h: stubs) */
+	f->hidden = cf->fold && parent && !parent->hidden && fold == CF_FOLD_STUB &&
+		    (a->kind == CF_ENTRY_CALL || a->kind == CF_ENTRY_TAIL || a->inherited);
+	f->passes = f->hidden || (a->inherited && fold == CF_FOLD_PASS);
 	t->unexplained += a->unexplained;
+	t->hidden += f->hidden;
 	index_frame(t, (int32_t)t->depth);
 	t->depth++;
+	DASSERT(!f->hidden || !cf->replays.rec.on);
 	if (cf->replays.rec.on)
 		rec_push(cf, t, f);
 	if (t->depth > t->max_depth)
 		t->max_depth = t->depth;
 	if (t->depth > cf->stats.max_depth)
 		cf->stats.max_depth = t->depth;
+	if (f->hidden)
+		return;
+	shown = parent && parent->hidden ? shown_frame(t, (int32_t)t->depth - 2) : parent;
 	for (int c = 0; c < cf->nr_cons; c++)
 		if (cf->cons[c].ops->push)
-			cf->cons[c].ops->push(cf->cons[c].ctx, t, parent, f);
+			cf->cons[c].ops->push(cf->cons[c].ctx, t, shown, f);
 }
 
 #define RESUMES(f) ((f)->resumes)
@@ -725,6 +777,7 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 {
 	uint64_t now = t->steps;
 	struct cf_frame *f = top(t), *parent, saved;
+	const struct cf_frame *shown;
 	struct cf_fnstate *st;
 	struct cf_cost cost = { 0 };
 
@@ -740,15 +793,25 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	DASSERT(st->innermost == (int32_t)t->depth - 1 && st->count > 0);
 	st->innermost = f->prev_same;
 	clocks_leave(parent, f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
+	/* folded stubs are stepped one at a time (follow_runs): no call is recorded then */
+	DASSERT(!f->hidden || !cf->replays.rec.on);
 	if (cf->replays.rec.on)
 		rec_pop(cf, t, &cost, how);
 	saved = *f;
 	unindex_frame(t, (int32_t)t->depth - 1);
 	t->unexplained -= f->unexplained;
+	t->hidden -= f->hidden;
 	t->depth--;
+	if (saved.hidden) {
+		/* a folded stub's steps are the Base of the frame below (hidden only above one) */
+		DASSERT(parent && !parent->hidden);
+		parent->self += saved.self;
+		return;
+	}
+	shown = parent && parent->hidden ? shown_frame(t, (int32_t)t->depth - 1) : parent;
 	for (int c = 0; c < cf->nr_cons; c++)
 		if (cf->cons[c].ops->pop)
-			cf->cons[c].ops->pop(cf->cons[c].ctx, t, parent, &saved, &cost, how);
+			cf->cons[c].ops->pop(cf->cons[c].ctx, t, shown, &saved, &cost, how);
 }
 
 static void flush_thread(struct callflow *cf, struct cf_thread *t)
@@ -781,6 +844,22 @@ static void replace(struct callflow *cf, struct cf_thread *t, const struct cf_si
 
 	if (kind == CF_ENTRY_JUMP)
 		a.caller_fn = f->caller_fn;
+	if (kind == CF_ENTRY_TAIL && !f->passes && folds(cf, site->fn)) {
+		/* a tail call of a stub: it runs above the function that jumped, whose Base
+		 * its steps are, until the frame that replaces it replaces that one too */
+		push(cf, t, &a);
+		DASSERT(top(t)->hidden);
+		return;
+	}
+	if (f->passes) {
+		/* out of a folded stub or a resolver: entered as it was (callflow.h: stubs) */
+		a.kind = f->kind;
+		a.caller_fn = f->caller_fn;
+		a.call_site = f->call_site;
+		a.inherited = true;
+	}
+	if (f->hidden && f->kind == CF_ENTRY_TAIL && !folds(cf, site->fn))
+		pop(cf, t, CF_END_REPLACED);	/* out of a stub tail-called: the jumper goes */
 	pop(cf, t, CF_END_REPLACED);
 	push(cf, t, &a);
 }
@@ -1366,6 +1445,9 @@ static void thread_step(struct callflow *cf, struct cf_thread *t, const struct t
 		s.time_ns = ev->time_ns;
 		s.ring = ev->ring;
 		s.site = site;
+		s.fn = site->fn;
+		if (top(t)->hidden)	/* a folded stub's step counts for the frame below */
+			s.fn = t->frames[cf_shown_below(t, (int32_t)t->depth - 1)].fn;
 		for (int c = 0; c < cf->nr_cons; c++)
 			if (cf->cons[c].ops->step)
 				cf->cons[c].ops->step(cf->cons[c].ctx, t, &s);
@@ -1482,6 +1564,11 @@ static void recording_off(struct callflow *cf, struct cf_thread *t, uint64_t ind
 void cf_set_block_mode(struct callflow *cf, bool on)
 {
 	cf->block_mode = on;
+}
+
+void cf_set_fold(struct callflow *cf, bool on)
+{
+	cf->fold = on;
 }
 
 void cf_set_counting(struct callflow *cf, bool on)
@@ -2536,6 +2623,8 @@ static void follow_runs(struct callflow *cf, struct cf_thread *t, struct trace_e
 	} while (0)
 
 restart:	/* the last step was one at a time, of site 0 of run i */
+	if (top(t)->hidden)
+		return;	/* a folded stub's steps count for its caller: one at a time */
 	fn = top(t)->fn;
 	off = 1;
 	i = cf_runs_get(rs, &cf->src, t->pid, ev->ring, t->last_pc, &t->sites[t->last_slot]);
@@ -2624,7 +2713,8 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 			if (cr->next[slot] && cr->next_pc[slot] == pc) {
 				nx = (int32_t)cr->next[slot] - 1;
 				if (!run_follows(rs, nx, cu, used) ||
-				    (!call && rs->info[nx].fn != t->frames[depth - 2].fn))
+				    (!call && rs->info[nx].fn != t->frames[depth - 2].fn) ||
+				    (call && folds(cf, rs->info[nx].fn)))
 					break;
 				if (call && cf->replays_ok &&
 				    (rp = replay_find(cf, t, cu, (uint32_t)i))) {
@@ -2683,7 +2773,7 @@ restart:	/* the last step was one at a time, of site 0 of run i */
 		if (j < 2) {
 			nx = (int32_t)r->next[j] - 1;
 			if (r->next_jump & CF_RUN_CROSS(j)) {
-				if (!run_follows(rs, nx, cu, used))
+				if (!run_follows(rs, nx, cu, used) || folds(cf, rs->info[nx].fn))
 					break;
 				BULK_DONE();
 				cross(cf, t, ev, first + cu->k, pc, &rs->sites[rs->runs[nx].first],

@@ -36,6 +36,17 @@
  *                Cum 0 (its instructions are in no count); where the run
  *                returned, the next step is its return's.  cf_func.native
  *                marks the functions that ran so.
+ *   stubs        with cf_set_fold (reports' default), linkers' call stubs (PLT
+ *                entries: cf_func.fold CF_FOLD_STUB) are no frames of their
+ *                own, as callgrind's --skip-plt has it: a stub's steps are the
+ *                Base of the frame below it, and the function its jump reaches
+ *                is entered as the stub was (a call from the stub's caller,
+ *                at the stub's call site).  ld.so's lazy binding resolver
+ *                (CF_FOLD_PASS) keeps its frame and costs but passes the call
+ *                on the same way to the function it resolved.  The engine
+ *                keeps the stub's frame (cf_frame.hidden) to follow the
+ *                stack; consumers are not told of it, and a frame's parent
+ *                is the nearest one they were told of.
  */
 #ifndef PT_CALLFLOW_H
 #define PT_CALLFLOW_H
@@ -72,6 +83,15 @@ struct cf_func {
 	uint8_t ring;		  /* 0 user, 1 kernel (the ring its steps ran in) */
 	bool native;		  /* code of it ran natively, untraced (a NATIVE record: the
 				   * ptrace backend's vDSO calls); those runs count no steps */
+	uint8_t fold;		  /* enum cf_fold: a call stub, a resolver, or neither */
+};
+
+/* What a function is when stubs are folded (cf_set_fold, cf_func_set_fold). */
+enum cf_fold {
+	CF_FOLD_NONE,		  /* an ordinary function */
+	CF_FOLD_STUB,		  /* a linker's call stub (PLT entry, PLT header): no frame */
+	CF_FOLD_PASS,		  /* ld.so's lazy binding resolver: a frame that passes the
+				   * call it was entered by on to the function it jumps to */
 };
 
 /* What the engine needs to know about the instruction at one address. */
@@ -126,6 +146,9 @@ struct cf_frame {
 	uint32_t from_fn;	  /* TAIL, JUMP: the function whose frame it replaced */
 	uint8_t kind;		  /* enum cf_entry_kind */
 	uint8_t ring;
+	bool hidden;		  /* a folded stub's: consumers are not told of it */
+	bool passes;		  /* the frame that replaces it is entered as it was (a
+				   * folded stub's, or a resolver's entered so) */
 	bool resumes;		  /* ends where an interrupted frame goes on (async, kernel) */
 	bool unexplained;	  /* async with no record and no ring change (CF_MAX_UNEXPLAINED) */
 	bool cold;		  /* JUMP into the middle of the cold part of the function below,
@@ -158,6 +181,7 @@ struct cf_thread {
 	uint32_t depth;		  /* frames on the stack */
 	uint32_t max_depth;
 	uint32_t unexplained;	  /* frames on the stack that are unexplained */
+	uint32_t hidden;	  /* frames on the stack that are hidden (folded stubs') */
 	struct cf_frame *frames;  /* frames[0] the oldest, frames[depth - 1] on top */
 	void *user[CF_MAX_CONSUMERS];
 	/* private */
@@ -190,6 +214,8 @@ struct cf_step {
 	uint64_t time_ns;
 	uint8_t ring;
 	const struct cf_site *site;
+	uint32_t fn;		  /* the function it counts for: site->fn, or for a folded
+				   * stub's step (callflow.h: stubs) the frame below's */
 };
 
 /* How a frame ended. */
@@ -421,12 +447,29 @@ void cf_set_block_mode(struct callflow *cf, bool on);
 void cf_set_counting(struct callflow *cf, bool on);
 bool cf_counting(const struct callflow *cf);
 
+/*
+ * Folding of call stubs (off by default; see "stubs" above): before the
+ * first event.  Site sources mark the functions (cf_func_set_fold).
+ */
+void cf_set_fold(struct callflow *cf, bool on);
+/* The nearest frame below index k that consumers were told of (not hidden), -1 none. */
+int32_t cf_shown_below(const struct cf_thread *t, int32_t k);
+/* How many of t's frames consumers were told of (its depth as they see it). */
+static inline uint32_t cf_shown_depth(const struct cf_thread *t)
+{
+	return t->depth - t->hidden;
+}
+/* The k-th of them from the oldest (k < cf_shown_depth(t)). */
+const struct cf_frame *cf_shown_frame(const struct cf_thread *t, uint32_t k);
+
 /* End of input: every open frame ends (CF_END_FLUSH), oldest threads first. */
 void cf_finish(struct callflow *cf);
 
 /* The function table (ids are dense from 0). */
 /* Record the ring fn's code runs in (site resolvers call it after cf_func_intern). */
 void cf_func_set_ring(struct callflow *cf, uint32_t fn, uint8_t ring);
+/* Record what fn is to folding (site resolvers, after cf_func_intern). */
+void cf_func_set_fold(struct callflow *cf, uint32_t fn, enum cf_fold fold);
 uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *module_path,
 			const char *name, uint64_t addr);
 const struct cf_func *cf_func(const struct callflow *cf, uint32_t fn);

@@ -168,6 +168,28 @@ static inline size_t lookup(struct cf_sites *s, struct callflow *cf, uint32_t pi
 	return i;
 }
 
+/*
+ * What a function is when stubs are folded (callflow.h: stubs): PLT entries
+ * ("name@plt", the code of PLT sections, POWER's glink) are call stubs;
+ * ld.so's lazy binding entry points pass the call on to what they resolved.
+ */
+static enum cf_fold fold_kind(const char *name)
+{
+	static const char *const stubs[] = { ".plt", ".plt.sec", ".plt.got", ".glink" };
+	size_t n = strlen(name);
+
+	if (n > 4 && !strcmp(name + n - 4, "@plt"))
+		return CF_FOLD_STUB;
+	for (size_t i = 0; i < sizeof(stubs) / sizeof(stubs[0]); i++)
+		if (!strcmp(name, stubs[i]))
+			return CF_FOLD_STUB;
+	if (!strncmp(name, "__glink", 7))
+		return CF_FOLD_STUB;
+	if (!strncmp(name, "_dl_runtime_resolve", 19) || !strncmp(name, "_dl_runtime_profile", 19))
+		return CF_FOLD_PASS;
+	return CF_FOLD_NONE;
+}
+
 /* A new entry, indexed by slot k, for pc of pid in ring: resolved and decoded. */
 static __attribute__((noinline)) size_t make_entry(struct cf_sites *s, struct callflow *cf,
 						   uint32_t pid, uint64_t pc, uint8_t ring,
@@ -196,6 +218,8 @@ static __attribute__((noinline)) size_t make_entry(struct cf_sites *s, struct ca
 		in->site.fn = cf_func_intern(cf, loc.module, loc.module_path, loc.symbol,
 					     loc.sym_addr);
 		in->site.entry = loc.entry;
+		if (ring == 0)
+			cf_func_set_fold(cf, in->site.fn, fold_kind(loc.symbol));
 	} else {
 		/* No symbol: one pseudo function per module, never an "entry". */
 		size_t n = strlen(loc.module) + 3;

@@ -166,6 +166,7 @@ struct callflow *session_callflow(struct session *s)
 	s->cf = cf_new(&src);
 	/* block traces hold one step per run of instructions: the engine expands them */
 	cf_set_block_mode(s->cf, s->block_mode);
+	cf_set_fold(s->cf, !s->src.keep_stubs);
 	if (s->block_mode) {
 		static const struct cf_consumer_ops ops = { .step = expanded_step };
 

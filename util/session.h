@@ -44,6 +44,7 @@ struct session_source {
 	const char *buildid_dir;
 	bool no_demangle;
 	unsigned threads;	  /* stream decoding threads: 0 one per online CPU */
+	bool keep_stubs;	  /* PLT stubs are frames of their own (callflow.h: stubs) */
 	bool one_at_a_time;	  /* every step to the engine and the consumers alone, never a
 				   * run of them: the fast paths' oracle (post --verify) */
 	struct session_pass_stats *pass_stats; /* session_run adds its pass's to it, or NULL */

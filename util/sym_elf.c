@@ -429,7 +429,10 @@ static const char *got_name_find(const struct got_name *v, size_t nr, uint64_t s
 	return lo < nr && v[lo].slot == slot ? v[lo].name : NULL;
 }
 
-/* sym@plt for every PLT entry whose jump goes through a relocated GOT slot. */
+/*
+ * sym@plt for every PLT entry whose jump goes through a relocated GOT slot;
+ * the section's name (".plt") for the others: PLT0, lazy binding's entries.
+ */
 static void collect_plt(struct sym_module *m, struct cand_vec *cv)
 {
 	static const char *const plts[] = { ".plt", ".plt.sec", ".plt.got" };
@@ -470,9 +473,12 @@ static void collect_plt(struct sym_module *m, struct cand_vec *cv)
 			const char *target;
 			char *buf;
 
+			/* PLT0 and lazy binding's entries: named as the section, as objdump does */
 			if (!pe->got_slot || !(target = got_name_find(got, nr_got, pe->got_slot)))
-				continue;
-			if (asprintf(&buf, "%s@plt", target) < 0)
+				buf = strdup(plts[k]);
+			else if (asprintf(&buf, "%s@plt", target) < 0)
+				buf = NULL;
+			if (!buf)
 				continue;
 			c.e.name = c.e.raw = strtab_intern(&m->strs, buf);
 			free(buf);

@@ -27,6 +27,9 @@ static const struct {
 	{ "f.cold", 0x8000, 0x9000 },
 	{ "x", 0xa000, 0xb000 },	{ "y", 0xb000, 0xc000 },
 	{ "z", 0xc000, 0xd000 },	{ "vclock", 0xd000, 0xe000 }, /* run natively */
+	/* a library call through the PLT: its stub, PLT0, ld.so's resolver, the function */
+	{ "printf@plt", 0xe000, 0xe010 }, { ".plt", 0xe100, 0xe200 },
+	{ "_dl_runtime_resolve_xsavec", 0xe200, 0xf000 }, { "printf", 0xf000, 0x10000 },
 };
 
 /* Filler functions fill0, fill1, ..., FILL_SIZE bytes each from FILL_BASE (a thread's many). */
@@ -116,6 +119,10 @@ static void fake_site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t pc,
 		if (pc >= fake_fns[f].start && pc < fake_fns[f].end) {
 			out->fn = cf_func_intern(cf, "prog", "/prog", fake_fns[f].name,
 						 fake_fns[f].start);
+			if (pc >= 0xe000 && pc < 0xe200)
+				cf_func_set_fold(cf, out->fn, CF_FOLD_STUB);
+			else if (pc >= 0xe200 && pc < 0xf000)
+				cf_func_set_fold(cf, out->fn, CF_FOLD_PASS);
 			out->anon = fake_fns[f].name[0] == '[';
 			out->entry = pc == fake_fns[f].start && !out->anon;
 			return;
@@ -522,6 +529,8 @@ static void build_pingpong(void)
 
 static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev *evs, bool block,
 			    bool runs, bool peek);
+/* Stubs folded (cf_set_fold) in what run_src runs. */
+static bool run_fold;
 /* A consumer run_src adds beside the arcs, when set. */
 static const struct cf_consumer_ops *extra_ops;
 static void *extra_ctx;
@@ -564,6 +573,7 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 		CU_ASSERT(cf_add_consumer(cf, extra_ops, extra_ctx) >= 0);
 	if (run_limits)
 		cf_set_limits(cf, run_limits);
+	cf_set_fold(cf, run_fold);
 	size_t n = 0;
 	uint64_t index = 0;
 
@@ -1041,6 +1051,141 @@ static void test_arcs_of_tail_and_unmatched(void)
 		}
 		arcs_free(a);
 		cf_free(cf);
+	}
+}
+
+/*
+ * main calls printf twice through its PLT stub.  The first call binds
+ * lazily: the stub's indirect jmp goes on to its push and a jmp to PLT0,
+ * whose jmp enters ld.so's resolver; that calls h (the binding) and jumps
+ * to printf.  The second call's stub jumps straight to printf.
+ */
+static const struct fake_insn plt_insns[] = {
+	CALL(0x1001, 0xe000), CALL(0x1007, 0xe000),
+	{ 0xe000, ARCH_INSN_JUMP, 6, 0 }, JMP(0xe007, 0xe100), { 0xe101, ARCH_INSN_JUMP, 6, 0 },
+	CALL(0xe200, 0x4000), RET(0x4000), { 0xe206, ARCH_INSN_JUMP, 2, 0 }, RET(0xf001),
+	END_INSNS,
+};
+static const struct fake_ev plt_evs[] = {
+	S(0x1000), S(0x1001), S(0xe000), S(0xe006), S(0xe007), S(0xe100), S(0xe101), S(0xe200),
+	S(0x4000), S(0xe205), S(0xe206), S(0xf000), S(0xf001), S(0x1006), S(0x1007), S(0xe000),
+	S(0xf000), S(0xf001), S(0x100c), END_EVS,
+};
+
+/* f, called by main, ends with a jmp to printf's stub (a tail call), bound already. */
+static const struct fake_insn plt_tail_insns[] = {
+	CALL(0x1001, 0x2000), JMP(0x2001, 0xe000), { 0xe000, ARCH_INSN_JUMP, 6, 0 }, RET(0xf001),
+	END_INSNS,
+};
+static const struct fake_ev plt_tail_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0x2001), S(0xe000), S(0xf000), S(0xf001), S(0x1006),
+	END_EVS,
+};
+
+/* The arc caller -> callee of a, NULL when there is none. */
+static const struct arc_edge *arc_of(const struct arcs *a, const char *caller, const char *callee)
+{
+	struct callflow *cf = arcs_callflow(a);
+	uint32_t from = fn_id(cf, caller), to = fn_id(cf, callee);
+
+	for (size_t i = 0; i < arcs_nr_edges(a); i++)
+		if (arcs_edge(a, i)->caller == from && arcs_edge(a, i)->callee == to)
+			return arcs_edge(a, i);
+	return NULL;
+}
+
+/* Steps a counts at pc for function name. */
+static uint64_t pc_count(const struct arcs *a, uint64_t pc, const char *name)
+{
+	uint32_t fn = fn_id(arcs_callflow(a), name);
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < arcs_nr_pcs(a); i++)
+		if (arcs_pc(a, i)->pc == pc && arcs_pc(a, i)->fn == fn)
+			n += arcs_pc(a, i)->count;
+	return n;
+}
+
+/* The arcs of a run and their engine, freed. */
+static void free_run(struct arcs *a)
+{
+	struct callflow *cf = arcs_callflow(a);
+
+	arcs_free(a);
+	cf_free(cf);
+}
+
+static void expect_fns(const struct arcs *a, const char *what, const struct expect_fn *x)
+{
+	struct callflow *cf = arcs_callflow(a);
+
+	for (; x->name; x++) {
+		uint32_t f = fn_id(cf, x->name);
+		const struct arc_fn_stats *fs = f == CF_NO_FN ? NULL : arcs_fn(a, f);
+		bool ok = fs && fs->calls == x->calls && fs->base == x->base && fs->cum == x->cum;
+
+		CU_ASSERT(ok);
+		if (!ok)
+			fprintf(stderr, "\n  %s: %s: calls %lu base %lu cum %lu, expected %lu %lu %lu",
+				what, x->name, fs ? fs->calls : 0, fs ? fs->base : 0,
+				fs ? fs->cum : 0, x->calls, x->base, x->cum);
+	}
+}
+
+/*
+ * Folded (the reports' default), the stubs are no frames: their steps are
+ * the Base of the frame below (main's 5 and the stubs' 6; a tail-called
+ * stub's, f's), a call through one is a call of printf by the caller, and
+ * the resolver, entered so, passes main's call on to printf.  Kept, the
+ * stubs are functions and the jumps out of them tail calls.  Stepped one
+ * by one or followed as runs, the same.
+ */
+static void test_plt_fold(void)
+{
+	static const struct expect_fn folded[] = {
+		{ "main", 0, 11, 19 }, { "_dl_runtime_resolve_xsavec", 1, 3, 4 }, { "h", 1, 1, 1 },
+		{ "printf", 2, 4, 4 }, { "printf@plt", 0, 0, 0 }, { ".plt", 0, 0, 0 }, { NULL },
+	};
+	static const struct expect_fn kept[] = {
+		{ "main", 0, 5, 19 }, { "printf@plt", 2, 4, 4 }, { ".plt", 1, 2, 2 },
+		{ "_dl_runtime_resolve_xsavec", 1, 3, 4 }, { "printf", 2, 4, 4 }, { NULL },
+	};
+	static const struct expect_fn tail_folded[] = {
+		{ "main", 0, 3, 8 }, { "f", 1, 3, 3 }, { "printf", 1, 2, 2 }, { NULL },
+	};
+
+	for (int runs = 0; runs < 2; runs++) {
+		struct arcs *a;
+
+		run_fold = true;
+		a = run_src(plt_insns, plt_evs, false, runs, runs);
+		expect_fns(a, "folded", folded);
+		CU_ASSERT(arc_of(a, "main", "printf") && arc_of(a, "main", "printf")->calls == 2);
+		CU_ASSERT(arc_of(a, "main", "_dl_runtime_resolve_xsavec") &&
+			  arc_of(a, "main", "_dl_runtime_resolve_xsavec")->calls == 1);
+		CU_ASSERT_PTR_NULL(arc_of(a, "_dl_runtime_resolve_xsavec", "printf"));
+		/* the stubs' instructions, counted for main: where they are, per caller */
+		CU_ASSERT_EQUAL(pc_count(a, 0xe000, "main"), 2);
+		CU_ASSERT_EQUAL(pc_count(a, 0xe101, "main"), 1);
+		CU_ASSERT_EQUAL(pc_count(a, 0xe000, "printf@plt"), 0);
+		CU_ASSERT_EQUAL(arcs_check(a), 0);
+		free_run(a);
+
+		a = run_src(plt_tail_insns, plt_tail_evs, false, runs, runs);
+		expect_fns(a, "tail call of a stub", tail_folded);
+		CU_ASSERT(arc_of(a, "f", "printf") && arc_of(a, "f", "printf")->calls == 1);
+		CU_ASSERT_EQUAL(pc_count(a, 0xe000, "f"), 1);
+		CU_ASSERT_EQUAL(arcs_check(a), 0);
+		free_run(a);
+
+		run_fold = false;
+		a = run_src(plt_insns, plt_evs, false, runs, runs);
+		expect_fns(a, "kept", kept);
+		CU_ASSERT(arc_of(a, "_dl_runtime_resolve_xsavec", "printf") &&
+			  arc_of(a, "_dl_runtime_resolve_xsavec", "printf")->calls == 1);
+		CU_ASSERT_EQUAL(pc_count(a, 0xe000, "printf@plt"), 2);
+		CU_ASSERT_EQUAL(arcs_check(a), 0);
+		free_run(a);
 	}
 }
 
@@ -1886,6 +2031,7 @@ static CU_TestInfo tests[] = {
 	{ "runs of a thread's steps count as its steps one by one", test_runs },
 	{ "straight code counted in bulk counts as its steps one by one", test_bulk },
 	{ "arcs of tail calls and unmatched returns", test_arcs_of_tail_and_unmatched },
+	{ "PLT stubs folded into their callers, or kept", test_plt_fold },
 	{ "a cold part keeps its call path", test_cold_part_call_paths },
 	{ "block-mode traces give the same numbers", test_block_mode },
 	{ "recording on and off: one call per activation", test_recording_on_off },
