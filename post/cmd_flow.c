@@ -231,22 +231,33 @@ static void line_head(struct flow *fl, uint64_t index, const struct cf_thread *t
 	flow_flush(fl);
 }
 
-/* '>' the entry of a frame of fn (kind, from other) at step index, depth frames below it. */
+/*
+ * '>' the entry of a frame of fn (kind, from other) at step index, depth
+ * frames below it, the top one of function below (CF_NO_FN: none).
+ */
 static void push_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint8_t kind,
-		      uint32_t fn, uint32_t other, uint64_t index)
+		      uint32_t fn, uint32_t other, uint32_t below, uint64_t index)
 {
+	bool module = report_module_shown(fl->r->cf, fn, below);
 	char *p;
 
 	if (fl->condensed || !in_window(fl, t, index) || !selected(fl, fn))
 		return;
-	p = line_start(fl, flow_text_push_room(fl->r->cf, kind, fn, other), index, t, depth);
-	line_write(fl, flow_text_push_put(p, fl->r->cf, kind, fn, other));
+	p = line_start(fl, flow_text_push_room(fl->r->cf, kind, fn, other, module), index, t,
+		       depth);
+	line_write(fl, flow_text_push_put(p, fl->r->cf, kind, fn, other, module));
 }
 
-/* The end of a frame of fn entered at step entry (cost, how), depth frames below it. */
+/*
+ * The end of a frame of fn entered at step entry (cost, how), depth frames
+ * below it, the top one of function below (--condensed names the module
+ * as an entry line does).
+ */
 static void pop_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint32_t fn,
-		     uint64_t entry, const struct cf_cost *cost, enum cf_end_kind how)
+		     uint32_t below, uint64_t entry, const struct cf_cost *cost,
+		     enum cf_end_kind how)
 {
+	bool module;
 	char *p;
 
 	if (!selected(fl, fn))
@@ -260,10 +271,12 @@ static void pop_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint3
 		    !in_window(fl, t, entry))
 			return;
 		fl->lines++;
-		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s%s\n",
+		module = report_module_shown(fl->r->cf, fn, below);
+		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s%s%s%s%s\n",
 		       entry, cost->incl ? cost->last_index : entry, cost->incl, t->tid, depth,
-		       report_indent(depth), "", fn_name(fl, fn), flow_text_end_note(how),
-		       report_native_mark(fl->r->cf, fn));
+		       report_indent(depth), "", fn_name(fl, fn), module ? " [" : "",
+		       module ? cf_func(fl->r->cf, fn)->module : "", module ? "]" : "",
+		       flow_text_end_note(how), report_native_mark(fl->r->cf, fn));
 		return;
 	}
 	if (!in_window(fl, t, cost->end_index))
@@ -279,8 +292,8 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 	uint32_t other = f->kind == CF_ENTRY_TAIL ? f->caller_fn :
 			 f->kind == CF_ENTRY_JUMP ? f->from_fn : CF_NO_FN;
 
-	(void)parent;
-	push_line(ctx, t, cf_shown_depth(t) - 1, f->kind, f->fn, other, f->entry_index);
+	push_line(ctx, t, cf_shown_depth(t) - 1, f->kind, f->fn, other,
+		  parent ? parent->fn : CF_NO_FN, f->entry_index);
 }
 
 static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root)
@@ -298,8 +311,8 @@ static void on_adopt(void *ctx, struct cf_thread *t, const struct cf_frame *root
 static void on_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
 		   const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
 {
-	(void)parent;
-	pop_line(ctx, t, cf_shown_depth(t), f->fn, f->entry_index, cost, how);
+	pop_line(ctx, t, cf_shown_depth(t), f->fn, parent ? parent->fn : CF_NO_FN, f->entry_index,
+		 cost, how);
 }
 
 /* A replay walked (cf_replay_walk): its frames' lines at their depths, or put together into m. */
@@ -333,7 +346,9 @@ static void memo_line(struct flow_replay *w, uint32_t rel, unsigned depth, size_
 			exit(EXIT_RUNTIME);
 		}
 	}
-	end = push ? flow_text_push_put(m->text + off, w->fl->r->cf, f->kind, f->fn, other) :
+	end = push ? flow_text_push_put(m->text + off, w->fl->r->cf, f->kind, f->fn, other,
+					report_module_shown(w->fl->r->cf, f->fn,
+							    w->fn[f->depth - 1])) :
 		     flow_text_pop_put(m->text + off, w->fl->r->cf, f->fn, f->cost.incl,
 				       f->cost.self, (enum cf_end_kind)f->how);
 	l = &m->lines[m->nr++];
@@ -356,11 +371,12 @@ static void flow_replay_visit(void *ctx, uint32_t k, bool push)
 
 		w->fn[f->depth] = f->fn;
 		if (!w->m)
-			push_line(w->fl, w->t, depth, f->kind, f->fn, other, entry);
+			push_line(w->fl, w->t, depth, f->kind, f->fn, other, w->fn[f->depth - 1],
+				  entry);
 		else if (selected(w->fl, f->fn))
 			memo_line(w, f->start, f->depth,
-				  flow_text_push_room(w->fl->r->cf, f->kind, f->fn, other), true, f,
-				  other);
+				  flow_text_push_room(w->fl->r->cf, f->kind, f->fn, other, true),
+				  true, f, other);
 	} else if (w->m) {
 		if (selected(w->fl, f->fn))
 			memo_line(w, (uint32_t)f->cost.end_index, f->depth,
@@ -370,7 +386,8 @@ static void flow_replay_visit(void *ctx, uint32_t k, bool push)
 
 		cost.last_index += w->first;
 		cost.end_index += w->first;
-		pop_line(w->fl, w->t, depth, f->fn, entry, &cost, (enum cf_end_kind)f->how);
+		pop_line(w->fl, w->t, depth, f->fn, w->fn[f->depth - 1], entry, &cost,
+			 (enum cf_end_kind)f->how);
 	}
 }
 

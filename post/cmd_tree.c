@@ -127,11 +127,13 @@ static void tab_line(const struct tree_print *p, unsigned depth, uint64_t calls,
 	tab_row_end(t);
 }
 
+/* A node's line; parent: the function of the node above it (CF_NO_FN: none). */
 static void print_line(const struct tree_print *p, unsigned depth, uint64_t calls, uint64_t base,
-		       uint64_t cum, uint32_t fn, bool with_cum)
+		       uint64_t cum, uint32_t fn, uint32_t parent, bool with_cum)
 {
 	char a[32], b[32], c[32];
 	double pct = report_percent(with_cum ? cum : base, p->total);
+	bool module = report_module_shown(p->r->cf, fn, parent);
 
 	if (p->tab) {
 		tab_line(p, depth, calls, base, with_cum ? cum : 0, pct, fn, with_cum);
@@ -141,9 +143,10 @@ static void print_line(const struct tree_print *p, unsigned depth, uint64_t call
 	       p->w, output_num(base, b, sizeof(b)));
 	if (with_cum)
 		printf("%*s ", p->w, output_num(cum, c, sizeof(c)));
-	printf("%6.2f%%  %*s%s%s%s\n", pct, report_indent(depth), "",
-	       fn == CF_NO_FN ? "(root)" : fr_name(p->r, fn), report_native_mark(p->r->cf, fn),
-	       output_reset());
+	printf("%6.2f%%  %*s%s%s%s%s%s%s\n", pct, report_indent(depth), "",
+	       fn == CF_NO_FN ? "(root)" : fr_name(p->r, fn), module ? " [" : "",
+	       module ? cf_func(p->r->cf, fn)->module : "", module ? "]" : "",
+	       report_native_mark(p->r->cf, fn), output_reset());
 }
 
 /* A node: its line, unless pruned (then not its subtree either); flag: a selected function is above. */
@@ -161,7 +164,8 @@ static int print_node(void *ctx, uint32_t node, unsigned depth, const uint32_t *
 		return ARC_WALK_SKIP;
 	shown = shown || fr_selected(p->r, n->fn);
 	if (shown)
-		print_line(p, depth, n->calls, n->base, n->cum, n->fn, true);
+		print_line(p, depth, n->calls, n->base, n->cum, n->fn,
+			   n->parent == ARC_NONE ? CF_NO_FN : arcs_node(p->a, n->parent)->fn, true);
 	return shown;
 }
 
@@ -331,6 +335,7 @@ static uint32_t *inv_sorted(const struct tree_print *p, const struct inverted *i
 struct inv_level {
 	uint32_t *v;
 	size_t n, next;
+	uint32_t parent;	  /* the node whose children these are (levels above the first) */
 };
 
 static int print_inverted(struct tree_print *p)
@@ -371,7 +376,8 @@ static int print_inverted(struct tree_print *p)
 			continue;
 		if (!depth && !p->tab)
 			printf("#\n");
-		print_line(p, depth, n->calls, n->base, 0, n->fn, false);
+		print_line(p, depth, n->calls, n->base, 0, n->fn,
+			   depth ? iv.n[l->parent].fn : CF_NO_FN, false);
 		if (n->first_child == UINT32_MAX)
 			continue;
 		if (top == size) {
@@ -383,6 +389,7 @@ static int print_inverted(struct tree_print *p)
 		}
 		lv[top].v = inv_sorted(p, &iv, NULL, n->first_child, &lv[top].n);
 		lv[top].next = 0;
+		lv[top].parent = x;
 		if (!lv[top].v)
 			goto out;
 		top++;

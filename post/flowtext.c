@@ -22,12 +22,22 @@ static bool native(const struct callflow *cf, uint32_t fn)
 	return fn != CF_NO_FN && cf_func(cf, fn)->native;
 }
 
-/* "MARK NAME" and, when note is not NULL, " (NOTE)" or " (NOTE OTHER)", at p. */
-static char *entry_put(char *p, char mark, const char *fn, const char *note, const char *other)
+/*
+ * "MARK NAME", " [MODULE]" when module is not NULL and, when note is not
+ * NULL, " (NOTE)" or " (NOTE OTHER)", at p.
+ */
+static char *entry_put(char *p, char mark, const char *fn, const char *module, const char *note,
+		       const char *other)
 {
 	*p++ = mark;
 	*p++ = ' ';
 	p = text_str(p, fn);
+	if (module) {
+		*p++ = ' ';
+		*p++ = '[';
+		p = text_str(p, module);
+		*p++ = ']';
+	}
 	if (!note)
 		return p;
 	*p++ = ' ';
@@ -44,9 +54,13 @@ static char *entry_put(char *p, char mark, const char *fn, const char *note, con
 /* The longest note an entry line has (cf_entry_kind_name's too). */
 #define NOTE_MAX 64
 
-size_t flow_text_push_room(const struct callflow *cf, uint8_t kind, uint32_t fn, uint32_t other)
+size_t flow_text_push_room(const struct callflow *cf, uint8_t kind, uint32_t fn, uint32_t other,
+			   bool module)
 {
 	size_t n = strlen(name(cf, fn)) + NOTE_MAX + 8;
+
+	if (module)
+		n += strlen(cf_func(cf, fn)->module) + 3;
 
 	if (kind == CF_ENTRY_TAIL || kind == CF_ENTRY_JUMP)
 		n += strlen(name(cf, other));
@@ -54,23 +68,25 @@ size_t flow_text_push_room(const struct callflow *cf, uint8_t kind, uint32_t fn,
 }
 
 char *flow_text_push_put(char *p, const struct callflow *cf, uint8_t kind, uint32_t fn,
-			 uint32_t other)
+			 uint32_t other, bool module)
 {
+	const char *n = name(cf, fn), *m = module && fn != CF_NO_FN ? cf_func(cf, fn)->module : NULL;
+
 	switch (kind) {
 	case CF_ENTRY_ROOT:
-		return entry_put(p, '>', name(cf, fn), "first step of the thread", NULL);
+		return entry_put(p, '>', n, m, "first step of the thread", NULL);
 	case CF_ENTRY_CALL:
-		return entry_put(p, '>', name(cf, fn), native(cf, fn) ? "native" : NULL, NULL);
+		return entry_put(p, '>', n, m, native(cf, fn) ? "native" : NULL, NULL);
 	case CF_ENTRY_TAIL:
-		return entry_put(p, '>', name(cf, fn), "tail call from", name(cf, other));
+		return entry_put(p, '>', n, m, "tail call from", name(cf, other));
 	case CF_ENTRY_JUMP:
-		return entry_put(p, '>', name(cf, fn), "jump from", name(cf, other));
+		return entry_put(p, '>', n, m, "jump from", name(cf, other));
 	case CF_ENTRY_ASYNC:
-		return entry_put(p, '!', name(cf, fn), "asynchronous entry", NULL);
+		return entry_put(p, '!', n, m, "asynchronous entry", NULL);
 	case CF_ENTRY_KERNEL:
-		return entry_put(p, '>', name(cf, fn), "kernel", NULL);
+		return entry_put(p, '>', n, m, "kernel", NULL);
 	default:
-		return entry_put(p, '>', name(cf, fn), cf_entry_kind_name(kind), NULL);
+		return entry_put(p, '>', n, m, cf_entry_kind_name(kind), NULL);
 	}
 }
 
@@ -89,17 +105,19 @@ static void put_out(FILE *out, char *buf, const char *end, const char *small)
 }
 
 void flow_text_push(FILE *out, const struct callflow *cf, uint8_t kind, uint32_t fn,
-		    uint32_t other)
+		    uint32_t other, bool module)
 {
-	char small[512], *buf = scratch(small, sizeof(small), flow_text_push_room(cf, kind, fn, other));
+	char small[512],
+		*buf = scratch(small, sizeof(small), flow_text_push_room(cf, kind, fn, other, module));
 
 	if (buf)
-		put_out(out, buf, flow_text_push_put(buf, cf, kind, fn, other), small);
+		put_out(out, buf, flow_text_push_put(buf, cf, kind, fn, other, module), small);
 }
 
 void flow_text_adopt(FILE *out, const struct callflow *cf, uint32_t fn)
 {
-	fprintf(out, "? %s (unmatched return: its caller, from before the trace)", name(cf, fn));
+	fprintf(out, "? %s [%s] (unmatched return: its caller, from before the trace)", name(cf, fn),
+		fn == CF_NO_FN ? "?" : cf_func(cf, fn)->module);
 }
 
 const char *flow_text_end_note(enum cf_end_kind how)

@@ -17,16 +17,21 @@
  * A frame's entry: "> f", "> g (tail call from f)", "! h (asynchronous
  * entry)", ...; kind is its enum cf_entry_kind, other the function it
  * came from (TAIL: the caller credited; JUMP: the frame it replaced,
- * CF_NO_FN unknown).
+ * CF_NO_FN unknown); module: fn's module after its name, "> printf
+ * [libc.so.6]" (report_module_shown says where).
  */
 void flow_text_push(FILE *out, const struct callflow *cf, uint8_t kind, uint32_t fn,
-		    uint32_t other);
+		    uint32_t other, bool module);
 /* The same at p, which has flow_text_push_room() bytes of room: its end. */
-size_t flow_text_push_room(const struct callflow *cf, uint8_t kind, uint32_t fn, uint32_t other);
+size_t flow_text_push_room(const struct callflow *cf, uint8_t kind, uint32_t fn, uint32_t other,
+			   bool module);
 char *flow_text_push_put(char *p, const struct callflow *cf, uint8_t kind, uint32_t fn,
-			 uint32_t other);
+			 uint32_t other, bool module);
 
-/* A caller reconstructed below the oldest frame: "? f (unmatched return: ...)". */
+/*
+ * A caller reconstructed below the oldest frame, the thread's first
+ * function now: "? f [module] (unmatched return: ...)".
+ */
 void flow_text_adopt(FILE *out, const struct callflow *cf, uint32_t fn);
 
 /* A frame's end: "< f (incl N, self M[, how])". */

@@ -481,6 +481,12 @@ const char *report_native_mark(const struct callflow *cf, uint32_t fn)
 	return fn != CF_NO_FN && cf_func(cf, fn)->native ? " (native)" : "";
 }
 
+bool report_module_shown(const struct callflow *cf, uint32_t fn, uint32_t below)
+{
+	return fn != CF_NO_FN &&
+	       (below == CF_NO_FN || strcmp(cf_func(cf, fn)->module, cf_func(cf, below)->module));
+}
+
 void report_names_free(struct report_names *rn)
 {
 	if (!rn)

@@ -133,6 +133,15 @@ void report_names_free(struct report_names *rn);
  * unless the recorder counted it), else "".
  */
 const char *report_native_mark(const struct callflow *cf, uint32_t fn);
+/*
+ * Whether tree and flow name the module of fn's entry ("printf [libc.so.6]")
+ * when below is the function it was entered above (CF_NO_FN: none): where
+ * the entry goes into another module than below's, and for a thread's
+ * first function.  A line whose module is not named is in the module of
+ * the nearest line above it at a lower depth: ld.so's strcmp and libc's
+ * show their modules where they are entered from elsewhere.
+ */
+bool report_module_shown(const struct callflow *cf, uint32_t fn, uint32_t below);
 
 /*
  * Columns line up by what a terminal shows, not by bytes: a name of

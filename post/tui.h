@@ -55,9 +55,10 @@ struct tui_line {
 	uint64_t index;		  /* the step index it is at */
 	uint32_t fn;		  /* CF_NO_FN for marks */
 	uint32_t depth;
-	uint32_t thread : 24;	  /* tui_data.threads[] */
+	uint32_t thread : 23;	  /* tui_data.threads[] */
 	uint32_t kind : 3;	  /* enum tui_line_kind */
 	uint32_t how : 5;
+	uint32_t module : 1;	  /* TL_PUSH: the line names fn's module (report_module_shown) */
 	uint32_t aux;
 };
 

@@ -161,6 +161,7 @@ static void on_push(void *ctx, struct cf_thread *t, const struct cf_frame *paren
 	if (!l)
 		return;
 	l->how = f->kind;
+	l->module = report_module_shown(d->r.cf, f->fn, parent ? parent->fn : CF_NO_FN);
 	l->aux = f->kind == CF_ENTRY_TAIL ? f->caller_fn :
 		 f->kind == CF_ENTRY_JUMP && parent ? parent->fn : CF_NO_FN;
 }

@@ -123,7 +123,7 @@ static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t 
 		return;
 	switch (l->kind) {
 	case TL_PUSH:
-		flow_text_push(out, cf, l->how, l->fn, l->aux);
+		flow_text_push(out, cf, l->how, l->fn, l->aux, l->module);
 		break;
 	case TL_ADOPT:
 		flow_text_adopt(out, cf, l->fn);

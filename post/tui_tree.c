@@ -303,6 +303,7 @@ static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t 
 	const struct arc_node *n = node(ui, r->node);
 	uint64_t total = ui->prof->total;
 	char mark = r->open ? '-' : has_children(ui, t, r->node) ? '+' : ' ';
+	bool module;
 	int indent = 2 * (int)(r->level < MAX_INDENT ? r->level : MAX_INDENT);
 
 	if (!r->level) {
@@ -326,9 +327,13 @@ static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t 
 		*attr = A_BOLD;
 		return;
 	}
-	snprintf(buf, size, "%6u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%c %s%s",
+	module = report_module_shown(ui->d->r.cf, n->fn,
+				     n->parent == ARC_NONE ? CF_NO_FN : node(ui, n->parent)->fn);
+	snprintf(buf, size, "%6u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%c %s%s%s%s%s",
 		 r->depth, n->calls, n->base, n->cum, report_percent(n->cum, total), indent, "",
-		 mark, tui_fn_name(ui->d, n->fn), report_native_mark(ui->d->r.cf, n->fn));
+		 mark, tui_fn_name(ui->d, n->fn), module ? " [" : "",
+		 module ? cf_func(ui->d->r.cf, n->fn)->module : "", module ? "]" : "",
+		 report_native_mark(ui->d->r.cf, n->fn));
 	*heat = tui_heat_of(n->cum, total);
 }
 

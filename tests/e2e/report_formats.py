@@ -97,6 +97,8 @@ def text_tree(text, doc):
         if inverted:
             f = f[:3] + [None] + f[3:]
         name = f[5].strip()
+        if name.endswith("]") and " [" in name:
+            name = name_module(name)[0]  # the module where the tree enters it
         out.append([num(f[0]), num(f[1]), num(f[2]), f[3] if f[3] is None else num(f[3]),
                     num(f[4]), None if name == "(root)" else name])
     return out

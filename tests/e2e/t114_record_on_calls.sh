@@ -23,7 +23,8 @@ read -r calls base cum <<<"$(profile_row on hot_loop)"
 expect_eq "hot_loop calls" 10 "$calls"
 expect_eq "hot_loop cum = the whole trace" "$(total_of on)" "$cum"
 "$POST" -i on flow >flow || fail "post flow"
-expect_eq "flow: calls of hot_loop" 10 "$(grep -c '  > hot_loop$' flow)"
+# each activation is a thread's first function: its module named
+expect_eq "flow: calls of hot_loop" 10 "$(grep -c '  > hot_loop \[pt_on10\]$' flow)"
 expect_eq "flow: returns of hot_loop" 10 "$(grep -c '  < hot_loop (incl [0-9]*, self [0-9]*)$' flow)"
 expect_eq "flow: recording off between them" 10 "$(grep -c ' - recording off$' flow)"
 grep -q 'steps missing\|still running' flow && { cat flow; fail "an activation shown as one frame with gaps"; }

@@ -48,12 +48,12 @@ awk '/ clock_gettime \[libc[^]]*\]$/ { f = 1; next } /^#/ { f = 0 }
 expect_eq "arc's callee row under libc's clock_gettime" "200 0 0" "$(cat arc.callee)"
 # tree: the native node under the caller's, by depth
 "$POST" -i r1 tree --wide | awk '!/^#/ && NF >= 6 { d = $1; name[d] = $6
-	if ($0 ~ / clock_gettime \(native\)$/) print name[d - 1], $2, $3, $4 }' >tree.rows
+	if ($0 ~ / clock_gettime \[\[vdso\]\] \(native\)$/) print name[d - 1], $2, $3, $4 }' >tree.rows
 expect_eq "tree's native nodes" "clock_gettime 200 0 0" "$(sort | uniq <tree.rows)"
 # flow: each call's lines above a clock_gettime frame, and no "steps missing"
 "$POST" -i r1 flow >flow.out || fail "post flow"
 awk '$4 == ">" { name[$3] = $5 }
-	/> clock_gettime \(native\)$/ { calls += name[$3 - 1] == "clock_gettime" }
+	/> clock_gettime \[\[vdso\]\] \(native\)$/ { calls += name[$3 - 1] == "clock_gettime" }
 	/< clock_gettime \(incl 0, self 0, ran natively: count unknown\)$/ { ends++ }
 	/steps missing/ { gaps++ }
 	END { print calls + 0, ends + 0, gaps + 0 }' flow.out >flow.counts

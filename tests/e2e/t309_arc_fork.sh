@@ -15,9 +15,10 @@ expect_eq "threads" 2 "$(arc_stat trace threads)"
 [ "$(arc_stat trace unmatched)" -ge 1 ] || fail "no unmatched return in the child"
 child=$("$POST" -i trace tree | sed -n 's/^# thread \([0-9]*\) .*/\1/p' | sed -n 2p)
 "$POST" -i trace flow --tid "$child" >flow || fail "flow"
-grep -q '? main (unmatched return' flow || fail "main not reconstructed in the child: $(head flow)"
+grep -q '? main \[pt_forkexec\] (unmatched return' flow || fail "main not reconstructed in the child: $(head flow)"
 # the child's tree now has main at its top, the fork wrapper under it
-"$POST" -i trace tree --tid "$child" | awk '!/^#/ && $1 == 0 { print $NF }' | grep -qx main ||
+"$POST" -i trace tree --tid "$child" | awk '!/^#/ && $1 == 0 { print $(NF - 1), $NF }' |
+	grep -qx 'main \[pt_forkexec\]' ||
 	fail "main is not a root of the child's tree"
 "$POST" -i trace export --format chrome -o out.json || fail "export chrome"
 python3 - out.json <<'PY' || fail "chrome JSON"

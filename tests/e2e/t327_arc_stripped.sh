@@ -67,7 +67,7 @@ expect_eq "--on $fn: its calls" "$calls" "$(awk -v f="$fn" '$(NF-1) == f { print
 expect_eq "--on $fn: only its activations' steps" "$cum" \
 	"$("$POST" -i on counts --by symbol | awk '$NF == "total" { print $1 }')"
 expect_eq "--on $fn: root functions" "$fn" \
-	"$("$POST" -i on tree | awk '$NF ~ /^gzip\+0x/ && /^ *0 / { print $NF }' | sort -u)"
+	"$("$POST" -i on tree | awk '$6 ~ /^gzip\+0x/ && /^ *0 / { print $6 }' | sort -u)"
 # --symbol and annotate --symbol select it by that name.
 "$POST" -i gz counts --symbol "$fn" --by symbol >sel || fail "counts --symbol $fn"
 expect_eq "--symbol $fn rows" "$fn" "$(grep -v '^#' sel | awk '$NF != "total" { print $NF }')"
@@ -89,7 +89,7 @@ main_cum=$(awk '$(NF-1) == "main" && $NF == "[gzip]" { print $4 }' profile)
 expect_eq "--on main: the steps of main's Cum" "$main_cum" \
 	"$("$POST" -i onmain counts --by symbol | awk '$NF == "total" { print $1 }')"
 expect_eq "--on main: one root, main" "main" \
-	"$("$POST" -i onmain tree | awk '/^ *0 / { print $NF }' | sort -u)"
+	"$("$POST" -i onmain tree | awk '/^ *0 / { print $6 }' | sort -u)"
 
 arc_record tr /bin/true
 expect_eq "true unmatched returns" 0 "$(arc_stat tr unmatched)"

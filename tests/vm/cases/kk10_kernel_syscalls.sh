@@ -52,7 +52,7 @@ has_arc kk-arc-close-from-user __x64_sys_close '<' close
 
 # getpid: one call per round plus the program's first; the same count each time
 post -i t flow --condensed >flow.out 2>&1
-awk -v f="${getpid_fn:-none}" '$NF == f { print $3 }' flow.out >getpid.counts
+awk -v f="${getpid_fn:-none}" '$6 == f { print $3 }' flow.out >getpid.counts
 check_eq kk-getpid-calls "getpid calls in the flow" $((rounds + 1)) "$(wc -l <getpid.counts)"
 spread=$(sort -n getpid.counts | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print hi - lo }')
 echo "INFO kernel getpid: $(sort -n getpid.counts | uniq -c | tr -s ' \n' ' ')(count instructions)"
