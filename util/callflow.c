@@ -642,6 +642,20 @@ const struct cf_frame *cf_shown_frame(const struct cf_thread *t, uint32_t k)
 			return &t->frames[i];
 }
 
+/*
+ * Whose clocks a frame above frame k moves (clocks_enter, clocks_leave):
+ * frame k's, or above a folded stub's the frame below it, as consumers
+ * see the stack.  Its arc's Cum is then the shown parent's: a recursion of
+ * that function (a handler above the stub calling it again) ends its
+ * innermost activation's share, as it would without the stub.  NULL: none.
+ */
+static struct cf_frame *clock_parent(struct cf_thread *t, int32_t k)
+{
+	if (k >= 0 && t->frames[k].hidden)
+		k = cf_shown_below(t, k);
+	return k >= 0 ? &t->frames[k] : NULL;
+}
+
 /* Frame k, or the nearest frame below it that is not hidden (NULL: none). */
 static const struct cf_frame *shown_frame(const struct cf_thread *t, int32_t k)
 {
@@ -739,7 +753,8 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	DASSERT(st->innermost < (int32_t)t->depth);
 	DASSERT((st->innermost >= 0) == (st->count > 0));
 	f->prev_same = st->innermost;
-	clocks_enter(parent, st->innermost >= 0 ? &t->frames[st->innermost] : NULL, st, now);
+	clocks_enter(clock_parent(t, (int32_t)t->depth - 1),
+		     st->innermost >= 0 ? &t->frames[st->innermost] : NULL, st, now);
 	st->innermost = (int32_t)t->depth;
 	f->inner = true;
 	f->inner_since = now;
@@ -792,7 +807,8 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	/* the top frame is its function's innermost, counted */
 	DASSERT(st->innermost == (int32_t)t->depth - 1 && st->count > 0);
 	st->innermost = f->prev_same;
-	clocks_leave(parent, f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
+	clocks_leave(clock_parent(t, (int32_t)t->depth - 2),
+		     f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
 	/* folded stubs are stepped one at a time (follow_runs): no call is recorded then */
 	DASSERT(!f->hidden || !cf->replays.rec.on);
 	if (cf->replays.rec.on)

@@ -49,7 +49,7 @@ expect_eq "arc's callee row under libc's clock_gettime" "200 0 0" "$(cat arc.cal
 # tree: the native node under the caller's, by depth
 "$POST" -i r1 tree --wide | awk '!/^#/ && NF >= 6 { d = $1; name[d] = $6
 	if ($0 ~ / clock_gettime \[\[vdso\]\] \(native\)$/) print name[d - 1], $2, $3, $4 }' >tree.rows
-expect_eq "tree's native nodes" "clock_gettime 200 0 0" "$(sort | uniq <tree.rows)"
+expect_eq "tree's native nodes" "clock_gettime 200 0 0" "$(sort -u tree.rows)"
 # flow: each call's lines above a clock_gettime frame, and no "steps missing"
 "$POST" -i r1 flow >flow.out || fail "post flow"
 awk '$4 == ">" { name[$3] = $5 }
@@ -92,7 +92,7 @@ expect_eq "--on's native row" "200 unknown" "$(native_row on)"
 expect_eq "--on read_clock" 2000 "$(count_of on read_clock)"
 # a signal handler at a native call or its return nests above it, as anywhere
 for t in th sg on; do
-	arc_check $t 30 >/dev/null
+	out=$(arc_check $t 30) || { echo "$out"; fail "arc_check $t"; }
 done
 arc_verify sg
 

@@ -1082,6 +1082,25 @@ static const struct fake_ev plt_tail_evs[] = {
 	END_EVS,
 };
 
+/*
+ * A signal arrives in f's call of printf, inside the stub (after its first
+ * instruction); the handler calls f again, whose call of printf goes
+ * through the stub whole; after sigreturn the outer stub jumps on.  Folded,
+ * the handler's frame is above f's as consumers see it, and f's Cum counts
+ * the inner activation once: the arc f -> handler has the handler's steps
+ * while the outer f was f's innermost activation (its first and its ret),
+ * not the inner f's.
+ */
+static const struct fake_insn plt_signal_insns[] = {
+	CALL(0x1001, 0x2000), CALL(0x2000, 0xe000), RET(0x2005), { 0xe001, ARCH_INSN_JUMP, 6, 0 },
+	RET(0xf000), CALL(0x5000, 0x2000), RET(0x5005), SYSCALL(0x6000), END_INSNS,
+};
+static const struct fake_ev plt_signal_evs[] = {
+	S(0x1000), S(0x1001), S(0x2000), S(0xe000), ASYNC(PT_ASYNC_SIGNAL), S(0x5000), S(0x2000),
+	S(0xe000), S(0xe001), S(0xf000), S(0x2005), S(0x5005), S(0x6000),
+	ASYNC(PT_ASYNC_SIGRETURN), S(0xe001), S(0xf000), S(0x2005), S(0x1006), END_EVS,
+};
+
 /* The arc caller -> callee of a, NULL when there is none. */
 static const struct arc_edge *arc_of(const struct arcs *a, const char *caller, const char *callee)
 {
@@ -1153,6 +1172,10 @@ static void test_plt_fold(void)
 	static const struct expect_fn tail_folded[] = {
 		{ "main", 0, 3, 8 }, { "f", 1, 3, 3 }, { "printf", 1, 2, 2 }, { NULL },
 	};
+	static const struct expect_fn signal_folded[] = {
+		{ "main", 0, 3, 16 }, { "f", 2, 8, 13 }, { "printf", 2, 2, 2 },
+		{ "handler", 1, 2, 7 }, { NULL },
+	};
 
 	for (int runs = 0; runs < 2; runs++) {
 		struct arcs *a;
@@ -1178,7 +1201,16 @@ static void test_plt_fold(void)
 		CU_ASSERT_EQUAL(arcs_check(a), 0);
 		free_run(a);
 
+		a = run_src(plt_signal_insns, plt_signal_evs, false, runs, runs);
+		expect_fns(a, "a signal in a stub, its handler calling f again", signal_folded);
+		CU_ASSERT(arc_of(a, "f", "handler") && arc_of(a, "f", "handler")->cum == 2);
+		CU_ASSERT_EQUAL(arcs_check(a), 0);
+		free_run(a);
+
 		run_fold = false;
+		a = run_src(plt_signal_insns, plt_signal_evs, false, runs, runs);
+		CU_ASSERT_EQUAL(arcs_check(a), 0);
+		free_run(a);
 		a = run_src(plt_insns, plt_evs, false, runs, runs);
 		expect_fns(a, "kept", kept);
 		CU_ASSERT(arc_of(a, "_dl_runtime_resolve_xsavec", "printf") &&
