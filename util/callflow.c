@@ -643,21 +643,14 @@ const struct cf_frame *cf_shown_frame(const struct cf_thread *t, uint32_t k)
 }
 
 /*
- * Whose clocks a frame above frame k moves (clocks_enter, clocks_leave):
- * frame k's, or above a folded stub's the frame below it, as consumers
- * see the stack.  Its arc's Cum is then the shown parent's: a recursion of
- * that function (a handler above the stub calling it again) ends its
- * innermost activation's share, as it would without the stub.  NULL: none.
+ * The parent of a frame above frame k, as consumers see the stack: frame
+ * k, or above a folded stub's the frame below it (NULL: none).  Its clocks
+ * are the ones the frame moves (clocks_enter, clocks_leave), so its arc's
+ * Cum is the shown parent's: a recursion of that function (a handler above
+ * the stub calling it again) ends its innermost activation's share, as it
+ * would without the stub.
  */
-static struct cf_frame *clock_parent(struct cf_thread *t, int32_t k)
-{
-	if (k >= 0 && t->frames[k].hidden)
-		k = cf_shown_below(t, k);
-	return k >= 0 ? &t->frames[k] : NULL;
-}
-
-/* Frame k, or the nearest frame below it that is not hidden (NULL: none). */
-static const struct cf_frame *shown_frame(const struct cf_thread *t, int32_t k)
+static struct cf_frame *shown_parent(struct cf_thread *t, int32_t k)
 {
 	if (k >= 0 && t->frames[k].hidden)
 		k = cf_shown_below(t, k);
@@ -716,8 +709,7 @@ static inline void clocks_leave(struct cf_frame *parent, struct cf_frame *outer,
 static void push(struct callflow *cf, struct cf_thread *t, const struct push_args *a)
 {
 	uint64_t now = t->steps;
-	struct cf_frame *parent, *f;
-	const struct cf_frame *shown;
+	struct cf_frame *parent, *shown, *f;
 	struct cf_fnstate *st;
 	uint8_t fold = cf->funcs[a->fn].fold;
 
@@ -726,6 +718,7 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 		t->frames = xrealloc(t->frames, t->frames_size * sizeof(*t->frames));
 	}
 	parent = top(t);
+	shown = shown_parent(t, (int32_t)t->depth - 1);
 	f = &t->frames[t->depth];
 	/*
 	 * Field by field, no memset: a frame a call is the engine's commonest
@@ -753,8 +746,7 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 	DASSERT(st->innermost < (int32_t)t->depth);
 	DASSERT((st->innermost >= 0) == (st->count > 0));
 	f->prev_same = st->innermost;
-	clocks_enter(clock_parent(t, (int32_t)t->depth - 1),
-		     st->innermost >= 0 ? &t->frames[st->innermost] : NULL, st, now);
+	clocks_enter(shown, st->innermost >= 0 ? &t->frames[st->innermost] : NULL, st, now);
 	st->innermost = (int32_t)t->depth;
 	f->inner = true;
 	f->inner_since = now;
@@ -780,7 +772,6 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 		cf->stats.max_depth = t->depth;
 	if (f->hidden)
 		return;
-	shown = parent && parent->hidden ? shown_frame(t, (int32_t)t->depth - 2) : parent;
 	for (int c = 0; c < cf->nr_cons; c++)
 		if (cf->cons[c].ops->push)
 			cf->cons[c].ops->push(cf->cons[c].ctx, t, shown, f);
@@ -791,14 +782,14 @@ static void push(struct callflow *cf, struct cf_thread *t, const struct push_arg
 static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 {
 	uint64_t now = t->steps;
-	struct cf_frame *f = top(t), *parent, saved;
-	const struct cf_frame *shown;
+	struct cf_frame *f = top(t), *parent, *shown, saved;
 	struct cf_fnstate *st;
 	struct cf_cost cost = { 0 };
 
 	if (!f)
 		return;
 	parent = t->depth > 1 ? &t->frames[t->depth - 2] : NULL;
+	shown = shown_parent(t, (int32_t)t->depth - 2);
 	cost.incl = now - f->entry_steps;
 	cost.last_index = t->last_index;
 	cost.end_index = cf->in_step ? cf->cur_index : t->last_index + 1;
@@ -807,8 +798,7 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	/* the top frame is its function's innermost, counted */
 	DASSERT(st->innermost == (int32_t)t->depth - 1 && st->count > 0);
 	st->innermost = f->prev_same;
-	clocks_leave(clock_parent(t, (int32_t)t->depth - 2),
-		     f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
+	clocks_leave(shown, f->prev_same >= 0 ? &t->frames[f->prev_same] : NULL, st, now, &cost);
 	/* folded stubs are stepped one at a time (follow_runs): no call is recorded then */
 	DASSERT(!f->hidden || !cf->replays.rec.on);
 	if (cf->replays.rec.on)
@@ -820,11 +810,10 @@ static void pop(struct callflow *cf, struct cf_thread *t, enum cf_end_kind how)
 	t->depth--;
 	if (saved.hidden) {
 		/* a folded stub's steps are the Base of the frame below (hidden only above one) */
-		DASSERT(parent && !parent->hidden);
+		DASSERT(parent && parent == shown);
 		parent->self += saved.self;
 		return;
 	}
-	shown = parent && parent->hidden ? shown_frame(t, (int32_t)t->depth - 1) : parent;
 	for (int c = 0; c < cf->nr_cons; c++)
 		if (cf->cons[c].ops->pop)
 			cf->cons[c].ops->pop(cf->cons[c].ctx, t, shown, &saved, &cost, how);
