@@ -162,6 +162,7 @@ static void tab_report(const struct flow_report *r, const struct report_out *out
 static int print_report(const struct flow_report *r, const struct report_out *out,
 			const struct report_sort *sort)
 {
+	char mt[REPORT_MODULE_TAG_SIZE];
 	size_t n, shown = 0;
 	uint32_t *fns = fr_sorted_functions(r, sort, &n);
 	struct arc_index in = { 0 }, outs = { 0 };
@@ -197,10 +198,11 @@ static int print_report(const struct flow_report *r, const struct report_out *ou
 		printf("#\n");
 		for (size_t e = in.first[f]; e < in.first[f + 1]; e++)
 			print_arc_line(r, in.e[e], true, w);
-		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s [%s]%s%s\n", output_hot(pc), w,
+		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s%s%s%s\n", output_hot(pc), w,
 		       output_num(st->calls, a, sizeof(a)), w, output_num(st->base, b, sizeof(b)),
 		       report_percent(st->base, total), w, output_num(st->cum, c, sizeof(c)), pc,
-		       fr_name(r, f), fn->module, report_native_mark(r->cf, f), output_reset());
+		       fr_name(r, f), report_module_tag(fn->module, mt, sizeof(mt)),
+		       report_native_mark(r->cf, f), output_reset());
 		for (size_t e = outs.first[f]; e < outs.first[f + 1]; e++)
 			print_arc_line(r, outs.e[e], false, w);
 	}

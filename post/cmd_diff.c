@@ -254,6 +254,7 @@ static void tab_diff(const struct side *A, const struct side *B, const struct re
 static int print_diff(const struct side *A, const struct side *B, const struct report_out *out,
 		      const struct report_sort *sort)
 {
+	char mt[REPORT_MODULE_TAG_SIZE];
 	struct row *rows = calloc(A->n + B->n + 1, sizeof(*rows));
 	size_t n = 0, i = 0, j = 0, shown = 0;
 	int w = post_output.thousands ? 14 : 11;
@@ -300,12 +301,13 @@ static int print_diff(const struct side *A, const struct side *B, const struct r
 			snprintf(rb, sizeof(rb), "gone");
 		else
 			snprintf(rb, sizeof(rb), "%.3f", rt);
-		printf("%s%*s %*s %*s %8s %*s %*s %*s %*s  %s [%s]%s\n", output_hot(change), w,
+		printf("%s%*s %*s %*s %8s %*s %*s %*s %*s  %s%s%s\n", output_hot(change), w,
 		       output_num(a->base, c1, sizeof(c1)), w, output_num(b->base, c2, sizeof(c2)), w,
 		       signed_num(a->base, b->base, c3, sizeof(c3)), rb, w,
 		       output_num(a->cum, c4, sizeof(c4)), w, output_num(b->cum, c5, sizeof(c5)), w,
 		       signed_num(a->cum, b->cum, c6, sizeof(c6)), w,
-		       signed_num(a->calls, b->calls, c7, sizeof(c7)), id->name, id->module,
+		       signed_num(a->calls, b->calls, c7, sizeof(c7)), id->name,
+		       report_module_tag(id->module, mt, sizeof(mt)),
 		       output_reset());
 	}
 	if (shown < n)

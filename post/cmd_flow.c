@@ -257,6 +257,7 @@ static void pop_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint3
 		     uint32_t below, uint64_t entry, const struct cf_cost *cost,
 		     enum cf_end_kind how)
 {
+	char mt[REPORT_MODULE_TAG_SIZE];
 	bool module;
 	char *p;
 
@@ -272,10 +273,11 @@ static void pop_line(struct flow *fl, struct cf_thread *t, unsigned depth, uint3
 			return;
 		fl->lines++;
 		module = report_module_shown(fl->r->cf, fn, below);
-		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s%s%s%s%s\n",
+		printf("%10" PRIu64 " %10" PRIu64 " %11" PRIu64 " %7u %5u  %*s%s%s%s%s\n",
 		       entry, cost->incl ? cost->last_index : entry, cost->incl, t->tid, depth,
-		       report_indent(depth), "", fn_name(fl, fn), module ? " [" : "",
-		       module ? cf_func(fl->r->cf, fn)->module : "", module ? "]" : "",
+		       report_indent(depth), "", fn_name(fl, fn),
+		       report_module_tag(module ? cf_func(fl->r->cf, fn)->module : NULL, mt,
+					 sizeof(mt)),
 		       flow_text_end_note(how), report_native_mark(fl->r->cf, fn));
 		return;
 	}

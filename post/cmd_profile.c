@@ -71,6 +71,7 @@ static int tab_report(struct flow_report *r, const struct report_out *out,
 static int print_report(struct flow_report *r, const struct report_out *out,
 			const struct report_sort *sort)
 {
+	char mt[REPORT_MODULE_TAG_SIZE];
 	size_t n, shown = 0, w = post_output.thousands ? 14 : 11;
 	uint32_t *fns = fr_sorted_functions(r, sort, &n);
 	uint64_t total = arcs_total(r->arcs), shown_base = 0;
@@ -100,10 +101,11 @@ static int print_report(struct flow_report *r, const struct report_out *out,
 			continue;
 		shown++;
 		shown_base += st->base;
-		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s [%s]%s%s\n", output_hot(pb), (int)w,
+		printf("%s%*s %*s %6.2f%% %*s %6.2f%%  %s%s%s%s\n", output_hot(pb), (int)w,
 		       output_num(st->calls, a, sizeof(a)), (int)w, output_num(st->base, b, sizeof(b)),
 		       pb, (int)w, output_num(st->cum, c, sizeof(c)), report_percent(st->cum, total),
-		       fr_name(r, fns[i]), fn->module, report_native_mark(r->cf, fns[i]),
+		       fr_name(r, fns[i]), report_module_tag(fn->module, mt, sizeof(mt)),
+		       report_native_mark(r->cf, fns[i]),
 		       output_reset());
 	}
 	if (shown < n)

@@ -131,6 +131,7 @@ static void tab_line(const struct tree_print *p, unsigned depth, uint64_t calls,
 static void print_line(const struct tree_print *p, unsigned depth, uint64_t calls, uint64_t base,
 		       uint64_t cum, uint32_t fn, uint32_t parent, bool with_cum)
 {
+	char mt[REPORT_MODULE_TAG_SIZE];
 	char a[32], b[32], c[32];
 	double pct = report_percent(with_cum ? cum : base, p->total);
 	bool module = report_module_shown(p->r->cf, fn, parent);
@@ -143,9 +144,9 @@ static void print_line(const struct tree_print *p, unsigned depth, uint64_t call
 	       p->w, output_num(base, b, sizeof(b)));
 	if (with_cum)
 		printf("%*s ", p->w, output_num(cum, c, sizeof(c)));
-	printf("%6.2f%%  %*s%s%s%s%s%s%s\n", pct, report_indent(depth), "",
-	       fn == CF_NO_FN ? "(root)" : fr_name(p->r, fn), module ? " [" : "",
-	       module ? cf_func(p->r->cf, fn)->module : "", module ? "]" : "",
+	printf("%6.2f%%  %*s%s%s%s%s\n", pct, report_indent(depth), "",
+	       fn == CF_NO_FN ? "(root)" : fr_name(p->r, fn),
+	       report_module_tag(module ? cf_func(p->r->cf, fn)->module : NULL, mt, sizeof(mt)),
 	       report_native_mark(p->r->cf, fn), output_reset());
 }
 

@@ -6,6 +6,7 @@
 
 #include "arch_vectors.h"
 #include "flowtext.h"
+#include "report.h"
 #include "textout.h"
 
 /* Names whole: a flow line is not a table column. */
@@ -33,10 +34,14 @@ static char *entry_put(char *p, char mark, const char *fn, const char *module, c
 	*p++ = ' ';
 	p = text_str(p, fn);
 	if (module) {
+		bool bracketed = module[0] == '[' && module[strlen(module) - 1] == ']';
+
 		*p++ = ' ';
-		*p++ = '[';
+		if (!bracketed)
+			*p++ = '[';
 		p = text_str(p, module);
-		*p++ = ']';
+		if (!bracketed)
+			*p++ = ']';
 	}
 	if (!note)
 		return p;
@@ -116,8 +121,10 @@ void flow_text_push(FILE *out, const struct callflow *cf, uint8_t kind, uint32_t
 
 void flow_text_adopt(FILE *out, const struct callflow *cf, uint32_t fn)
 {
-	fprintf(out, "? %s [%s] (unmatched return: its caller, from before the trace)", name(cf, fn),
-		fn == CF_NO_FN ? "?" : cf_func(cf, fn)->module);
+	char mt[REPORT_MODULE_TAG_SIZE];
+
+	fprintf(out, "? %s%s (unmatched return: its caller, from before the trace)", name(cf, fn),
+		report_module_tag(fn == CF_NO_FN ? "?" : cf_func(cf, fn)->module, mt, sizeof(mt)));
 }
 
 const char *flow_text_end_note(enum cf_end_kind how)

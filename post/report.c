@@ -487,6 +487,20 @@ bool report_module_shown(const struct callflow *cf, uint32_t fn, uint32_t below)
 	       (below == CF_NO_FN || strcmp(cf_func(cf, fn)->module, cf_func(cf, below)->module));
 }
 
+const char *report_module_tag(const char *module, char *buf, size_t size)
+{
+	size_t n;
+
+	if (!module)
+		return "";
+	n = strlen(module);
+	if (n >= 2 && module[0] == '[' && module[n - 1] == ']')
+		snprintf(buf, size, " %s", module);
+	else
+		snprintf(buf, size, " [%s]", module);
+	return buf;
+}
+
 void report_names_free(struct report_names *rn)
 {
 	if (!rn)

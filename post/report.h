@@ -142,6 +142,14 @@ const char *report_native_mark(const struct callflow *cf, uint32_t fn);
  * show their modules where they are entered from elsewhere.
  */
 bool report_module_shown(const struct callflow *cf, uint32_t fn, uint32_t below);
+/*
+ * A module as reports show it after a function's name, as perf does:
+ * " [libc.so.6]"; a module the kernel already names in brackets
+ * ("[vdso]") keeps its own, " [vdso]".  module NULL: "".  buf holds at
+ * least REPORT_MODULE_TAG_SIZE bytes (a file name is at most 255).
+ */
+#define REPORT_MODULE_TAG_SIZE 264
+const char *report_module_tag(const char *module, char *buf, size_t size);
 
 /*
  * Columns line up by what a terminal shows, not by bytes: a name of

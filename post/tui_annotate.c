@@ -83,6 +83,7 @@ static void notes(struct tui *ui, struct ann_view *a)
 
 static int build(struct tui *ui, struct ann_view *a)
 {
+	char mt[REPORT_MODULE_TAG_SIZE];
 	const struct cf_func *fn = cf_func(ui->d->r.cf, a->fn);
 	size_t ran = 0;
 
@@ -98,8 +99,8 @@ static int build(struct tui *ui, struct ann_view *a)
 	a->w = annot_text_widths(a->av);
 	a->v.nr_rows = a->nr_notes + a->av->nr_rows;
 	snprintf(a->v.title, sizeof(a->v.title),
-		 "Annotate %s [%s]: %" PRIu64 " steps, %zu of %zu instructions ran%s%s%s", fn->name,
-		 fn->module, a->f->base, ran, a->f->nr_insns, a->f->file ? " (" : "",
+		 "Annotate %s%s: %" PRIu64 " steps, %zu of %zu instructions ran%s%s%s", fn->name,
+		 report_module_tag(fn->module, mt, sizeof(mt)), a->f->base, ran, a->f->nr_insns, a->f->file ? " (" : "",
 		 a->f->file ? base_name(a->f->file) : "", a->f->file ? ")" : "");
 	annot_text_heading(a->av, &a->w, ' ', a->v.heading, sizeof(a->v.heading) - 8);
 	strcat(a->v.heading, " (Tab)");

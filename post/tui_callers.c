@@ -32,6 +32,7 @@ static const struct tui_edge *edge_at(const struct tui *ui, const struct callers
 
 static int build(struct tui *ui, struct callers_view *c)
 {
+	char mt[REPORT_MODULE_TAG_SIZE];
 	const struct tui_profile *p = ui->prof;
 	const struct cf_func *f = cf_func(ui->d->r.cf, c->fn);
 	const struct arc_fn_stats *st = c->fn < p->nr_fns ? &p->fn[c->fn] : NULL;
@@ -40,8 +41,8 @@ static int build(struct tui *ui, struct callers_view *c)
 	c->nr_out = c->fn < p->nr_fns ? p->out_start[c->fn + 1] - p->out_start[c->fn] : 0;
 	c->v.nr_rows = c->nr_in + 1 + c->nr_out;
 	snprintf(c->v.title, sizeof(c->v.title),
-		 "Callers (<) and callees (>) of %s [%s]: %" PRIu64 " calls, Base %" PRIu64
-		 ", Cum %" PRIu64, f->name, f->module, st ? st->calls : 0, st ? st->base : 0,
+		 "Callers (<) and callees (>) of %s%s: %" PRIu64 " calls, Base %" PRIu64
+		 ", Cum %" PRIu64, f->name, report_module_tag(f->module, mt, sizeof(mt)), st ? st->calls : 0, st ? st->base : 0,
 		 st ? st->cum : 0);
 	return 0;
 }

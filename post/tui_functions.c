@@ -83,16 +83,18 @@ static int build(struct tui *ui, struct fn_view *f)
 static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t size,
 		enum tui_heat *heat, int *attr)
 {
+	char mt[REPORT_MODULE_TAG_SIZE];
 	struct fn_view *f = (struct fn_view *)v;
 	uint32_t fn = f->rows[i];
 	const struct arc_fn_stats *st = &ui->prof->fn[fn];
 	uint64_t total = ui->prof->total;
 
 	(void)attr;
-	snprintf(buf, size, "%11" PRIu64 " %11" PRIu64 " %6.2f%% %11" PRIu64 " %6.2f%%  %s [%s]%s",
+	snprintf(buf, size, "%11" PRIu64 " %11" PRIu64 " %6.2f%% %11" PRIu64 " %6.2f%%  %s%s%s",
 		 st->calls, st->base, report_percent(st->base, total), st->cum,
 		 report_percent(st->cum, total), tui_fn_name(ui->d, fn),
-		 cf_func(ui->d->r.cf, fn)->module, report_native_mark(ui->d->r.cf, fn));
+		 report_module_tag(cf_func(ui->d->r.cf, fn)->module, mt, sizeof(mt)),
+		 report_native_mark(ui->d->r.cf, fn));
 	*heat = tui_heat_of(f->sort == SORT_CUM ? st->cum : st->base, total);
 }
 

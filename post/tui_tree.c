@@ -298,6 +298,7 @@ static uint64_t root_steps(struct tui *ui, struct tree_view *t, uint32_t n)
 static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t size,
 		enum tui_heat *heat, int *attr)
 {
+	char mt[REPORT_MODULE_TAG_SIZE];
 	struct tree_view *t = (struct tree_view *)v;
 	const struct tree_row *r = &t->rows[i];
 	const struct arc_node *n = node(ui, r->node);
@@ -329,10 +330,11 @@ static void row(struct tui *ui, struct tui_view *v, size_t i, char *buf, size_t 
 	}
 	module = report_module_shown(ui->d->r.cf, n->fn,
 				     n->parent == ARC_NONE ? CF_NO_FN : node(ui, n->parent)->fn);
-	snprintf(buf, size, "%6u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%c %s%s%s%s%s",
+	snprintf(buf, size, "%6u %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %6.2f%%  %*s%c %s%s%s",
 		 r->depth, n->calls, n->base, n->cum, report_percent(n->cum, total), indent, "",
-		 mark, tui_fn_name(ui->d, n->fn), module ? " [" : "",
-		 module ? cf_func(ui->d->r.cf, n->fn)->module : "", module ? "]" : "",
+		 mark, tui_fn_name(ui->d, n->fn),
+		 report_module_tag(module ? cf_func(ui->d->r.cf, n->fn)->module : NULL, mt,
+				   sizeof(mt)),
 		 report_native_mark(ui->d->r.cf, n->fn));
 	*heat = tui_heat_of(n->cum, total);
 }

@@ -39,7 +39,7 @@ arc_check r1 30
 expect_eq "gaps of r1" 0 "$(arc_stat r1 gaps)"
 arc_verify r1
 "$POST" -i r1 arc --wide >arc.out || fail "post arc"
-awk '/ clock_gettime \[\[vdso\]\] \(native\)$/ {
+awk '/ clock_gettime \[vdso\] \(native\)$/ {
 	print prev; print $1, $2, $4; exit } { prev = $0 }' arc.out | tr -s ' ' >arc.row
 expect_eq "arc's vDSO row" " 200 0 0 < clock_gettime
 200 0 0" "$(cat arc.row)"
@@ -48,17 +48,17 @@ awk '/ clock_gettime \[libc[^]]*\]$/ { f = 1; next } /^#/ { f = 0 }
 expect_eq "arc's callee row under libc's clock_gettime" "200 0 0" "$(cat arc.callee)"
 # tree: the native node under the caller's, by depth
 "$POST" -i r1 tree --wide | awk '!/^#/ && NF >= 6 { d = $1; name[d] = $6
-	if ($0 ~ / clock_gettime \[\[vdso\]\] \(native\)$/) print name[d - 1], $2, $3, $4 }' >tree.rows
+	if ($0 ~ / clock_gettime \[vdso\] \(native\)$/) print name[d - 1], $2, $3, $4 }' >tree.rows
 expect_eq "tree's native nodes" "clock_gettime 200 0 0" "$(sort -u tree.rows)"
 # flow: each call's lines above a clock_gettime frame, and no "steps missing"
 "$POST" -i r1 flow >flow.out || fail "post flow"
 awk '$4 == ">" { name[$3] = $5 }
-	/> clock_gettime \[\[vdso\]\] \(native\)$/ { calls += name[$3 - 1] == "clock_gettime" }
+	/> clock_gettime \[vdso\] \(native\)$/ { calls += name[$3 - 1] == "clock_gettime" }
 	/< clock_gettime \(incl 0, self 0, ran natively: count unknown\)$/ { ends++ }
 	/steps missing/ { gaps++ }
 	END { print calls + 0, ends + 0, gaps + 0 }' flow.out >flow.counts
 expect_eq "flow's native calls, ends, gaps" "200 200 0" "$(cat flow.counts)"
-"$POST" -i r1 profile --wide | awk '/ clock_gettime \[\[vdso\]\] \(native\)$/ {
+"$POST" -i r1 profile --wide | awk '/ clock_gettime \[vdso\] \(native\)$/ {
 	print $1, $2, $4 }' >profile.row
 expect_eq "profile's vDSO row" "200 0 0" "$(cat profile.row)"
 # callgrind: a calls= arc of cost 0 from libc's clock_gettime, as callgrind_annotate reads it
