@@ -31,7 +31,7 @@ struct cf_consumer {
  * included (each pushed, replaced and popped in bulk, or taken whole), and
  * returned to the call's run after, all in at most cf_limits.replay_steps steps of
  * one cf_steps run, is remembered by the call's run as a replay (struct
- * cf_memo): its steps' records (the landing's after them), its frames and
+ * cf_replay): its steps' records (the landing's after them), its frames and
  * their costs, the runs and jumps it counted.  When the same call is
  * followed by the same records again, so by the same pcs, the call is
  * taken whole: its runs and jumps count (the replay's own tallies, told
@@ -46,9 +46,9 @@ struct cf_consumer {
  * Its frames' costs are differences of the thread's clock, the same every
  * time; what it leaves the caller's clocks is the same too, and an outer
  * activation of a function it ran gets its clocks moved by the same
- * offsets (struct cf_memo_fn).
+ * offsets (struct cf_replay_fn).
  */
-#define CF_MEMO_SLOTS CF_LIMIT_REPLAYS_PER_RUN /* a call's run's group of replays */
+#define CF_REPLAY_SLOTS CF_LIMIT_REPLAYS_PER_RUN /* a call's run's group of replays */
 
 const struct cf_limits cf_limits_default = {
 	.run_sites = CF_LIMIT_RUN_SITES,
@@ -65,7 +65,7 @@ const struct cf_limits cf_limits_default = {
  * .. pool + m - 1, from site off) or a taken jump (m 0: from the pool's
  * site pool to pc to).
  */
-struct cf_memo_count {
+struct cf_replay_count {
 	uint32_t pool;
 	uint16_t m, off;
 	uint64_t to;
@@ -79,13 +79,13 @@ struct cf_memo_count {
  * first frame's entry, the steps between them, its last frame's end:
  * offsets from the call).
  */
-struct cf_memo_fn {
+struct cf_replay_fn {
 	uint32_t fn, slot;	  /* slot: where its state was in a thread's table (a guess) */
 	bool on_stack;
 	uint32_t first_enter, gaps, last_leave;
 };
 
-struct cf_memo {
+struct cf_replay {
 	size_t size;		  /* bytes allocated for it */
 	uint32_t len;		  /* steps: the callee's first to the return */
 	uint32_t nbytes;	  /* their records and the landing's */
@@ -98,13 +98,13 @@ struct cf_memo {
 	uint32_t land;		  /* the run the return lands in */
 	uint32_t pid;
 	uint64_t taken;		  /* taken whole since its tallies were told */
-	struct cf_memo *next_dead; /* on cf_recorder.dead */
+	struct cf_replay *next_dead; /* on cf_recorder.dead */
 	uint32_t nr_frames, nr_fns, nr_counts;
 	struct cf_replay_frame *fr;
-	struct cf_memo_fn *fns;
-	struct cf_memo_count *counts;
+	struct cf_replay_fn *fns;
+	struct cf_replay_count *counts;
 	uint8_t *bytes;		  /* nbytes, then 8 zero bytes: compared eight at a time */
-	uint32_t memo[CF_MAX_CONSUMERS][CF_REPLAY_MEMO]; /* the consumers' (zero when made) */
+	uint32_t words[CF_MAX_CONSUMERS][CF_REPLAY_WORDS]; /* the consumers' (zero when made) */
 };
 
 /* A call being recorded: where it began, and where its parts begin in the logs. */
@@ -120,7 +120,7 @@ struct cf_rec_level {
 
 /* A replay taken while calls are recorded: its part of theirs, copied when one of them ends. */
 struct cf_rec_ref {
-	struct cf_memo *c;
+	struct cf_replay *c;
 	uint32_t at;		  /* its first step (from cf->cur_base) */
 	uint32_t depth;		  /* the thread's depth (its frames are above it) */
 	uint32_t fr_pos;	  /* its frames come before the log's frame fr_pos */
@@ -140,25 +140,26 @@ struct cf_recorder {
 	uint32_t nr_fr, fr_size;
 	uint32_t *open;		  /* per depth above base_depth: the log frame open there */
 	uint32_t open_size;
-	struct cf_memo_fn *fns;	  /* scratch for a replay's functions */
+	struct cf_replay_fn *fns;  /* scratch for a replay's functions */
 	uint32_t fns_size;
 	struct cf_replay_frame *gfr; /* a replay's frames and counts, gathered */
-	struct cf_memo_count *gcounts;
+	struct cf_replay_count *gcounts;
 	uint32_t gfr_size, gcounts_size;
 	uint32_t *slots, slots_size; /* merging the counts */
 	uint32_t *open_end, open_end_size;
 	uint32_t last_pool;	  /* the pool index of the last run's last site (rec_run) */
-	struct cf_memo_count *counts;
+	struct cf_replay_count *counts;
 	uint32_t nr_counts, counts_size;
 	struct cf_rec_ref *refs;
 	uint32_t nr_refs, refs_size;
 	uint32_t frames;	  /* frames recorded: the log's and the replays' taken */
-	struct cf_memo *dead;	  /* replays gone while some may be referred to (a chain through
+	struct cf_replay *dead;	  /* replays gone while some may be referred to (a chain through
 				   * next_dead) */
 };
 
 struct cf_replays {
-	struct cf_memo **c;	  /* CF_MEMO_SLOTS per call's run that has any (replays_per_run used) */
+	struct cf_replay **c;	  /* CF_REPLAY_SLOTS per call's run that has any (replays_per_run
+				   * used) */
 	uint32_t nr, size;
 	uint32_t *of_run;	  /* run index -> its slots' group + 1 */
 	uint32_t of_run_size;
@@ -1962,7 +1963,7 @@ static void cross(struct callflow *cf, struct cf_thread *t, struct trace_event *
 	cf->in_step = false;
 }
 
-/* ---- replays: calls taken whole (struct cf_memo) ---- */
+/* ---- replays: calls taken whole (struct cf_replay) ---- */
 
 static void *rec_grow(void *p, uint32_t *size, uint32_t need, size_t elem)
 {
@@ -1980,7 +1981,7 @@ static void *rec_grow(void *p, uint32_t *size, uint32_t need, size_t elem)
 static void rec_bury(struct cf_recorder *r)
 {
 	while (r->dead) {
-		struct cf_memo *c = r->dead;
+		struct cf_replay *c = r->dead;
 
 		r->dead = c->next_dead;
 		free(c);
@@ -2123,19 +2124,20 @@ static void rec_run(struct callflow *cf, uint32_t i, uint32_t off, int64_t via, 
 	if (!rec_room(cf, end, 0))
 		return;
 	r->counts = rec_grow(r->counts, &r->counts_size, r->nr_counts + 2, sizeof(*r->counts));
-	r->counts[r->nr_counts++] = (struct cf_memo_count){ rs->runs[i].first, rs->runs[i].m,
-							    (uint16_t)off, 0, 1 };
+	r->counts[r->nr_counts++] = (struct cf_replay_count){ rs->runs[i].first, rs->runs[i].m,
+							      (uint16_t)off, 0, 1 };
 	r->last_pool = rs->runs[i].first + rs->runs[i].m - 1u;
 	if (via >= 0 && ((rs->runs[via / 2].next_jump >> (via % 2)) & 1)) {
 		const struct cf_run *v = &rs->runs[via / 2];
 
-		r->counts[r->nr_counts++] = (struct cf_memo_count){ v->first + v->m - 1u, 0, 0,
-								    v->next_pc[via % 2], 1 };
+		r->counts[r->nr_counts++] = (struct cf_replay_count){ v->first + v->m - 1u, 0, 0,
+								      v->next_pc[via % 2], 1 };
 	}
 }
 
 /* Replay c was taken at step index first while calls are recorded: its part of theirs. */
-static void rec_append(struct callflow *cf, struct cf_thread *t, struct cf_memo *c, uint64_t first)
+static void rec_append(struct callflow *cf, struct cf_thread *t, struct cf_replay *c,
+		       uint64_t first)
 {
 	struct cf_recorder *r = &cf->replays.rec;
 	uint64_t at = first - cf->cur_base;
@@ -2147,7 +2149,7 @@ static void rec_append(struct callflow *cf, struct cf_thread *t, struct cf_memo 
 	r->frames += c->nr_frames;
 }
 
-static bool same_count_key(const struct cf_memo_count *a, const struct cf_memo_count *b)
+static bool same_count_key(const struct cf_replay_count *a, const struct cf_replay_count *b)
 {
 	return a->pool == b->pool && a->m == b->m && a->off == b->off && a->to == b->to;
 }
@@ -2157,8 +2159,8 @@ static bool same_count_key(const struct cf_memo_count *a, const struct cf_memo_c
  * open-addressing table of slot: room for 2 * n, rounded up to a power
  * of two): how many are left, in place.
  */
-static uint32_t memo_counts_merge(struct cf_memo_count *counts, uint32_t n, uint32_t *slot,
-				  uint32_t size)
+static uint32_t replay_counts_merge(struct cf_replay_count *counts, uint32_t n, uint32_t *slot,
+				    uint32_t size)
 {
 	uint32_t w = 0, mask = size - 1;
 
@@ -2187,14 +2189,14 @@ static uint32_t memo_counts_merge(struct cf_memo_count *counts, uint32_t n, uint
  * of the activation below them: the first one's entry, the steps between
  * them, the last one's end.  open_end: scratch, room for n.
  */
-static uint32_t memo_fns(struct cf_thread *t, uint32_t caller, const struct cf_replay_frame *fr,
-			 uint32_t n, struct cf_memo_fn *fns, uint32_t *open_end)
+static uint32_t replay_fns(struct cf_thread *t, uint32_t caller, const struct cf_replay_frame *fr,
+			   uint32_t n, struct cf_replay_fn *fns, uint32_t *open_end)
 {
 	uint32_t nr = 0;
 
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t j;
-		struct cf_memo_fn *m;
+		struct cf_replay_fn *m;
 
 		if (fr[k].fn == caller)
 			continue;
@@ -2204,9 +2206,9 @@ static uint32_t memo_fns(struct cf_thread *t, uint32_t caller, const struct cf_r
 		if (j == nr) {
 			struct cf_fnstate *st = fnstate(t, fr[k].fn);
 
-			*m = (struct cf_memo_fn){ .fn = fr[k].fn,
-						  .slot = (uint32_t)(st - t->fnstate),
-						  .on_stack = st->count > 0 };
+			*m = (struct cf_replay_fn){ .fn = fr[k].fn,
+						    .slot = (uint32_t)(st - t->fnstate),
+						    .on_stack = st->count > 0 };
 			open_end[nr++] = UINT32_MAX;	/* none of its frames yet */
 		}
 		if (!m->on_stack)
@@ -2223,19 +2225,19 @@ static uint32_t memo_fns(struct cf_thread *t, uint32_t caller, const struct cf_r
 	return nr;
 }
 
-/* Where run's replays are (CF_MEMO_SLOTS of them), made if need be; the group's index in *g. */
-static struct cf_memo **replays_make(struct callflow *cf, uint32_t run, uint32_t *g);
+/* Where run's replays are (CF_REPLAY_SLOTS of them), made if need be; the group's index in *g. */
+static struct cf_replay **replays_make(struct callflow *cf, uint32_t run, uint32_t *g);
 
-static inline struct cf_memo **replays_of(struct callflow *cf, uint32_t run)
+static inline struct cf_replay **replays_of(struct callflow *cf, uint32_t run)
 {
 	const struct cf_replays *cs = &cf->replays;
 
 	if (run < cs->of_run_size && cs->of_run[run])
-		return &cs->c[CF_MEMO_SLOTS * (cs->of_run[run] - 1)];
+		return &cs->c[CF_REPLAY_SLOTS * (cs->of_run[run] - 1)];
 	return NULL;
 }
 
-static struct cf_memo **replays_make(struct callflow *cf, uint32_t run, uint32_t *g)
+static struct cf_replay **replays_make(struct callflow *cf, uint32_t run, uint32_t *g)
 {
 	struct cf_replays *cs = &cf->replays;
 
@@ -2249,29 +2251,29 @@ static struct cf_memo **replays_make(struct callflow *cf, uint32_t run, uint32_t
 		cs->of_run_size = n;
 	}
 	if (!cs->of_run[run]) {
-		if (cs->nr + CF_MEMO_SLOTS > cs->size) {
-			cs->size = cs->size ? 2 * cs->size : 16 * CF_MEMO_SLOTS;
+		if (cs->nr + CF_REPLAY_SLOTS > cs->size) {
+			cs->size = cs->size ? 2 * cs->size : 16 * CF_REPLAY_SLOTS;
 			cs->c = xrealloc(cs->c, cs->size * sizeof(*cs->c));
-			cs->victim = xrealloc(cs->victim, cs->size / CF_MEMO_SLOTS);
+			cs->victim = xrealloc(cs->victim, cs->size / CF_REPLAY_SLOTS);
 		}
-		memset(cs->c + cs->nr, 0, CF_MEMO_SLOTS * sizeof(*cs->c));
-		cs->victim[cs->nr / CF_MEMO_SLOTS] = 0;
-		cs->nr += CF_MEMO_SLOTS;
-		cs->of_run[run] = cs->nr / CF_MEMO_SLOTS;
+		memset(cs->c + cs->nr, 0, CF_REPLAY_SLOTS * sizeof(*cs->c));
+		cs->victim[cs->nr / CF_REPLAY_SLOTS] = 0;
+		cs->nr += CF_REPLAY_SLOTS;
+		cs->of_run[run] = cs->nr / CF_REPLAY_SLOTS;
 	}
 	*g = cs->of_run[run] - 1;
-	return &cs->c[CF_MEMO_SLOTS * *g];
+	return &cs->c[CF_REPLAY_SLOTS * *g];
 }
 
 /* What replay c's takes stood for, told (cf_tally) and cleared. */
-static void memo_tally(struct callflow *cf, struct cf_memo *c)
+static void replay_tally(struct callflow *cf, struct cf_replay *c)
 {
 	const struct cf_runs *rs = &cf->runs;
 
 	if (!c->taken)
 		return;
 	for (uint32_t k = 0; k < c->nr_counts; k++) {
-		const struct cf_memo_count *m = &c->counts[k];
+		const struct cf_replay_count *m = &c->counts[k];
 
 		if (!m->m) {
 			tell_tally(cf, &(struct cf_tally){ .pid = c->pid, .pc = rs->pcs[m->pool],
@@ -2288,12 +2290,12 @@ static void memo_tally(struct callflow *cf, struct cf_memo *c)
 }
 
 /* Replay c goes (a newer one takes its place): what it stood for told first. */
-static void memo_drop(struct callflow *cf, struct cf_memo *c)
+static void replay_drop(struct callflow *cf, struct cf_replay *c)
 {
-	memo_tally(cf, c);
+	replay_tally(cf, c);
 	for (int i = 0; i < cf->nr_cons; i++)
 		if (cf->cons[i].ops->replay_drop)
-			cf->cons[i].ops->replay_drop(cf->cons[i].ctx, c->memo[i]);
+			cf->cons[i].ops->replay_drop(cf->cons[i].ctx, c->words[i]);
 	DASSERT(cf->replays.total >= c->size);
 	cf->replays.total -= c->size;
 	if (cf->replays.rec.on) {	/* a log may refer to it until recording stops */
@@ -2306,22 +2308,22 @@ static void memo_drop(struct callflow *cf, struct cf_memo *c)
 
 /*
  * Where in group (index g) the replay of the call recorded at level l goes
- * (its records nbytes long): CF_MEMO_SLOTS when the group has it already
+ * (its records nbytes long): CF_REPLAY_SLOTS when the group has it already
  * (the same records, made since the last task record: it was not taken
  * for something else, as its landing's run not following), else a slot
  * whose replay is of code no longer known to be mapped, an empty one, or
  * the one made longest ago.
  */
-static uint32_t memo_slot(struct callflow *cf, struct cf_memo **group, uint32_t g,
-			  const struct cf_rec_level *l, uint32_t nbytes)
+static uint32_t replay_slot(struct callflow *cf, struct cf_replay **group, uint32_t g,
+			    const struct cf_rec_level *l, uint32_t nbytes)
 {
-	uint32_t slot, empty = CF_MEMO_SLOTS;
+	uint32_t slot, empty = CF_REPLAY_SLOTS;
 
 	for (slot = 0; slot < cf->lim.replays_per_run; slot++) {
-		const struct cf_memo *c = group[slot];
+		const struct cf_replay *c = group[slot];
 
 		if (!c) {
-			if (empty == CF_MEMO_SLOTS)
+			if (empty == CF_REPLAY_SLOTS)
 				empty = slot;
 			continue;
 		}
@@ -2329,9 +2331,9 @@ static uint32_t memo_slot(struct callflow *cf, struct cf_memo **group, uint32_t 
 			return slot;
 		if (c->nbytes == nbytes && c->call_pc == l->call_pc &&
 		    !memcmp(c->bytes, l->b, nbytes))
-			return CF_MEMO_SLOTS;
+			return CF_REPLAY_SLOTS;
 	}
-	if (empty < CF_MEMO_SLOTS)
+	if (empty < CF_REPLAY_SLOTS)
 		return empty;
 	slot = cf->replays.victim[g];
 	cf->replays.victim[g] = (uint8_t)((slot + 1) % cf->lim.replays_per_run);
@@ -2359,7 +2361,7 @@ static void rec_gather(struct cf_recorder *r, const struct cf_rec_level *l, uint
 	for (uint32_t p = l->fr0;; p++) {
 		for (; ref < r->nr_refs && r->refs[ref].fr_pos == p; ref++) {
 			const struct cf_rec_ref *x = &r->refs[ref];
-			const struct cf_memo *c = x->c;
+			const struct cf_replay *c = x->c;
 			uint32_t at = x->at - base, depth = x->depth - l->depth;
 
 			for (uint32_t k = 0; k < c->nr_frames; k++, n++) {
@@ -2402,7 +2404,7 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	struct cf_recorder *r = &cs->rec;
 	struct cf_rec_level l;
 	uint32_t len, nbytes, nr_fr, nr_counts, nr_fns, g, slot, max_depth = 0, last_pool;
-	struct cf_memo **group, *c;
+	struct cf_replay **group, *c;
 	size_t size;
 
 	if (!r->on || !r->nr_levels || r->level[r->nr_levels - 1].depth != t->depth)
@@ -2416,9 +2418,9 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	    nbytes > cf->lim.replay_bytes)
 		goto done;
 	group = replays_make(cf, call, &g);
-	slot = memo_slot(cf, group, g, &l, nbytes);
-	DASSERT(slot < cf->lim.replays_per_run || slot == CF_MEMO_SLOTS);
-	if (slot == CF_MEMO_SLOTS)
+	slot = replay_slot(cf, group, g, &l, nbytes);
+	DASSERT(slot < cf->lim.replays_per_run || slot == CF_REPLAY_SLOTS);
+	if (slot == CF_REPLAY_SLOTS)
 		goto done;	  /* it has this replay already */
 	r->fns = rec_grow(r->fns, &r->fns_size, nr_fr, sizeof(*r->fns));
 	r->open_end = rec_grow(r->open_end, &r->open_end_size, nr_fr, sizeof(*r->open_end));
@@ -2429,7 +2431,7 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 		while (size < 2 * nr_counts)
 			size *= 2;
 		r->slots = rec_grow(r->slots, &r->slots_size, size, sizeof(*r->slots));
-		nr_counts = memo_counts_merge(r->gcounts, nr_counts, r->slots, size);
+		nr_counts = replay_counts_merge(r->gcounts, nr_counts, r->slots, size);
 	}
 	size = sizeof(*c) + nr_fr * sizeof(*c->fr) + nr_fr * sizeof(*c->fns) +
 	       nr_counts * sizeof(*c->counts) + nbytes + 8;
@@ -2440,14 +2442,14 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	c = xcalloc(1, size);
 	c->size = size;
 	c->fr = (struct cf_replay_frame *)(c + 1);
-	c->fns = (struct cf_memo_fn *)(c->fr + nr_fr);
-	c->counts = (struct cf_memo_count *)(c->fns + nr_fr);
+	c->fns = (struct cf_replay_fn *)(c->fr + nr_fr);
+	c->counts = (struct cf_replay_count *)(c->fns + nr_fr);
 	c->bytes = (uint8_t *)(c->counts + nr_counts);
 	memcpy(c->fr, r->gfr, nr_fr * sizeof(*c->fr));
 	for (uint32_t k = 0; k < nr_fr; k++)
 		if (c->fr[k].depth > max_depth)
 			max_depth = c->fr[k].depth;
-	nr_fns = memo_fns(t, top(t)->fn, c->fr, nr_fr, r->fns, r->open_end);
+	nr_fns = replay_fns(t, top(t)->fn, c->fr, nr_fr, r->fns, r->open_end);
 	memcpy(c->fns, r->fns, nr_fns * sizeof(*c->fns));
 	memcpy(c->counts, r->gcounts, nr_counts * sizeof(*c->counts));
 	memcpy(c->bytes, l.b, nbytes);
@@ -2465,7 +2467,7 @@ static void rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uin
 	c->nr_fns = nr_fns;
 	c->nr_counts = nr_counts;
 	if (group[slot]) {
-		memo_drop(cf, group[slot]);
+		replay_drop(cf, group[slot]);
 		cs->replaced++;
 	}
 	group[slot] = c;
@@ -2479,19 +2481,19 @@ done:
 /*
  * The replay of call run call (a call, its callee's run known and next)
  * that the steps at the cursor are, if one is and it holds (struct
- * cf_memo), else NULL.
+ * cf_replay), else NULL.
  */
-static struct cf_memo *replay_find(struct callflow *cf, struct cf_thread *t,
-				   const struct cf_cursor *cu, uint32_t call)
+static struct cf_replay *replay_find(struct callflow *cf, struct cf_thread *t,
+				     const struct cf_cursor *cu, uint32_t call)
 {
 	const struct cf_runs *rs = &cf->runs;
-	struct cf_memo **group = replays_of(cf, call);
+	struct cf_replay **group = replays_of(cf, call);
 	size_t avail = (size_t)(cu->end - cu->b);
 
 	if (!group)
 		return NULL;
 	for (uint32_t slot = 0; slot < cf->lim.replays_per_run && group[slot]; slot++) {
-		struct cf_memo *c = group[slot];
+		struct cf_replay *c = group[slot];
 		struct cf_cursor land;
 		uint32_t j;
 
@@ -2524,10 +2526,10 @@ static struct cf_memo *replay_find(struct callflow *cf, struct cf_thread *t,
  * leave them, up to its return (step first + len - 1).  Its frames cost
  * what they did; the caller's clocks are left as its last frame's pop
  * leaves them, an outer activation of a function it ran as its outermost
- * frames of it leave them (struct cf_memo_fn).
+ * frames of it leave them (struct cf_replay_fn).
  */
 static void replay_take(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev,
-			uint64_t first, struct cf_memo *c, uint64_t before, uint32_t before_last)
+			uint64_t first, struct cf_replay *c, uint64_t before, uint32_t before_last)
 {
 	struct cf_runs *rs = &cf->runs;
 	struct cf_bulk pre = { .first = first - before, .n = before, .time_ns = ev->time_ns,
@@ -2545,7 +2547,7 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 	cf->stats.steps += before;
 	base = t->steps;
 	for (uint32_t j = 0; j < c->nr_fns; j++) {
-		struct cf_memo_fn *m = &c->fns[j];
+		struct cf_replay_fn *m = &c->fns[j];
 		struct cf_fnstate *st;
 		struct cf_frame *o;
 
@@ -2583,7 +2585,7 @@ static void replay_take(struct callflow *cf, struct cf_thread *t, const struct t
 			      .ring = ev->ring, .pc = t->last_pc, .site = &t->sites[t->last_slot] };
 	for (int i = 0; i < cf->nr_cons; i++)
 		cf->cons[i].ops->replay(cf->cons[i].ctx, t, c->fr, c->nr_frames,
-					before ? &pre : NULL, &b, c->memo[i]);
+					before ? &pre : NULL, &b, c->words[i]);
 }
 
 /*
@@ -2618,7 +2620,7 @@ static void follow_runs(struct callflow *cf, struct cf_thread *t, struct trace_e
 	bool matched = false;	  /* run i was compared already (run_follows): it is next */
 	size_t lead = 0;	  /* off 0: the bytes of run i's first step at the cursor (its pc
 				   * known to be run i's first) */
-	struct cf_memo *rp;	  /* a call taken whole */
+	struct cf_replay *rp;	  /* a call taken whole */
 
 #define BULK_DONE()                                                                        \
 	do {                                                                               \
@@ -2929,7 +2931,7 @@ void cf_finish(struct callflow *cf)
 	cf_runs_tally_all(&cf->runs);
 	for (uint32_t k = 0; k < cf->replays.nr; k++)
 		if (cf->replays.c[k])
-			memo_tally(cf, cf->replays.c[k]);
+			replay_tally(cf, cf->replays.c[k]);
 	for (uint32_t i = 0; i < cf->nr_threads; i++)
 		expand_block(cf, cf->threads[i], false, 0);
 	for (uint32_t i = 0; i < cf->nr_threads; i++)
