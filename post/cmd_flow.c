@@ -30,9 +30,9 @@ struct flow {
 	char *line;
 	size_t line_size, fill;
 	bool direct;
-	/* the lines of calls taken whole, put together once a replay (struct flow_memo) */
-	struct flow_memo *memos;
-	uint32_t nr_memos, memos_size, memos_free;
+	/* the lines of calls taken whole, put together once a replay (flow_replay_text) */
+	struct flow_replay_text *replays;
+	uint32_t nr_replays, replays_size, replays_free;
 	/*
 	 * Line heads: the last step written (its ten columns: a line's step is
 	 * never less than the one before's, and seldom far), and the thread's
@@ -53,13 +53,13 @@ struct flow {
  * frames above the caller's depth, its words text[off .. off + len).  A
  * replay's frames, their order and their costs are the same every time.
  */
-struct flow_memo_line {
+struct flow_replay_line {
 	uint32_t rel, off, len;
 	uint16_t depth;
 };
 
-struct flow_memo {
-	struct flow_memo_line *lines;
+struct flow_replay_text {
+	struct flow_replay_line *lines;
 	uint32_t nr;
 	char *text;
 	uint32_t next_free;	  /* + 1, on the free list */
@@ -325,16 +325,16 @@ struct flow_replay {
 	uint64_t first;		  /* b->first: the frames' steps count from it */
 	/* per depth: the frame's function ([0] the caller's) */
 	uint32_t fn[CF_REPLAY_DEPTH_MAX + 1];
-	struct flow_memo *m;	  /* not NULL: the lines go here, not out */
+	struct flow_replay_text *m; /* not NULL: the lines go here, not out */
 	size_t text_size;
 };
 
 /* A line's words into w->m, at step rel of the replay, depth frames above its caller. */
-static void memo_line(struct flow_replay *w, uint32_t rel, unsigned depth, size_t room,
+static void replay_line(struct flow_replay *w, uint32_t rel, unsigned depth, size_t room,
 		      bool push, const struct cf_replay_frame *f, uint32_t other)
 {
-	struct flow_memo *m = w->m;
-	struct flow_memo_line *l;
+	struct flow_replay_text *m = w->m;
+	struct flow_replay_line *l;
 	size_t off = 0;
 	char *end;
 
@@ -354,8 +354,8 @@ static void memo_line(struct flow_replay *w, uint32_t rel, unsigned depth, size_
 		     flow_text_pop_put(m->text + off, w->fl->r->cf, f->fn, f->cost.incl,
 				       f->cost.self, (enum cf_end_kind)f->how);
 	l = &m->lines[m->nr++];
-	*l = (struct flow_memo_line){ rel, (uint32_t)off, (uint32_t)(end - (m->text + off)),
-				      (uint16_t)depth };
+	*l = (struct flow_replay_line){ rel, (uint32_t)off, (uint32_t)(end - (m->text + off)),
+					(uint16_t)depth };
 }
 
 static void flow_replay_visit(void *ctx, uint32_t k, bool push)
@@ -376,12 +376,12 @@ static void flow_replay_visit(void *ctx, uint32_t k, bool push)
 			push_line(w->fl, w->t, depth, f->kind, f->fn, other, w->fn[f->depth - 1],
 				  entry);
 		else if (selected(w->fl, f->fn))
-			memo_line(w, f->start, f->depth,
+			replay_line(w, f->start, f->depth,
 				  flow_text_push_room(w->fl->r->cf, f->kind, f->fn, other, true),
 				  true, f, other);
 	} else if (w->m) {
 		if (selected(w->fl, f->fn))
-			memo_line(w, (uint32_t)f->cost.end_index, f->depth,
+			replay_line(w, (uint32_t)f->cost.end_index, f->depth,
 				  flow_text_pop_room(w->fl->r->cf, f->fn), false, f, CF_NO_FN);
 	} else {
 		struct cf_cost cost = f->cost;
@@ -393,32 +393,33 @@ static void flow_replay_visit(void *ctx, uint32_t k, bool push)
 	}
 }
 
-/* The replay's lines (memo[0]: its flow_memo + 1), put together the first time. */
-static struct flow_memo *flow_memo_of(struct flow *fl, struct cf_thread *t,
-				      const struct cf_replay_frame *fr, uint32_t nr, uint32_t *memo)
+/* The replay's lines (words[0]: its flow_replay_text + 1), put together the first time. */
+static struct flow_replay_text *flow_replay_text_of(struct flow *fl, struct cf_thread *t,
+						    const struct cf_replay_frame *fr, uint32_t nr,
+						    uint32_t *words)
 {
 	struct flow_replay w;	/* no initializer: fn[] is written before it is read */
-	struct flow_memo *m;
+	struct flow_replay_text *m;
 	uint32_t i;
 
-	if (memo[0])
-		return &fl->memos[memo[0] - 1];
-	if (fl->memos_free) {
-		i = fl->memos_free - 1;
-		fl->memos_free = fl->memos[i].next_free;
+	if (words[0])
+		return &fl->replays[words[0] - 1];
+	if (fl->replays_free) {
+		i = fl->replays_free - 1;
+		fl->replays_free = fl->replays[i].next_free;
 	} else {
-		if (fl->nr_memos == fl->memos_size) {
-			fl->memos_size = fl->memos_size ? 2 * fl->memos_size : 64;
-			fl->memos = realloc(fl->memos, fl->memos_size * sizeof(*fl->memos));
-			if (!fl->memos) {
+		if (fl->nr_replays == fl->replays_size) {
+			fl->replays_size = fl->replays_size ? 2 * fl->replays_size : 64;
+			fl->replays = realloc(fl->replays, fl->replays_size * sizeof(*fl->replays));
+			if (!fl->replays) {
 				pr_err("out of memory for the flow's lines");
 				exit(EXIT_RUNTIME);
 			}
 		}
-		i = fl->nr_memos++;
+		i = fl->nr_replays++;
 	}
-	m = &fl->memos[i];
-	*m = (struct flow_memo){ .lines = malloc(2 * nr * sizeof(*m->lines)) };
+	m = &fl->replays[i];
+	*m = (struct flow_replay_text){ .lines = malloc(2 * nr * sizeof(*m->lines)) };
 	if (!m->lines) {
 		pr_err("out of memory for the flow's lines");
 		exit(EXIT_RUNTIME);
@@ -431,7 +432,7 @@ static struct flow_memo *flow_memo_of(struct flow *fl, struct cf_thread *t,
 	w.text_size = 0;
 	w.fn[0] = t->depth ? t->frames[t->depth - 1].fn : CF_NO_FN;
 	cf_replay_walk(fr, nr, flow_replay_visit, &w);
-	memo[0] = i + 1;
+	words[0] = i + 1;
 	return m;
 }
 
@@ -442,17 +443,17 @@ static struct flow_memo *flow_memo_of(struct flow *fl, struct cf_thread *t,
  * line's head (step, thread, depth) then written to them.
  */
 static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
-		      const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo)
+		      const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *words)
 {
 	struct flow *fl = ctx;
-	const struct flow_memo *m;
+	const struct flow_replay_text *m;
 	struct flow_replay w;	/* no initializer: fn[] is written before it is read */
 
 	(void)before;
 	if (!fl->condensed && !session_windowed(fl->r->s)) {
-		m = flow_memo_of(fl, t, fr, nr, memo);
+		m = flow_replay_text_of(fl, t, fr, nr, words);
 		for (uint32_t k = 0; k < m->nr; k++) {
-			const struct flow_memo_line *l = &m->lines[k];
+			const struct flow_replay_line *l = &m->lines[k];
 			char *p = line_start(fl, l->len, b->first + l->rel, t,
 					     cf_shown_depth(t) + l->depth - 1);
 
@@ -471,21 +472,21 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 }
 
 /* The replay is gone: its lines too. */
-static void on_replay_drop(void *ctx, uint32_t *memo)
+static void on_replay_drop(void *ctx, uint32_t *words)
 {
 	struct flow *fl = ctx;
-	struct flow_memo *m;
+	struct flow_replay_text *m;
 
-	if (!memo[0])
+	if (!words[0])
 		return;
-	m = &fl->memos[memo[0] - 1];
+	m = &fl->replays[words[0] - 1];
 	free(m->lines);
 	free(m->text);
 	m->lines = NULL;
 	m->text = NULL;
-	m->next_free = fl->memos_free;
-	fl->memos_free = memo[0];
-	memo[0] = 0;
+	m->next_free = fl->replays_free;
+	fl->replays_free = words[0];
+	words[0] = 0;
 }
 
 static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index)
@@ -579,11 +580,11 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 	}
 	if (!ret)
 		ret = report_finish(stdout, "the call flow");
-	for (uint32_t k = 0; k < fl.nr_memos; k++) {
-		free(fl.memos[k].lines);
-		free(fl.memos[k].text);
+	for (uint32_t k = 0; k < fl.nr_replays; k++) {
+		free(fl.replays[k].lines);
+		free(fl.replays[k].text);
 	}
-	free(fl.memos);
+	free(fl.replays);
 	free(fl.depth_text);
 	flow_report_close(&r);
 	free(fl.line);

@@ -470,13 +470,13 @@ static void chrome_replay_visit(void *ctx, uint32_t k, bool push)
  */
 static void chrome_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr,
 			  uint32_t nr, const struct cf_bulk *before, const struct cf_bulk *b,
-			  uint32_t *memo)
+			  uint32_t *words)
 {
 	struct chrome *c = ctx;
 	struct chrome_replay w = { .c = c, .t = t, .fr = fr, .first = b->first,
 				   .time_ns = b->time_ns };
 
-	(void)memo;
+	(void)words;
 	if (before)
 		chrome_bulk(c, t, before);
 	cf_replay_walk(fr, nr, chrome_replay_visit, &w);

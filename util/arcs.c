@@ -62,7 +62,7 @@ struct arcs {
 	struct row_index jump_index; /* by (pid, from, to) */
 	struct arcs_first_sight sight;
 	uint32_t tree_gen;	  /* adopts so far: each may change what node_child finds */
-	struct arcs_replay *replays; /* what walking each replay added (memo[0]: index + 1) */
+	struct arcs_replay *replays; /* what walking each replay added (words[0]: index + 1) */
 	uint32_t nr_replays, replays_size, replays_free; /* free: a chain through next_free, + 1 */
 	struct arcs_delta *scratch; /* a walk's additions, before they are merged */
 	uint32_t nr_scratch, scratch_size;
@@ -799,14 +799,14 @@ static void deltas_add(struct arcs *a, const struct arcs_delta *d, uint32_t nr)
 	}
 }
 
-/* The replay memo's sums, made if need be. */
-static struct arcs_replay *arcs_replay_of(struct arcs *a, uint32_t *memo)
+/* The replay's sums, made if need be. */
+static struct arcs_replay *arcs_replay_of(struct arcs *a, uint32_t *words)
 {
 	struct arcs_replay *r;
 	uint32_t i;
 
-	if (memo[0])
-		return &a->replays[memo[0] - 1];
+	if (words[0])
+		return &a->replays[words[0] - 1];
 	if (a->replays_free) {
 		i = a->replays_free - 1;
 		a->replays_free = a->replays[i].next_free;
@@ -819,7 +819,7 @@ static struct arcs_replay *arcs_replay_of(struct arcs *a, uint32_t *memo)
 	}
 	r = &a->replays[i];
 	memset(r, 0, sizeof(*r));
-	memo[0] = i + 1;
+	words[0] = i + 1;
 	return r;
 }
 
@@ -828,16 +828,16 @@ static struct arcs_replay *arcs_replay_of(struct arcs *a, uint32_t *memo)
  * on_push() and on_pop() take them (their entries counted as they are
  * pushed), the steps before and in it as on_bulk() takes them (the last of
  * before is not the last step: b's is).  Walked once from a caller's node,
- * its sums are kept with the replay (memo[0]) and added at once the next
+ * its sums are kept with the replay (words[0]) and added at once the next
  * times from there.
  */
 static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr,
 		      uint32_t nr, const struct cf_bulk *before, const struct cf_bulk *b,
-		      uint32_t *memo)
+		      uint32_t *words)
 {
 	struct arcs *a = ctx;
 	struct tree_thread *tt = tree_thread(a, t);
-	struct arcs_replay *r = arcs_replay_of(a, memo);
+	struct arcs_replay *r = arcs_replay_of(a, words);
 	uint32_t cur, way;
 
 	catch_up(a, tt, t->pid, tt->depth);
@@ -875,21 +875,21 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 }
 
 /* The replay is gone: its sums too. */
-static void on_replay_drop(void *ctx, uint32_t *memo)
+static void on_replay_drop(void *ctx, uint32_t *words)
 {
 	struct arcs *a = ctx;
 	struct arcs_replay *r;
 
-	if (!memo[0])
+	if (!words[0])
 		return;
-	r = &a->replays[memo[0] - 1];
+	r = &a->replays[words[0] - 1];
 	for (int k = 0; k < ARCS_REPLAY_WAYS; k++) {
 		free(r->way[k].d);
 		r->way[k].d = NULL;
 	}
 	r->next_free = a->replays_free;
-	a->replays_free = memo[0];
-	memo[0] = 0;
+	a->replays_free = words[0];
+	words[0] = 0;
 }
 
 static void on_tally(void *ctx, const struct cf_tally *tl)

@@ -60,7 +60,7 @@
 
 #define CF_NO_FN UINT32_MAX	  /* "no function": a root frame's caller */
 #define CF_MAX_CONSUMERS 4
-#define CF_REPLAY_MEMO 16	  /* words a consumer keeps with each replay */
+#define CF_REPLAY_WORDS 16	  /* words a consumer keeps with each replay */
 #define CF_REPLAY_DEPTH_MAX 1024  /* a replay's frames are at most this deep above its caller */
 /*
  * At most this many frames of a thread are open at once for transfers that
@@ -338,16 +338,16 @@ struct cf_consumer_ops {
 	 * if not NULL, the top frame's steps counted in bulk just before the
 	 * call.  It stands for the bulk() of before, and the push(), pop() and
 	 * bulk() calls of those frames and steps; their sites and jumps come by
-	 * tally() as bulk steps' do.  memo: CF_REPLAY_MEMO words the consumer
+	 * tally() as bulk steps' do.  words: CF_REPLAY_WORDS words the consumer
 	 * may keep with this replay (zero when it is made; the same frames,
 	 * functions and caller's function every time, not the same thread or
 	 * caller frame), until replay_drop says it is gone.  The engine takes
 	 * calls whole only when every consumer has this.
 	 */
 	void (*replay)(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
-		       const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo);
+		       const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *words);
 	/* optional: the replay these words are of is gone (what they point to may go too) */
-	void (*replay_drop)(void *ctx, uint32_t *memo);
+	void (*replay_drop)(void *ctx, uint32_t *words);
 	/* something worth showing happened (index: the next step's global index) */
 	void (*mark)(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index);
 	/*

@@ -838,11 +838,11 @@ static void hc_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
 }
 
 static void hc_replay(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
-		      const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *memo)
+		      const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *words)
 {
 	struct how_counted *hc = ctx;
 
-	(void)t; (void)memo;
+	(void)t; (void)words;
 	if (before)
 		hc->bulk += before->n;
 	hc->replayed++;
