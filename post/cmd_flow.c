@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "flowreport.h"
 #include "flowtext.h"
 #include "log.h"
@@ -172,11 +173,7 @@ static char *line_start(struct flow *fl, size_t words, uint64_t index, const str
 		if (need > fl->line_size) {
 			size_t size = need > LINES_SIZE ? need : LINES_SIZE;
 
-			p = realloc(fl->line, size);
-			if (!p) {
-				pr_err("out of memory for a line of the flow");
-				exit(EXIT_RUNTIME);
-			}
+			p = xrealloc(fl->line, size);
 			fl->line = p;
 			fl->line_size = size;
 		}
@@ -340,11 +337,7 @@ static void memo_line(struct flow_replay *w, uint32_t rel, unsigned depth, size_
 		off = m->lines[m->nr - 1].off + m->lines[m->nr - 1].len;
 	if (off + room > w->text_size) {
 		w->text_size = 2 * (off + room);
-		m->text = realloc(m->text, w->text_size);
-		if (!m->text) {
-			pr_err("out of memory for the flow's lines");
-			exit(EXIT_RUNTIME);
-		}
+		m->text = xrealloc(m->text, w->text_size);
 	}
 	end = push ? flow_text_push_put(m->text + off, w->fl->r->cf, f->kind, f->fn, other,
 					report_module_shown(w->fl->r->cf, f->fn,
@@ -407,20 +400,12 @@ static struct flow_memo *flow_memo_of(struct flow *fl, struct cf_thread *t,
 	} else {
 		if (fl->nr_memos == fl->memos_size) {
 			fl->memos_size = fl->memos_size ? 2 * fl->memos_size : 64;
-			fl->memos = realloc(fl->memos, fl->memos_size * sizeof(*fl->memos));
-			if (!fl->memos) {
-				pr_err("out of memory for the flow's lines");
-				exit(EXIT_RUNTIME);
-			}
+			fl->memos = xreallocarray(fl->memos, fl->memos_size, sizeof(*fl->memos));
 		}
 		i = fl->nr_memos++;
 	}
 	m = &fl->memos[i];
-	*m = (struct flow_memo){ .lines = malloc(2 * nr * sizeof(*m->lines)) };
-	if (!m->lines) {
-		pr_err("out of memory for the flow's lines");
-		exit(EXIT_RUNTIME);
-	}
+	*m = (struct flow_memo){ .lines = xreallocarray(NULL, 2 * nr, sizeof(*m->lines)) };
 	w.fl = fl;
 	w.t = t;
 	w.fr = fr;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "arch_decode.h"
 #include "arcs.h"
 #include "log.h"
@@ -92,27 +93,12 @@ struct arcs_replay {
 	uint32_t next_free;
 };
 
-static void __attribute__((noreturn)) out_of_memory(size_t size)
-{
-	pr_err("out of memory (%zu bytes) aggregating arcs", size);
-	exit(EXIT_RUNTIME);
-}
-
 /* Room in an index for one more row (row_index_reserve), or the end. */
 static inline void reserve(struct row_index *x, size_t rows, size_t min_size, row_index_hash_fn hash_of,
 		    const void *ctx)
 {
 	if (!row_index_reserve(x, 0, rows, min_size, hash_of, ctx))
-		out_of_memory((x->size ? 2 * x->size : min_size) * sizeof(*x->slot));
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-	void *q = realloc(p, size);
-
-	if (!q)
-		out_of_memory(size);
-	return q;
+		xalloc_die();
 }
 
 static struct arc_fn_stats *fn_stats(struct arcs *a, uint32_t fn)
@@ -340,9 +326,7 @@ static void child_rehash(struct arcs *a)
 	size_t size = a->child_hash_size ? a->child_hash_size * 2 : 1024, n = 0;
 
 	free(a->child_hash);
-	a->child_hash = calloc(size, sizeof(*a->child_hash));
-	if (!a->child_hash)
-		out_of_memory(size * sizeof(*a->child_hash));
+	a->child_hash = xcalloc(size, sizeof(*a->child_hash));
 	a->child_hash_size = size;
 	/* every node that has a parent: a lookup checks the parent it has now */
 	for (uint32_t k = 0; k < a->nr_nodes; k++) {
@@ -423,9 +407,7 @@ static struct tree_thread *tree_thread(struct arcs *a, struct cf_thread *t)
 
 	if (tt)
 		return tt;
-	tt = calloc(1, sizeof(*tt));
-	if (!tt)
-		out_of_memory(sizeof(*tt));
+	tt = xcalloc(1, sizeof(*tt));
 	tt->root = node_new(a, CF_NO_FN, ARC_NONE);
 	if (a->nr_threads == a->threads_size) {
 		a->threads_size = a->threads_size ? 2 * a->threads_size : 16;
@@ -740,10 +722,8 @@ static struct arcs_delta *deltas_merged(struct arcs *a, uint32_t *nr)
 	while (size < 2 * a->nr_scratch)
 		size *= 2;
 	mask = size - 1;
-	slot = calloc(size, sizeof(*slot));	/* row + 1 in d */
+	slot = xcalloc(size, sizeof(*slot));	/* row + 1 in d */
 	d = xrealloc(NULL, (a->nr_scratch ? a->nr_scratch : 1) * sizeof(*d));
-	if (!slot)
-		out_of_memory(size * sizeof(*slot));
 	for (uint32_t k = 0; k < a->nr_scratch; k++) {
 		const struct arcs_delta *x = &a->scratch[k];
 		uint32_t h = (uint32_t)row_index_hash(((uint64_t)x->kind << 32) | x->idx) & mask;
@@ -1231,11 +1211,9 @@ int arcs_check(const struct arcs *a)
 	uint64_t *calls_in, *base_in, *cum_out, base_sum = 0;
 	int bad = 0;
 
-	calls_in = calloc(a->nr_fns + 1, sizeof(uint64_t));
-	base_in = calloc(a->nr_fns + 1, sizeof(uint64_t));
-	cum_out = calloc(a->nr_fns + 1, sizeof(uint64_t));
-	if (!calls_in || !base_in || !cum_out)
-		out_of_memory(3 * (a->nr_fns + 1) * sizeof(uint64_t));
+	calls_in = xcalloc(a->nr_fns + 1, sizeof(uint64_t));
+	base_in = xcalloc(a->nr_fns + 1, sizeof(uint64_t));
+	cum_out = xcalloc(a->nr_fns + 1, sizeof(uint64_t));
 	for (size_t i = 0; i < a->nr_edges; i++) {
 		const struct arc_edge *e = &a->edges[i];
 

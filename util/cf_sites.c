@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "alloc.h"
 #include "cf_sites.h"
 #include "log.h"
 #include "trace_reader.h"
@@ -46,17 +47,6 @@ struct cf_sites {
 	uint32_t epoch;
 	uint32_t nr_ids;	  /* site ids given */
 };
-
-static void *xrealloc_cache(void *p, size_t n, size_t size)
-{
-	void *q = reallocarray(p, n, size);
-
-	if (!q) {
-		pr_err("out of memory for the instruction cache");
-		exit(EXIT_RUNTIME);
-	}
-	return q;
-}
 
 struct cf_sites *cf_sites_new(struct sym_session *sym)
 {
@@ -105,11 +95,7 @@ static void grow(struct cf_sites *s)
 {
 	free(s->slots);
 	s->size *= 2;
-	s->slots = calloc(s->size, sizeof(*s->slots));
-	if (!s->slots) {
-		pr_err("out of memory for the instruction cache");
-		exit(EXIT_RUNTIME);
-	}
+	s->slots = xcalloc(s->size, sizeof(*s->slots));
 	s->epoch = 1;
 	for (size_t i = 0; i < s->used; i++) {
 		size_t k = slot_of(s, s->hot[i].pid, s->hot[i].pc);
@@ -201,8 +187,8 @@ static __attribute__((noinline)) size_t make_entry(struct cf_sites *s, struct ca
 
 	if (i == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 1024;
-		s->hot = xrealloc_cache(s->hot, s->cap, sizeof(*s->hot));
-		s->cold = xrealloc_cache(s->cold, s->cap, sizeof(*s->cold));
+		s->hot = xreallocarray(s->hot, s->cap, sizeof(*s->hot));
+		s->cold = xreallocarray(s->cold, s->cap, sizeof(*s->cold));
 	}
 	s->slots[k] = (struct site_slot){ (uint32_t)i, s->epoch };
 	memset(&s->cold[i], 0, sizeof(s->cold[i]));
@@ -223,12 +209,8 @@ static __attribute__((noinline)) size_t make_entry(struct cf_sites *s, struct ca
 	} else {
 		/* No symbol: one pseudo function per module, never an "entry". */
 		size_t n = strlen(loc.module) + 3;
-		char *name = malloc(n);
+		char *name = xmalloc(n);
 
-		if (!name) {
-			pr_err("out of memory naming code without symbols");
-			exit(EXIT_RUNTIME);
-		}
 		/* "[libc.so.6]"; a module named in brackets already keeps its name ("[vdso]") */
 		snprintf(name, n, loc.module[0] == '[' ? "%s" : "[%s]", loc.module);
 		in->site.fn = cf_func_intern(cf, loc.module, loc.module_path, name, 0);
