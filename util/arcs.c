@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "arch_decode.h"
 #include "arcs.h"
+#include "hashtab.h"
 #include "log.h"
 #include "row_index.h"
 
@@ -709,38 +710,52 @@ static void replay_visit(void *ctx, uint32_t k, bool push)
 	w->replaced_site = f->how == CF_END_REPLACED ? w->site[d] : 0;
 }
 
-/*
- * a->scratch's additions, the same row's summed (found by an open-addressing
- * table of them): a new array (*nr).
- */
+/* What a delta adds to: a row (idx) of a table (kind). */
+struct delta_key {
+	uint32_t kind, idx;
+};
+
+static inline uint64_t delta_key_hash(const struct delta_key *k)
+{
+	return row_index_hash(((uint64_t)k->kind << 32) | k->idx);
+}
+
+static inline bool delta_key_eq(const struct delta_key *a, const struct delta_key *b)
+{
+	return a->kind == b->kind && a->idx == b->idx;
+}
+
+/* A row's index in the merged deltas. */
+HASHTAB_DEFINE(delta_map, struct delta_key, uint32_t, delta_key_hash, delta_key_eq)
+
+/* a->scratch's additions, the same row's summed: a new array (*nr), in first-seen order. */
 static struct arcs_delta *deltas_merged(struct arcs *a, uint32_t *nr)
 {
-	uint32_t size = 16, mask, w = 0;
-	uint32_t *slot;
+	struct delta_map rows = { 0 };
+	uint32_t w = 0;
 	struct arcs_delta *d;
 
-	while (size < 2 * a->nr_scratch)
-		size *= 2;
-	mask = size - 1;
-	slot = xcalloc(size, sizeof(*slot));	/* row + 1 in d */
+	if (!delta_map_reserve(&rows, a->nr_scratch))
+		xalloc_die();
 	d = xrealloc(NULL, (a->nr_scratch ? a->nr_scratch : 1) * sizeof(*d));
 	for (uint32_t k = 0; k < a->nr_scratch; k++) {
 		const struct arcs_delta *x = &a->scratch[k];
-		uint32_t h = (uint32_t)row_index_hash(((uint64_t)x->kind << 32) | x->idx) & mask;
+		struct delta_map_entry *e;
+		bool added;
 
-		while (slot[h] && (d[slot[h] - 1].kind != x->kind || d[slot[h] - 1].idx != x->idx))
-			h = (h + 1) & mask;
-		if (!slot[h]) {
+		/* reserved: never grows, never fails */
+		e = delta_map_insert(&rows, &(struct delta_key){ x->kind, x->idx }, &added);
+		if (added) {
 			d[w] = *x;
-			slot[h] = ++w;
+			e->val = w++;
 			continue;
 		}
-		d[slot[h] - 1].calls += x->calls;
-		d[slot[h] - 1].entries += x->entries;
-		d[slot[h] - 1].base += x->base;
-		d[slot[h] - 1].cum += x->cum;
+		d[e->val].calls += x->calls;
+		d[e->val].entries += x->entries;
+		d[e->val].base += x->base;
+		d[e->val].cum += x->cum;
 	}
-	free(slot);
+	delta_map_free(&rows);
 	*nr = w;
 	return d;
 }
