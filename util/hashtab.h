@@ -26,9 +26,12 @@
  *
  * The hash is the caller's (hashtab_mix64 spreads integer keys,
  * hashtab_str hashes strings); equal keys must have equal hashes.  Only
- * the low 31 bits of the hash place an entry, so the table holds up to
- * 2^30 entries.  Every operation but growth is inline: tables on hot
- * paths cost what a hand-written one does.
+ * the low 32 bits of the hash place an entry, so the table holds up to
+ * 2^31 entries.  Every operation but growth is inline: tables on hot
+ * paths cost what a hand-written one does.  NAME_clear() takes constant
+ * time however large the table (a cache dropped on every mapping change):
+ * a slot holds an entry only while its epoch is the table's, and clearing
+ * moves the table to the next epoch.
  */
 #ifndef PT_HASHTAB_H
 #define PT_HASHTAB_H
@@ -65,14 +68,13 @@ static inline uint64_t hashtab_str(const char *s)
 }
 
 /*
- * An entry's tag: its hash's low 31 bits with the top bit set, 0 for an
- * empty slot.  The slot an entry belongs in is tag & mask (the table is
- * below 2^31 slots), so growth and removal need not hash again; equal tags
- * are compared before keys, which spares most key compares.
+ * An entry's tag: its hash's low 32 bits.  The slot an entry belongs in is
+ * tag & mask, so growth and removal need not hash again; equal tags are
+ * compared before keys, which spares most key compares.
  */
 static inline uint32_t hashtab_tag(uint64_t hash)
 {
-	return (uint32_t)hash | 0x80000000u;
+	return (uint32_t)hash;
 }
 
 /* Debug builds scribble over slots given up, so that a stale entry pointer reads garbage. */
@@ -99,31 +101,34 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 
 /*
  * HASHTAB_DEFINE(name, key_type, val_type, hash, eq): struct name, struct
- * name_entry { tag, key, val } and name_find, name_insert, name_remove,
- * name_next, name_reserve, name_clear, name_free, name_count, name_gen.
- * hash: uint64_t hash(const key_type *); eq: bool eq(const key_type *,
- * const key_type *).  Both are best static inline: they are inlined into
- * the probe loop.  A zeroed struct name is an empty table.
+ * name_entry { tag, epoch, key, val } and name_find, name_insert,
+ * name_remove, name_next, name_reserve, name_clear, name_free,
+ * name_count, name_gen.  hash: uint64_t hash(const key_type *); eq: bool
+ * eq(const key_type *, const key_type *).  Both are best static inline:
+ * they are inlined into the probe loop.  A zeroed struct name is an empty
+ * table.
  */
 #define HASHTAB_DEFINE(name, key_type, val_type, hash, eq)                                    \
 	struct name##_entry {                                                                  \
-		uint32_t tag; /* hashtab_tag(hash(&key)); 0: the slot is empty */             \
+		uint32_t tag;	/* hashtab_tag(hash(&key)) */                                  \
+		uint32_t epoch; /* the slot holds an entry while this is the table's epoch */ \
 		key_type key;                                                                  \
 		val_type val;                                                                  \
 	};                                                                                     \
 	struct name {                                                                          \
 		struct name##_entry *slot;                                                     \
-		size_t size;  /* a power of two, or 0 before the first insert */              \
-		size_t count; /* entries */                                                    \
-		uint32_t gen; /* bumped whenever entries move (grow, remove, clear) */         \
+		size_t size;	/* a power of two, or 0 before the first insert */            \
+		size_t count;	/* entries */                                                  \
+		uint32_t epoch; /* of the entries held (0: no slots yet) */                    \
+		uint32_t gen;	/* bumped whenever entries move (grow, remove, clear) */       \
 	};                                                                                     \
                                                                                                \
-	static inline size_t name##_count(const struct name *t)                               \
+	static inline __attribute__((unused)) size_t name##_count(const struct name *t)       \
 	{                                                                                      \
 		return t->count;                                                               \
 	}                                                                                      \
                                                                                                \
-	static inline uint32_t name##_gen(const struct name *t)                               \
+	static inline __attribute__((unused)) uint32_t name##_gen(const struct name *t)       \
 	{                                                                                      \
 		return t->gen;                                                                 \
 	}                                                                                      \
@@ -132,14 +137,14 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 	static inline struct name##_entry *name##_find(const struct name *t,                  \
 						       const key_type *key)                   \
 	{                                                                                      \
-		uint32_t tag;                                                                  \
+		uint32_t tag, epoch = t->epoch;                                                \
 		size_t mask, i;                                                                \
                                                                                                \
 		if (!t->count)                                                                 \
 			return NULL;                                                           \
 		tag = hashtab_tag(hash(key));                                                  \
 		mask = t->size - 1;                                                            \
-		for (i = tag & mask; t->slot[i].tag; i = (i + 1) & mask)                       \
+		for (i = tag & mask; t->slot[i].epoch == epoch; i = (i + 1) & mask)            \
 			if (t->slot[i].tag == tag && eq(&t->slot[i].key, key))                 \
 				return &t->slot[i];                                            \
 		return NULL;                                                                   \
@@ -150,26 +155,30 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 	{                                                                                      \
 		size_t size = hashtab_size_for(n, t->size ? t->size : HASHTAB_MIN_SIZE);       \
 		struct name##_entry *slot;                                                     \
+		uint32_t epoch = t->epoch ? t->epoch : 1;                                      \
                                                                                                \
 		if (size == t->size)                                                           \
 			return true;                                                           \
-		DASSERT(size <= (size_t)1 << 31);                                              \
-		slot = calloc(size, sizeof(*slot));                                            \
+		DASSERT(size <= (size_t)1 << 32);                                              \
+		slot = calloc(size, sizeof(*slot)); /* epoch 0: empty */                       \
 		if (!slot)                                                                     \
 			return false;                                                          \
 		for (size_t k = 0; k < t->size; k++) {                                         \
 			size_t i;                                                              \
                                                                                                \
-			if (!t->slot[k].tag)                                                   \
+			if (t->slot[k].epoch != t->epoch)                                      \
 				continue;                                                      \
-			for (i = t->slot[k].tag & (size - 1); slot[i].tag; i = (i + 1) & (size - 1)) \
+			for (i = t->slot[k].tag & (size - 1); slot[i].epoch;                   \
+			     i = (i + 1) & (size - 1))                                         \
 				;                                                              \
 			slot[i] = t->slot[k];                                                  \
+			slot[i].epoch = epoch;                                                 \
 		}                                                                              \
 		hashtab_poison(t->slot, t->size * sizeof(*slot));                              \
 		free(t->slot);                                                                 \
 		t->slot = slot;                                                                \
 		t->size = size;                                                                \
+		t->epoch = epoch;                                                              \
 		t->gen++;                                                                      \
 		return true;                                                                   \
 	}                                                                                      \
@@ -182,19 +191,21 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 	static inline struct name##_entry *name##_insert(struct name *t, const key_type *key,  \
 							 bool *added)                          \
 	{                                                                                      \
-		uint32_t tag = hashtab_tag(hash(key));                                         \
+		uint32_t tag = hashtab_tag(hash(key)), epoch;                                  \
 		size_t mask, i;                                                                \
                                                                                                \
 		if (__builtin_expect(2 * (t->count + 1) > t->size, 0) &&                       \
 		    !name##_reserve(t, t->count + 1))                                          \
 			return NULL;                                                           \
 		mask = t->size - 1;                                                            \
-		for (i = tag & mask; t->slot[i].tag; i = (i + 1) & mask)                       \
+		epoch = t->epoch;                                                              \
+		for (i = tag & mask; t->slot[i].epoch == epoch; i = (i + 1) & mask)            \
 			if (t->slot[i].tag == tag && eq(&t->slot[i].key, key)) {               \
 				*added = false;                                                \
 				return &t->slot[i];                                            \
 			}                                                                      \
 		t->slot[i].tag = tag;                                                          \
+		t->slot[i].epoch = epoch;                                                      \
 		t->slot[i].key = *key;                                                         \
 		t->slot[i].val = (val_type){ 0 };                                              \
 		t->count++;                                                                    \
@@ -217,7 +228,7 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 			return false;                                                          \
 		mask = t->size - 1;                                                            \
 		hole = (size_t)(e - t->slot);                                                  \
-		for (i = (hole + 1) & mask; t->slot[i].tag; i = (i + 1) & mask) {              \
+		for (i = (hole + 1) & mask; t->slot[i].epoch == t->epoch; i = (i + 1) & mask) { \
 			size_t home = t->slot[i].tag & mask;                                   \
                                                                                                \
 			/* it may move back when its home is not in (hole, i] */               \
@@ -226,7 +237,7 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 				hole = i;                                                      \
 			}                                                                      \
 		}                                                                              \
-		t->slot[hole].tag = 0;                                                         \
+		t->slot[hole].epoch = 0;                                                       \
 		t->count--;                                                                    \
 		t->gen++;                                                                      \
 		return true;                                                                   \
@@ -237,18 +248,25 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 		const struct name *t, const struct name##_entry *prev)                         \
 	{                                                                                      \
 		for (size_t i = prev ? (size_t)(prev - t->slot) + 1 : 0; i < t->size; i++)     \
-			if (t->slot[i].tag)                                                    \
+			if (t->slot[i].epoch == t->epoch)                                      \
 				return &t->slot[i];                                            \
 		return NULL;                                                                   \
 	}                                                                                      \
                                                                                                \
-	/* Every entry gone, the slots kept (what entries own is the caller's to free). */    \
+	/*                                                                                     \
+	 * Every entry gone, the slots kept, in constant time: the entries of the              \
+	 * epoch before count as empty slots (what they own is the caller's to free).          \
+	 */                                                                                    \
 	static inline __attribute__((unused)) void name##_clear(struct name *t)               \
 	{                                                                                      \
-		for (size_t i = 0; i < t->size; i++)                                           \
-			t->slot[i].tag = 0;                                                    \
 		t->count = 0;                                                                  \
 		t->gen++;                                                                      \
+		if (!t->size)                                                                  \
+			return;                                                                \
+		if (++t->epoch == 0) { /* wrapped: the old epochs must not come back */        \
+			memset(t->slot, 0, t->size * sizeof(*t->slot));                        \
+			t->epoch = 1;                                                          \
+		}                                                                              \
 	}                                                                                      \
                                                                                                \
 	static inline __attribute__((unused)) void name##_free(struct name *t)                \
@@ -256,6 +274,7 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 		free(t->slot);                                                                 \
 		t->slot = NULL;                                                                \
 		t->size = t->count = 0;                                                        \
+		t->epoch = 0;                                                                  \
 		t->gen++;                                                                      \
 	}
 

@@ -215,6 +215,32 @@ static void test_iteration(void)
 	u64_map_free(&b);
 }
 
+/* clear() drops every entry at once; what comes after it, growth and an epoch wrap included, works. */
+static void test_clear_epochs(void)
+{
+	struct u64_map m = { 0 };
+	bool added;
+
+	for (int round = 0; round < 3; round++) {
+		for (uint64_t k = 0; k < 100; k++)
+			u64_map_insert(&m, &k, &added)->val = (uint32_t)(k * 3 + 1);
+		check_holds(&m, 100);
+		if (round == 1)
+			m.epoch = UINT32_MAX;	/* the next clear wraps the epoch */
+		u64_map_clear(&m);
+		CU_ASSERT_EQUAL(u64_map_count(&m), 0);
+		CU_ASSERT_PTR_NULL(u64_map_next(&m, NULL));
+		for (uint64_t k = 0; k < 100; k++)
+			CU_ASSERT_PTR_NULL(u64_map_find(&m, &k));
+	}
+	CU_ASSERT_EQUAL(m.epoch, 2);	/* wrapped to 1 in round 1, then one more clear */
+	/* after a clear, growth carries only the new epoch's entries */
+	for (uint64_t k = 0; k < 1000; k++)
+		u64_map_insert(&m, &k, &added)->val = (uint32_t)(k * 3 + 1);
+	check_holds(&m, 1000);
+	u64_map_free(&m);
+}
+
 /* String keys: equal strings at other addresses find the same entry. */
 static void test_string_keys(void)
 {
@@ -249,6 +275,7 @@ static CU_TestInfo hashtab_tests[] = {
 	{ "reserve makes room ahead", test_reserve },
 	{ "remove mixed with insert", test_remove },
 	{ "iteration is independent of insertion order", test_iteration },
+	{ "clear drops every entry, across epoch wraps", test_clear_epochs },
 	{ "string keys", test_string_keys },
 	CU_TEST_INFO_NULL,
 };
