@@ -15,12 +15,13 @@
  *	e->val ...; pid_map_remove(&m, &pid); pid_map_free(&m);
  *	for (e = NULL; (e = pid_map_next(&m, e));)	every entry, in no given order
  *
- * POINTERS INTO THE TABLE ARE VALID UNTIL THE NEXT INSERT OR REMOVE.
- * NAME_insert() may grow the table, which moves every entry, and
- * NAME_remove() shifts the entries after the one removed; an entry pointer
- * (or a pointer to its key or value) kept across either then points at
- * freed memory or at another entry.  Keep indexes or copies instead, or
- * find the entry again.  NAME_gen() changes whenever entries move:
+ * POINTERS INTO THE TABLE ARE VALID UNTIL THE NEXT INSERT, REMOVE OR CLEAR.
+ * NAME_insert() may grow the table, which moves every entry,
+ * NAME_remove() shifts the entries after the one removed and NAME_clear()
+ * empties every slot; an entry pointer (or a pointer to its key or value)
+ * kept across any of them then points at freed memory, at another entry
+ * or at an empty slot.  Keep indexes or copies instead, or find the entry
+ * again.  NAME_gen() changes whenever entries move or go:
  * code that must hold a pointer across an insert states it with
  * DASSERT(NAME_gen(t) == gen), which debug builds check.
  *
