@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "driver_session.h"
+#include "hashtab.h"
 #include "log.h"
 #include "perf_maps.h"
 #include "symbols.h"
@@ -182,64 +183,35 @@ int pm_convert(const struct perf_event_header *h, struct pm_event *ev)
 	}
 }
 
-/* A set of pids (open addressing, 0 = empty, tombstones as UINT32_MAX). */
-struct pid_set {
-	uint32_t *slot;
-	size_t size, used;
-};
-
-static size_t pid_hash(uint32_t pid, size_t size)
+static inline uint64_t pid_hash(const uint32_t *pid)
 {
-	return (size_t)(pid * 2654435761u) & (size - 1);
+	return hashtab_mix64(*pid);
 }
+
+static inline bool pid_eq(const uint32_t *a, const uint32_t *b)
+{
+	return *a == *b;
+}
+
+/* A set of pids. */
+HASHTAB_DEFINE(pid_set, uint32_t, uint8_t, pid_hash, pid_eq)
 
 static bool pid_set_has(const struct pid_set *s, uint32_t pid)
 {
-	if (!s->size)
-		return false;
-	for (size_t i = pid_hash(pid, s->size);; i = (i + 1) & (s->size - 1)) {
-		if (s->slot[i] == pid)
-			return true;
-		if (!s->slot[i])
-			return false;
-	}
+	return pid_set_find(s, &pid) != NULL;
 }
 
+/* -1: out of memory. */
 static int pid_set_add(struct pid_set *s, uint32_t pid)
 {
-	if (pid_set_has(s, pid))
-		return 0;
-	if ((s->used + 1) * 2 > s->size) {
-		struct pid_set n = { .size = s->size ? s->size * 2 : 64 };
+	bool added;
 
-		n.slot = calloc(n.size, sizeof(*n.slot));
-		if (!n.slot)
-			return -1;
-		for (size_t i = 0; i < s->size; i++)
-			if (s->slot[i] && s->slot[i] != UINT32_MAX)
-				pid_set_add(&n, s->slot[i]);
-		free(s->slot);
-		*s = n;
-	}
-	for (size_t i = pid_hash(pid, s->size);; i = (i + 1) & (s->size - 1)) {
-		if (!s->slot[i] || s->slot[i] == UINT32_MAX) {
-			s->slot[i] = pid;
-			s->used++;
-			return 0;
-		}
-	}
+	return pid_set_insert(s, &pid, &added) ? 0 : -1;
 }
 
 static void pid_set_del(struct pid_set *s, uint32_t pid)
 {
-	if (!s->size)
-		return;
-	for (size_t i = pid_hash(pid, s->size); s->slot[i]; i = (i + 1) & (s->size - 1)) {
-		if (s->slot[i] == pid) {
-			s->slot[i] = UINT32_MAX;	/* keeps later probes reachable */
-			return;
-		}
-	}
+	pid_set_remove(s, &pid);
 }
 
 struct pm_ring {
@@ -783,7 +755,7 @@ void pm_close(struct perf_maps *pm)
 	}
 	free(pm->rings);
 	free(pm->fds);
-	free(pm->selected.slot);
+	pid_set_free(&pm->selected);
 	free(pm->pending);
 	free(pm);
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
+#include "alloc.h"
 #include "log.h"
 #include "ptrace_int.h"
 #include "trace_writer.h"
@@ -71,12 +72,8 @@ struct thread *pte_find_thread(struct engine *e, pid_t tid)
 
 struct thread *pte_new_thread(struct engine *e, pid_t tid)
 {
-	struct thread *t = calloc(1, sizeof(*t));
+	struct thread *t = xcalloc(1, sizeof(*t));
 
-	if (!t) {
-		pr_err("out of memory");
-		exit(EXIT_RUNTIME);
-	}
 	t->tid = tid;
 	t->sys_nr = -1;
 	t->next = e->threads;
@@ -101,12 +98,8 @@ void pte_forget_code(struct proc *p)
 
 struct proc *pte_new_proc(struct engine *e, pid_t pid, bool recorded)
 {
-	struct proc *p = calloc(1, sizeof(*p));
+	struct proc *p = xcalloc(1, sizeof(*p));
 
-	if (!p) {
-		pr_err("out of memory");
-		exit(EXIT_RUNTIME);
-	}
 	p->pid = pid;
 	p->recorded = recorded;
 	p->memfd = open_mem(pid);

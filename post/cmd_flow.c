@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "flowreport.h"
 #include "flowtext.h"
 #include "log.h"
@@ -172,11 +173,7 @@ static char *line_start(struct flow *fl, size_t words, uint64_t index, const str
 		if (need > fl->line_size) {
 			size_t size = need > LINES_SIZE ? need : LINES_SIZE;
 
-			p = realloc(fl->line, size);
-			if (!p) {
-				pr_err("out of memory for a line of the flow");
-				exit(EXIT_RUNTIME);
-			}
+			p = xrealloc(fl->line, size);
 			fl->line = p;
 			fl->line_size = size;
 		}
@@ -342,11 +339,7 @@ static void replay_line(struct flow_replay *w, uint32_t rel, unsigned depth, siz
 		off = m->lines[m->nr - 1].off + m->lines[m->nr - 1].len;
 	if (off + room > w->text_size) {
 		w->text_size = 2 * (off + room);
-		m->text = realloc(m->text, w->text_size);
-		if (!m->text) {
-			pr_err("out of memory for the flow's lines");
-			exit(EXIT_RUNTIME);
-		}
+		m->text = xrealloc(m->text, w->text_size);
 	}
 	end = push ? flow_text_push_put(m->text + off, w->fl->r->cf, f->kind, f->fn, other,
 					report_module_shown(w->fl->r->cf, f->fn,
@@ -410,20 +403,12 @@ static struct flow_replay_text *flow_replay_text_of(struct flow *fl, struct cf_t
 	} else {
 		if (fl->nr_replays == fl->replays_size) {
 			fl->replays_size = fl->replays_size ? 2 * fl->replays_size : 64;
-			fl->replays = realloc(fl->replays, fl->replays_size * sizeof(*fl->replays));
-			if (!fl->replays) {
-				pr_err("out of memory for the flow's lines");
-				exit(EXIT_RUNTIME);
-			}
+			fl->replays = xreallocarray(fl->replays, fl->replays_size, sizeof(*fl->replays));
 		}
 		i = fl->nr_replays++;
 	}
 	m = &fl->replays[i];
-	*m = (struct flow_replay_text){ .lines = malloc(2 * nr * sizeof(*m->lines)) };
-	if (!m->lines) {
-		pr_err("out of memory for the flow's lines");
-		exit(EXIT_RUNTIME);
-	}
+	*m = (struct flow_replay_text){ .lines = xreallocarray(NULL, 2 * nr, sizeof(*m->lines)) };
 	w.fl = fl;
 	w.t = t;
 	w.fr = fr;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "export.h"
 #include "log.h"
 #include "textout.h"
@@ -70,12 +71,8 @@ struct chrome_thread {
 static __attribute__((noinline)) struct chrome_thread *chrome_thread_new(struct chrome *c,
 									  struct cf_thread *t)
 {
-	struct chrome_thread *ct = calloc(1, sizeof(*ct));
+	struct chrome_thread *ct = xcalloc(1, sizeof(*ct));
 
-	if (!ct) {
-		pr_err("out of memory writing Chrome events");
-		exit(EXIT_RUNTIME);
-	}
 	ct->pid = t->pid;
 	ct->tid = t->tid;
 	ct->next = c->threads;

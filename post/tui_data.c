@@ -10,22 +10,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "alloc.h"
 #include "log.h"
 #include "tui.h"
-
-static void out_of_memory(size_t bytes)
-{
-	pr_err("out of memory (%zu bytes) loading the viewer", bytes);
-	exit(EXIT_RUNTIME);
-}
 
 static void *grow(void *p, size_t *size, size_t elem, size_t first)
 {
 	size_t n = *size ? 2 * *size : first;
-	void *q = realloc(p, n * elem);
+	void *q = xreallocarray(p, n, elem);
 
-	if (!q)
-		out_of_memory(n * elem);
 	*size = n;
 	return q;
 }
@@ -70,7 +63,7 @@ static uint32_t thread_slot(struct tui_data *d, struct cf_thread *t)
 	slot = row_index_find(&d->thread_index, d->nr_threads, thread_key(t->pid, t->tid),
 			      &thread_index, &k);
 	if (!slot)
-		out_of_memory(d->nr_threads * sizeof(uint32_t) * 4);
+		xalloc_die();
 	if (!*slot) {
 		if (d->nr_threads == d->threads_size)
 			d->threads = grow(d->threads, &d->threads_size, sizeof(*d->threads), 16);
@@ -111,7 +104,7 @@ static void count_call(struct tui_data *d, uint32_t thread, uint32_t caller, uin
 					calls_key(thread, caller, callee), &calls_index, &k);
 
 	if (!slot)
-		out_of_memory(d->nr_calls * sizeof(uint32_t) * 4);
+		xalloc_die();
 	if (*slot) {
 		d->calls[*slot - 1].calls++;
 		return;

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "arch_decode.h"
 #include "arcs.h"
+#include "hashtab.h"
 #include "log.h"
 #include "row_index.h"
 
@@ -92,27 +94,12 @@ struct arcs_replay {
 	uint32_t next_free;
 };
 
-static void __attribute__((noreturn)) out_of_memory(size_t size)
-{
-	pr_err("out of memory (%zu bytes) aggregating arcs", size);
-	exit(EXIT_RUNTIME);
-}
-
 /* Room in an index for one more row (row_index_reserve), or the end. */
 static inline void reserve(struct row_index *x, size_t rows, size_t min_size, row_index_hash_fn hash_of,
 		    const void *ctx)
 {
 	if (!row_index_reserve(x, 0, rows, min_size, hash_of, ctx))
-		out_of_memory((x->size ? 2 * x->size : min_size) * sizeof(*x->slot));
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-	void *q = realloc(p, size);
-
-	if (!q)
-		out_of_memory(size);
-	return q;
+		xalloc_die();
 }
 
 static struct arc_fn_stats *fn_stats(struct arcs *a, uint32_t fn)
@@ -340,9 +327,7 @@ static void child_rehash(struct arcs *a)
 	size_t size = a->child_hash_size ? a->child_hash_size * 2 : 1024, n = 0;
 
 	free(a->child_hash);
-	a->child_hash = calloc(size, sizeof(*a->child_hash));
-	if (!a->child_hash)
-		out_of_memory(size * sizeof(*a->child_hash));
+	a->child_hash = xcalloc(size, sizeof(*a->child_hash));
 	a->child_hash_size = size;
 	/* every node that has a parent: a lookup checks the parent it has now */
 	for (uint32_t k = 0; k < a->nr_nodes; k++) {
@@ -423,9 +408,7 @@ static struct tree_thread *tree_thread(struct arcs *a, struct cf_thread *t)
 
 	if (tt)
 		return tt;
-	tt = calloc(1, sizeof(*tt));
-	if (!tt)
-		out_of_memory(sizeof(*tt));
+	tt = xcalloc(1, sizeof(*tt));
 	tt->root = node_new(a, CF_NO_FN, ARC_NONE);
 	if (a->nr_threads == a->threads_size) {
 		a->threads_size = a->threads_size ? 2 * a->threads_size : 16;
@@ -727,40 +710,52 @@ static void replay_visit(void *ctx, uint32_t k, bool push)
 	w->replaced_site = f->how == CF_END_REPLACED ? w->site[d] : 0;
 }
 
-/*
- * a->scratch's additions, the same row's summed (found by an open-addressing
- * table of them): a new array (*nr).
- */
+/* What a delta adds to: a row (idx) of a table (kind). */
+struct delta_key {
+	uint32_t kind, idx;
+};
+
+static inline uint64_t delta_key_hash(const struct delta_key *k)
+{
+	return row_index_hash(((uint64_t)k->kind << 32) | k->idx);
+}
+
+static inline bool delta_key_eq(const struct delta_key *a, const struct delta_key *b)
+{
+	return a->kind == b->kind && a->idx == b->idx;
+}
+
+/* A row's index in the merged deltas. */
+HASHTAB_DEFINE(delta_map, struct delta_key, uint32_t, delta_key_hash, delta_key_eq)
+
+/* a->scratch's additions, the same row's summed: a new array (*nr), in first-seen order. */
 static struct arcs_delta *deltas_merged(struct arcs *a, uint32_t *nr)
 {
-	uint32_t size = 16, mask, w = 0;
-	uint32_t *slot;
+	struct delta_map rows = { 0 };
+	uint32_t w = 0;
 	struct arcs_delta *d;
 
-	while (size < 2 * a->nr_scratch)
-		size *= 2;
-	mask = size - 1;
-	slot = calloc(size, sizeof(*slot));	/* row + 1 in d */
+	if (!delta_map_reserve(&rows, a->nr_scratch))
+		xalloc_die();
 	d = xrealloc(NULL, (a->nr_scratch ? a->nr_scratch : 1) * sizeof(*d));
-	if (!slot)
-		out_of_memory(size * sizeof(*slot));
 	for (uint32_t k = 0; k < a->nr_scratch; k++) {
 		const struct arcs_delta *x = &a->scratch[k];
-		uint32_t h = (uint32_t)row_index_hash(((uint64_t)x->kind << 32) | x->idx) & mask;
+		struct delta_map_entry *e;
+		bool added;
 
-		while (slot[h] && (d[slot[h] - 1].kind != x->kind || d[slot[h] - 1].idx != x->idx))
-			h = (h + 1) & mask;
-		if (!slot[h]) {
+		/* reserved: never grows, never fails */
+		e = delta_map_insert(&rows, &(struct delta_key){ x->kind, x->idx }, &added);
+		if (added) {
 			d[w] = *x;
-			slot[h] = ++w;
+			e->val = w++;
 			continue;
 		}
-		d[slot[h] - 1].calls += x->calls;
-		d[slot[h] - 1].entries += x->entries;
-		d[slot[h] - 1].base += x->base;
-		d[slot[h] - 1].cum += x->cum;
+		d[e->val].calls += x->calls;
+		d[e->val].entries += x->entries;
+		d[e->val].base += x->base;
+		d[e->val].cum += x->cum;
 	}
-	free(slot);
+	delta_map_free(&rows);
 	*nr = w;
 	return d;
 }
@@ -1231,11 +1226,9 @@ int arcs_check(const struct arcs *a)
 	uint64_t *calls_in, *base_in, *cum_out, base_sum = 0;
 	int bad = 0;
 
-	calls_in = calloc(a->nr_fns + 1, sizeof(uint64_t));
-	base_in = calloc(a->nr_fns + 1, sizeof(uint64_t));
-	cum_out = calloc(a->nr_fns + 1, sizeof(uint64_t));
-	if (!calls_in || !base_in || !cum_out)
-		out_of_memory(3 * (a->nr_fns + 1) * sizeof(uint64_t));
+	calls_in = xcalloc(a->nr_fns + 1, sizeof(uint64_t));
+	base_in = xcalloc(a->nr_fns + 1, sizeof(uint64_t));
+	cum_out = xcalloc(a->nr_fns + 1, sizeof(uint64_t));
 	for (size_t i = 0; i < a->nr_edges; i++) {
 		const struct arc_edge *e = &a->edges[i];
 

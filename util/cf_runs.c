@@ -5,19 +5,9 @@
 
 #include <pitrace/stepenc.h>
 
+#include "alloc.h"
 #include "cf_runs.h"
 #include "log.h"
-
-static void *xgrow(void *p, size_t n, size_t size)
-{
-	void *q = reallocarray(p, n, size);
-
-	if (!q) {
-		pr_err("out of memory for the call flow's runs");
-		exit(EXIT_RUNTIME);
-	}
-	return q;
-}
 
 void cf_runs_init(struct cf_runs *rs, void (*tally)(void *ctx, const struct cf_tally *tl),
 		  void *ctx)
@@ -49,36 +39,45 @@ static bool ordinary(const struct arch_insn *in)
 	       !(in->flags & (ARCH_INSN_CONDITIONAL | ARCH_INSN_REP));
 }
 
-static void pool_reserve(struct cf_runs *rs, uint32_t n)
+/*
+ * Room for n more pool entries: false when the pool is as large as it can
+ * be, and then runs are made no more (the steps are followed one by one,
+ * counted all the same).
+ */
+static bool pool_reserve(struct cf_runs *rs, uint32_t n)
 {
 	uint32_t old = rs->pool_size;
 
 	if (rs->pool_used + n <= rs->pool_size)
-		return;
+		return true;
 	if (rs->pool_size > UINT32_MAX / 2 - n) {
-		pr_err("too many runs in the call flow");
-		exit(EXIT_RUNTIME);
+		if (!rs->full)
+			pr_warn("too many runs in the call flow: the rest is followed step by step");
+		rs->full = true;
+		return false;
 	}
 	rs->pool_size = rs->pool_size ? 2 * rs->pool_size : 4096;
 	while (rs->pool_used + n > rs->pool_size)
 		rs->pool_size *= 2;
-	rs->pcs = xgrow(rs->pcs, rs->pool_size, sizeof(*rs->pcs));
+	rs->pcs = xreallocarray(rs->pcs, rs->pool_size, sizeof(*rs->pcs));
 	/*
 	 * What runs' compares read past the last one: defined, never counted.
 	 * Only the new part: a run being made may have its first pc at
 	 * pool_used already (cf_runs_get, then build reserves again).
 	 */
 	memset(rs->pcs + old, 0, (rs->pool_size - old) * sizeof(*rs->pcs));
-	rs->sites = xgrow(rs->sites, rs->pool_size, sizeof(*rs->sites));
-	rs->enc = xgrow(rs->enc, rs->pool_size, sizeof(*rs->enc));
+	rs->sites = xreallocarray(rs->sites, rs->pool_size, sizeof(*rs->sites));
+	rs->enc = xreallocarray(rs->enc, rs->pool_size, sizeof(*rs->enc));
 	memset(rs->enc + old, 0, rs->pool_size - old);
+	return true;
 }
 
 /*
  * Run r's sites from its start (the first `keep` taken from its old place),
  * as far as the source describes them: a new place at the pool's end.
+ * false: no room in the pool (the run is as it was).
  */
-static void build(struct cf_runs *rs, const struct cf_source *src, uint32_t i, uint32_t old_first,
+static bool build(struct cf_runs *rs, const struct cf_source *src, uint32_t i, uint32_t old_first,
 		  uint32_t keep)
 {
 	struct cf_run *r = &rs->runs[i];
@@ -86,7 +85,8 @@ static void build(struct cf_runs *rs, const struct cf_source *src, uint32_t i, u
 	uint32_t first = rs->pool_used;
 	uint32_t m = keep;
 
-	pool_reserve(rs, CF_RUN_MAX + CF_RUN_SLACK);
+	if (!pool_reserve(rs, CF_RUN_MAX + CF_RUN_SLACK))
+		return false;
 	memmove(rs->pcs + first, rs->pcs + old_first, keep * sizeof(*rs->pcs));
 	memmove(rs->sites + first, rs->sites + old_first, keep * sizeof(*rs->sites));
 	memmove(rs->enc + first, rs->enc + old_first, keep);
@@ -114,6 +114,7 @@ static void build(struct cf_runs *rs, const struct cf_source *src, uint32_t i, u
 	r->first = first;
 	r->m = (uint16_t)m;
 	rs->pool_used += m;
+	return true;
 }
 
 void cf_runs_tally_run(struct cf_runs *rs, uint32_t i)
@@ -158,7 +159,8 @@ static void extend(struct cf_runs *rs, const struct cf_source *src, uint32_t i)
 	cf_runs_tally_run(rs, i); /* its counts and successors are of its old end */
 	memset(r->next, 0, sizeof(r->next));
 	r->known = false;
-	build(rs, src, i, r->first, r->m);
+	if (!build(rs, src, i, r->first, r->m))
+		rs->info[i].open = false;	/* no room to grow: it stays as long as it is */
 }
 
 int32_t cf_runs_get(struct cf_runs *rs, const struct cf_source *src, uint32_t pid, uint8_t ring,
@@ -182,7 +184,7 @@ int32_t cf_runs_get(struct cf_runs *rs, const struct cf_source *src, uint32_t pi
 			n = n > UINT32_MAX / 2 ? UINT32_MAX : 2 * n;
 		if (n <= x->id)
 			return -1;
-		rs->by_id = xgrow(rs->by_id, n, sizeof(*rs->by_id));
+		rs->by_id = xreallocarray(rs->by_id, n, sizeof(*rs->by_id));
 		memset(rs->by_id + rs->by_id_size, 0, (n - rs->by_id_size) * sizeof(*rs->by_id));
 		rs->by_id_size = n;
 	}
@@ -192,26 +194,26 @@ int32_t cf_runs_get(struct cf_runs *rs, const struct cf_source *src, uint32_t pi
 		struct cf_run *runs;
 
 		rs->size = rs->size ? 2 * rs->size : 1024;
-		runs = aligned_alloc(64, rs->size * sizeof(*runs));
-		if (!runs) {
-			pr_err("out of memory for the call flow's runs");
-			exit(EXIT_RUNTIME);
-		}
+		runs = xaligned_alloc(64, rs->size * sizeof(*runs));
 		if (rs->nr)
 			memcpy(runs, rs->runs, rs->nr * sizeof(*runs));
 		free(rs->runs);
 		rs->runs = runs;
-		rs->info = xgrow(rs->info, rs->size, sizeof(*rs->info));
+		rs->info = xreallocarray(rs->info, rs->size, sizeof(*rs->info));
 	}
+	if (!pool_reserve(rs, 1 + CF_RUN_SLACK))
+		return -1;
 	i = rs->nr++;
 	r = &rs->runs[i];
 	memset(r, 0, sizeof(*r));
 	rs->info[i] = (struct cf_run_info){ .pid = pid, .fn = x->fn, .ring = ring };
-	pool_reserve(rs, 1 + CF_RUN_SLACK);
 	rs->pcs[rs->pool_used] = pc;
 	rs->sites[rs->pool_used] = *x;
 	rs->enc[rs->pool_used] = 0;
-	build(rs, src, i, rs->pool_used, 1);
+	if (!build(rs, src, i, rs->pool_used, 1)) {
+		rs->nr--;
+		return -1;
+	}
 	rs->by_id[x->id] = i + 1;
 	return (int32_t)i;
 }

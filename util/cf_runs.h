@@ -73,6 +73,7 @@ struct cf_runs {
 				   * instruction's length, one short step); zero elsewhere */
 	uint32_t pool_used, pool_size;
 	uint32_t max_sites;	  /* a run's sites, at most (cf_limits.run_sites) */
+	bool full;		  /* the pool can grow no more: no runs are made */
 	void (*tally)(void *ctx, const struct cf_tally *tl);
 	void *tally_ctx;
 };
@@ -83,8 +84,8 @@ void cf_runs_release(struct cf_runs *rs);
 
 /*
  * The run whose first site is x, at pc of pid in ring (described by src),
- * made or made longer if need be: its index, -1 when x has no id or src
- * no peek.  The pool may move.
+ * made or made longer if need be: its index, -1 when x has no id, src no
+ * peek or the pool no room (the caller steps one by one).  The pool may move.
  */
 int32_t cf_runs_get(struct cf_runs *rs, const struct cf_source *src, uint32_t pid, uint8_t ring,
 		    uint64_t pc, const struct cf_site *x);

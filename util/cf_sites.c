@@ -5,21 +5,42 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "alloc.h"
 #include "cf_sites.h"
+#include "hashtab.h"
 #include "log.h"
 #include "trace_reader.h"
 
 /*
- * The cache: an open-addressing index of slots, each naming an entry of two
- * dense arrays in the order sites were first seen.  The step's probe reads
- * a slot (8 bytes) and the entry's hot part (48 bytes: the key and the
- * engine's site); what reports show (names, bytes, text) is apart, so a
- * program's few thousand hot sites stay in the processor's cache.
+ * The cache: an index by (pid, pc, ring) of entries of two dense arrays in
+ * the order sites were first seen.  A step mostly finds its entry without
+ * the index (site_hot.next); the entry's hot part is 48 bytes (the key and
+ * the engine's site), and what reports show (names, bytes, text) is apart,
+ * so a program's few thousand hot sites stay in the processor's cache.
  */
-struct site_slot {
-	uint32_t idx;		  /* into hot[] and cold[] */
-	uint32_t epoch;		  /* valid while equal to the cache's epoch (0: never used) */
+struct site_key {
+	uint64_t pc;
+	uint32_t pid;
+	uint8_t ring;
 };
+
+/* Mixed, not scrambled: a multiply and the bits it spread to the middle. */
+static inline uint64_t site_key_hash(const struct site_key *k)
+{
+	uint64_t x = k->pc ^ ((uint64_t)k->pid << 47);
+
+	x ^= x >> 31;
+	x *= 0x9e3779b97f4a7c15ull;
+	return x >> 17;
+}
+
+static inline bool site_key_eq(const struct site_key *a, const struct site_key *b)
+{
+	return a->pc == b->pc && a->pid == b->pid && a->ring == b->ring;
+}
+
+/* A site's entry: its index in hot[] and cold[]. */
+HASHTAB_DEFINE(site_index, struct site_key, uint32_t, site_key_hash, site_key_eq)
 
 struct site_hot {
 	uint64_t pc;
@@ -37,26 +58,13 @@ struct site_cold {
 struct cf_sites {
 	struct sym_session *sym;
 	struct arch_decoder *dec;
-	struct site_slot *slots;
-	size_t size;		  /* slots, a power of 2 */
+	struct site_index index;  /* cleared when any address space changes */
 	struct site_hot *hot;
 	struct site_cold *cold;
 	size_t used, cap;	  /* entries of this epoch; room in hot[] and cold[] */
 	size_t last;		  /* the entry looked up last (valid below used) */
-	uint32_t epoch;
 	uint32_t nr_ids;	  /* site ids given */
 };
-
-static void *xrealloc_cache(void *p, size_t n, size_t size)
-{
-	void *q = reallocarray(p, n, size);
-
-	if (!q) {
-		pr_err("out of memory for the instruction cache");
-		exit(EXIT_RUNTIME);
-	}
-	return q;
-}
 
 struct cf_sites *cf_sites_new(struct sym_session *sym)
 {
@@ -68,11 +76,8 @@ struct cf_sites *cf_sites_new(struct sym_session *sym)
 	}
 	s->sym = sym;
 	s->dec = arch_decoder_new();
-	s->size = 4096;
-	s->slots = calloc(s->size, sizeof(*s->slots));
-	s->epoch = 1;
-	if (!s->dec || !s->slots) {
-		if (!s->slots)
+	if (!s->dec || !site_index_reserve(&s->index, 2048)) {
+		if (s->dec)
 			pr_err("out of memory for the instruction cache");
 		cf_sites_free(s);
 		return NULL;
@@ -85,43 +90,14 @@ void cf_sites_free(struct cf_sites *s)
 	if (!s)
 		return;
 	arch_decoder_free(s->dec);
-	free(s->slots);
+	site_index_free(&s->index);
 	free(s->hot);
 	free(s->cold);
 	free(s);
 }
 
-static size_t slot_of(const struct cf_sites *s, uint32_t pid, uint64_t pc)
-{
-	uint64_t x = pc ^ ((uint64_t)pid << 47);
-
-	x ^= x >> 31;
-	x *= 0x9e3779b97f4a7c15ull;
-	return (x >> 17) & (s->size - 1);
-}
-
-/* Twice the slots, the entries of this epoch indexed again. */
-static void grow(struct cf_sites *s)
-{
-	free(s->slots);
-	s->size *= 2;
-	s->slots = calloc(s->size, sizeof(*s->slots));
-	if (!s->slots) {
-		pr_err("out of memory for the instruction cache");
-		exit(EXIT_RUNTIME);
-	}
-	s->epoch = 1;
-	for (size_t i = 0; i < s->used; i++) {
-		size_t k = slot_of(s, s->hot[i].pid, s->hot[i].pc);
-
-		while (s->slots[k].epoch)
-			k = (k + 1) & (s->size - 1);
-		s->slots[k] = (struct site_slot){ (uint32_t)i, s->epoch };
-	}
-}
-
 static size_t make_entry(struct cf_sites *s, struct callflow *cf, uint32_t pid, uint64_t pc,
-			 uint8_t ring, size_t k);
+			 uint8_t ring);
 
 static bool hot_is(const struct site_hot *h, uint32_t pid, uint64_t pc, uint8_t ring)
 {
@@ -132,15 +108,19 @@ static bool hot_is(const struct site_hot *h, uint32_t pid, uint64_t pc, uint8_t 
 static size_t probe(struct cf_sites *s, struct callflow *cf, uint32_t pid, uint64_t pc,
 		    uint8_t ring)
 {
-	size_t k;
+	struct site_index_entry *e;
+	uint32_t gen;
+	bool added;
 
-	if (2 * (s->used + 1) > s->size)
-		grow(s);
-	for (k = slot_of(s, pid, pc); s->slots[k].epoch == s->epoch; k = (k + 1) & (s->size - 1))
-		if (hot_is(&s->hot[s->slots[k].idx], pid, pc, ring))
-			return s->slots[k].idx;
-	/* an empty slot or a stale one (an earlier epoch's): reuse it */
-	return make_entry(s, cf, pid, pc, ring, k);
+	e = site_index_insert(&s->index, &(struct site_key){ pc, pid, ring }, &added);
+	if (!e)
+		xalloc_die();
+	if (!added)
+		return e->val;
+	gen = site_index_gen(&s->index);
+	e->val = (uint32_t)make_entry(s, cf, pid, pc, ring);
+	DASSERT(site_index_gen(&s->index) == gen);	/* e is still the entry */
+	return e->val;
 }
 
 /*
@@ -192,8 +172,7 @@ static enum cf_fold fold_kind(const char *name)
 
 /* A new entry, indexed by slot k, for pc of pid in ring: resolved and decoded. */
 static __attribute__((noinline)) size_t make_entry(struct cf_sites *s, struct callflow *cf,
-						   uint32_t pid, uint64_t pc, uint8_t ring,
-						   size_t k)
+						   uint32_t pid, uint64_t pc, uint8_t ring)
 {
 	size_t i = s->used++;
 	struct cf_site_info *in;
@@ -201,10 +180,9 @@ static __attribute__((noinline)) size_t make_entry(struct cf_sites *s, struct ca
 
 	if (i == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 1024;
-		s->hot = xrealloc_cache(s->hot, s->cap, sizeof(*s->hot));
-		s->cold = xrealloc_cache(s->cold, s->cap, sizeof(*s->cold));
+		s->hot = xreallocarray(s->hot, s->cap, sizeof(*s->hot));
+		s->cold = xreallocarray(s->cold, s->cap, sizeof(*s->cold));
 	}
-	s->slots[k] = (struct site_slot){ (uint32_t)i, s->epoch };
 	memset(&s->cold[i], 0, sizeof(s->cold[i]));
 	in = &s->cold[i].info;
 	sym_resolve(s->sym, pid, pc, 0, &loc);
@@ -223,12 +201,8 @@ static __attribute__((noinline)) size_t make_entry(struct cf_sites *s, struct ca
 	} else {
 		/* No symbol: one pseudo function per module, never an "entry". */
 		size_t n = strlen(loc.module) + 3;
-		char *name = malloc(n);
+		char *name = xmalloc(n);
 
-		if (!name) {
-			pr_err("out of memory naming code without symbols");
-			exit(EXIT_RUNTIME);
-		}
 		/* "[libc.so.6]"; a module named in brackets already keeps its name ("[vdso]") */
 		snprintf(name, n, loc.module[0] == '[' ? "%s" : "[%s]", loc.module);
 		in->site.fn = cf_func_intern(cf, loc.module, loc.module_path, name, 0);
@@ -261,14 +235,13 @@ static void source_site(void *ctx, struct callflow *cf, uint32_t pid, uint64_t p
 static bool source_peek(void *ctx, uint32_t pid, uint64_t pc, uint8_t ring, struct cf_site *out)
 {
 	struct cf_sites *s = ctx;
+	const struct site_index_entry *e =
+		site_index_find(&s->index, &(struct site_key){ pc, pid, ring });
 
-	for (size_t k = slot_of(s, pid, pc); s->slots[k].epoch == s->epoch;
-	     k = (k + 1) & (s->size - 1))
-		if (hot_is(&s->hot[s->slots[k].idx], pid, pc, ring)) {
-			*out = s->hot[s->slots[k].idx].site;
-			return true;
-		}
-	return false;
+	if (!e)
+		return false;
+	*out = s->hot[e->val].site;
+	return true;
 }
 
 static void source_task(void *ctx, const struct trace_task_rec *rec)
@@ -284,14 +257,10 @@ static void source_task(void *ctx, const struct trace_task_rec *rec)
 	case PT_TASK_EXEC:
 	case PT_TASK_MUNMAP:
 		/* The same address may now hold other code: forget every entry.
-		 * A stale entry counts as an empty slot, so this costs nothing
-		 * however large the cache (a mapping record a step would
-		 * otherwise clear it a step). */
+		 * Clearing the index costs nothing however large the cache (a
+		 * mapping record a step would otherwise clear it a step). */
 		s->used = 0;
-		if (++s->epoch == 0) {
-			memset(s->slots, 0, s->size * sizeof(*s->slots));
-			s->epoch = 1;
-		}
+		site_index_clear(&s->index);
 		break;
 	default:
 		break;

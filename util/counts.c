@@ -10,6 +10,7 @@
 #include "counts.h"
 #include "stepcodec.h"
 #include "filter.h"
+#include "hashtab.h"
 #include "log.h"
 #include "symbols.h"
 #include "trace_reader.h"
@@ -62,8 +63,28 @@ struct row {
 	uint32_t pid;
 	char *key;		  /* the columns, each NUL-terminated, back to back */
 	size_t key_len;
-	uint64_t hash;
 };
+
+/* What finds a row: its id, or its columns' bytes (key, key_len), and their hash. */
+struct row_key {
+	uint64_t hash;
+	uint64_t id;
+	const char *bytes;
+	size_t len;
+};
+
+static inline uint64_t row_key_hash(const struct row_key *k)
+{
+	return k->hash;
+}
+
+static inline bool row_key_eq(const struct row_key *a, const struct row_key *b)
+{
+	return a->hash == b->hash && a->id == b->id && a->len == b->len &&
+	       (!a->len || !memcmp(a->bytes, b->bytes, a->len));
+}
+
+HASHTAB_DEFINE(row_map, struct row_key, struct row *, row_key_hash, row_key_eq)
 
 /* One resolved (process, address): the row its steps go to, or filtered out. */
 struct site {
@@ -117,8 +138,7 @@ struct counts {
 
 	struct row **rows;	  /* every row, in creation order, then sorted */
 	size_t nr_rows, rows_cap;
-	struct row **row_map;	  /* by key hash (or id); size a power of two */
-	size_t row_mask;
+	struct row_map row_map;	  /* by id or columns */
 	struct row *last_row;	  /* process/thread: consecutive steps share it */
 	uint64_t last_id;
 
@@ -162,10 +182,8 @@ struct counts *counts_new(const struct counts_options *o, const struct counts_re
 	c->sites_mask = (1u << 14) - 1;
 	c->sites = calloc(c->sites_mask + 1, sizeof(*c->sites));
 	c->used = malloc((c->sites_mask + 1) / 2 * sizeof(*c->used));
-	c->row_mask = (1u << 10) - 1;
-	c->row_map = calloc(c->row_mask + 1, sizeof(*c->row_map));
 	c->epoch = 1;		  /* calloc'ed sites (epoch 0) are empty */
-	if (!c->sites || !c->used || !c->row_map)
+	if (!c->sites || !c->used || !row_map_reserve(&c->row_map, 512))
 		goto err;
 	if (o->by == COUNTS_BY_INSN) {
 		c->dec = arch_decoder_new();
@@ -188,7 +206,7 @@ void counts_free(struct counts *c)
 		free(c->rows[i]);
 	}
 	free(c->rows);
-	free(c->row_map);
+	row_map_free(&c->row_map);
 	free(c->sites);
 	free(c->used);
 	free(c->paths);
@@ -203,29 +221,12 @@ void counts_free(struct counts *c)
 	free(c);
 }
 
-static int row_map_grow(struct counts *c)
-{
-	size_t mask = c->row_mask * 2 + 1;
-	struct row **map = calloc(mask + 1, sizeof(*map));
-
-	if (!map)
-		return -1;
-	for (size_t i = 0; i < c->nr_rows; i++) {
-		size_t k = c->rows[i]->hash & mask;
-
-		while (map[k])
-			k = (k + 1) & mask;
-		map[k] = c->rows[i];
-	}
-	free(c->row_map);
-	c->row_map = map;
-	c->row_mask = mask;
-	return 0;
-}
-
-static struct row *row_add(struct counts *c, uint64_t hash, size_t slot)
+/* A new row found by k (its key bytes the row's from now on); NULL when out of memory. */
+static struct row *row_add(struct counts *c, const struct row_key *k)
 {
 	struct row *row = calloc(1, sizeof(*row));
+	struct row_map_entry *e;
+	bool added;
 
 	if (!row)
 		return NULL;
@@ -240,19 +241,22 @@ static struct row *row_add(struct counts *c, uint64_t hash, size_t slot)
 		c->rows = n;
 		c->rows_cap = cap;
 	}
-	row->hash = hash;
-	c->rows[c->nr_rows++] = row;
-	c->row_map[slot] = row;
-	if (c->nr_rows * 2 > c->row_mask && row_map_grow(c) < 0)
+	e = row_map_insert(&c->row_map, k, &added);
+	if (!e) {
+		free(row);
 		return NULL;
+	}
+	e->val = row;
+	c->rows[c->nr_rows++] = row;
 	return row;
 }
 
 /* The row named by cols[0..n), created on first use. */
 static struct row *row_by_cols(struct counts *c, const char *const *cols, size_t n)
 {
-	size_t len = 0, slot;
-	uint64_t h;
+	struct row_map_entry *e;
+	struct row_key k;
+	size_t len = 0;
 	struct row *row;
 	char *key;
 
@@ -268,13 +272,13 @@ static struct row *row_by_cols(struct counts *c, const char *const *cols, size_t
 		memcpy(key + len, cols[i], l);
 		len += l;
 	}
-	h = hash_bytes(key, len);
-	for (slot = h & c->row_mask; (row = c->row_map[slot]); slot = (slot + 1) & c->row_mask)
-		if (row->hash == h && row->key_len == len && !memcmp(row->key, key, len)) {
-			free(key);
-			return row;
-		}
-	row = row_add(c, h, slot);
+	k = (struct row_key){ .hash = hash_bytes(key, len), .bytes = key, .len = len };
+	e = row_map_find(&c->row_map, &k);
+	if (e) {
+		free(key);
+		return e->val;
+	}
+	row = row_add(c, &k);
 	if (!row) {
 		free(key);
 		return NULL;
@@ -291,17 +295,16 @@ static struct row *row_by_cols(struct counts *c, const char *const *cols, size_t
 /* Process and thread reports: the row of an id (names are made at the end). */
 static struct row *row_by_id(struct counts *c, uint64_t id, uint32_t pid)
 {
-	uint64_t h = hash_site(0, id);
-	size_t slot;
+	struct row_key k = { .hash = hash_site(0, id), .id = id };
+	struct row_map_entry *e;
 	struct row *row;
 
 	if (c->last_row && c->last_id == id)
 		return c->last_row;
-	for (slot = h & c->row_mask; (row = c->row_map[slot]); slot = (slot + 1) & c->row_mask)
-		if (row->id == id)
-			break;
+	e = row_map_find(&c->row_map, &k);
+	row = e ? e->val : NULL;
 	if (!row) {
-		row = row_add(c, h, slot);
+		row = row_add(c, &k);
 		if (!row)
 			return NULL;
 		row->id = id;

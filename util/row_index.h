@@ -2,7 +2,8 @@
 /*
  * An index of a table's rows by their key: open addressing over row
  * numbers, linear probing, a power-of-two size kept under half full.
- * The rows, and what their keys are, stay the caller's.  The arc tables,
+ * The rows, and what their keys are, stay the caller's (a table that owns
+ * its keys and values is a hashtab.h one).  The arc tables,
  * the flame graph's nodes, folded stacks' deep lines and the viewer's
  * tables use it.
  *
@@ -24,20 +25,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
+
 struct row_index {
 	uint32_t *slot;		  /* row + 1; 0: empty */
 	size_t size;		  /* a power of two, or 0 before the first row */
 };
 
-/* Spread a key's bits (keys of ids and addresses cluster): a 64-bit finalizer. */
+/* Spread a key's bits (keys of ids and addresses cluster). */
 static inline uint64_t row_index_hash(uint64_t x)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
+	return hashtab_mix64(x);
 }
 
 /* The hash of row's key, for re-indexing the rows when the index grows. */

@@ -14,6 +14,7 @@
 
 #include "arch_sym.h"
 #include "demangle.h"
+#include "hashtab.h"
 #include "log.h"
 #include "sym_elf.h"
 
@@ -26,64 +27,56 @@ struct sym_cu_range {
 	Dwarf_Die cu;
 };
 
-/* Strings this module built itself, interned so equal strings share memory. */
-struct sym_strtab {
-	char **slots;
-	size_t cap, used;
-};
-
-static uint64_t str_hash(const char *s)
+static inline uint64_t str_key_hash(const char *const *s)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
+	return hashtab_str(*s);
 }
+
+static inline bool str_key_eq(const char *const *a, const char *const *b)
+{
+	return !strcmp(*a, *b);
+}
+
+HASHTAB_DEFINE(str_set, const char *, uint8_t, str_key_hash, str_key_eq)
+
+/* Strings this module built itself, interned so equal strings share memory (keys owned). */
+struct sym_strtab {
+	struct str_set set;
+};
 
 static const char *strtab_intern(struct sym_strtab **tp, const char *s)
 {
 	struct sym_strtab *t = *tp;
-	size_t i;
+	struct str_set_entry *e;
+	bool added;
+	char *copy;
 
 	if (!t) {
 		t = *tp = calloc(1, sizeof(*t));
 		if (!t)
 			return NULL;
 	}
-	if ((t->used + 1) * 2 > t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 64;
-		char **n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (size_t k = 0; k < t->cap; k++) {
-			if (!t->slots[k])
-				continue;
-			for (i = str_hash(t->slots[k]) & (ncap - 1); n[i]; i = (i + 1) & (ncap - 1))
-				;
-			n[i] = t->slots[k];
-		}
-		free(t->slots);
-		t->slots = n;
-		t->cap = ncap;
+	e = str_set_find(&t->set, &s);
+	if (e)
+		return e->key;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	e = str_set_insert(&t->set, &(const char *){ copy }, &added);
+	if (!e) {
+		free(copy);
+		return NULL;
 	}
-	for (i = str_hash(s) & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1))
-		if (!strcmp(t->slots[i], s))
-			return t->slots[i];
-	t->slots[i] = strdup(s);
-	if (t->slots[i])
-		t->used++;
-	return t->slots[i];
+	return e->key;
 }
 
 static void strtab_free(struct sym_strtab *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->slots[i]);
-	free(t->slots);
+	for (struct str_set_entry *e = NULL; (e = str_set_next(&t->set, e));)
+		free((char *)e->key);
+	str_set_free(&t->set);
 	free(t);
 }
 

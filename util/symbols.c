@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "arch_sym.h"
+#include "hashtab.h"
 #include "log.h"
 #include "sym_elf.h"
 #include "sym_kernel.h"
@@ -43,8 +44,6 @@ struct sym_range {
 };
 
 struct sym_space {
-	uint32_t pid;
-	bool used;
 	bool exited;		  /* every thread exited, nothing happened since */
 	bool leader_gone;	  /* the leader's EXIT was seen (pthread_exit in main) */
 	int threads;		  /* other threads alive, as FORK/EXIT records tell */
@@ -53,14 +52,26 @@ struct sym_space {
 	size_t last;		  /* index of the last range hit */
 };
 
+static inline uint64_t pid_hash(const uint32_t *pid)
+{
+	return hashtab_mix64(*pid);
+}
+
+static inline bool pid_eq(const uint32_t *a, const uint32_t *b)
+{
+	return *a == *b;
+}
+
+/* The address spaces by pid. */
+HASHTAB_DEFINE(space_map, uint32_t, struct sym_space, pid_hash, pid_eq)
+
 struct sym_session {
 	struct sym_session *owner; /* sym_session_fork: whose modules, options and search these
 				    * are (NULL: its own) */
 	char *trace_dir, *debug_dir, *vmlinux, *sysroot;
 	bool demangle;		  /* C++ names demangled (the default) */
-	struct sym_space *spaces; /* open addressing by pid */
-	size_t nr_spaces, cap_spaces;
-	struct sym_space *last_space;
+	struct space_map spaces;
+	struct space_map_entry *last_space; /* in spaces (updated whenever entries move) */
 	struct sym_module *modules;
 	char **paths;		  /* interned mapping paths */
 	size_t nr_paths, cap_paths;
@@ -121,9 +132,9 @@ void sym_session_free(struct sym_session *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->cap_spaces; i++)
-		free(s->spaces[i].r);
-	free(s->spaces);
+	for (struct space_map_entry *e = NULL; (e = space_map_next(&s->spaces, e));)
+		free(e->val.r);
+	space_map_free(&s->spaces);
 	for (size_t i = 0; i < s->nr_paths; i++)
 		free(s->paths[i]);
 	free(s->paths);
@@ -167,55 +178,30 @@ static const char *intern_path(struct sym_session *s, const char *p)
 
 /* ---- address spaces ---- */
 
-static size_t pid_slot(uint32_t pid, size_t cap)
-{
-	return (pid * 2654435761u) & (cap - 1);
-}
-
 static struct sym_space *space_find(struct sym_session *s, uint32_t pid)
 {
-	if (s->last_space && s->last_space->pid == pid)
-		return s->last_space;
-	if (!s->cap_spaces)
+	struct space_map_entry *e;
+
+	if (s->last_space && s->last_space->key == pid)
+		return &s->last_space->val;
+	e = space_map_find(&s->spaces, &pid);
+	if (!e)
 		return NULL;
-	for (size_t i = pid_slot(pid, s->cap_spaces); s->spaces[i].used;
-	     i = (i + 1) & (s->cap_spaces - 1))
-		if (s->spaces[i].pid == pid)
-			return s->last_space = &s->spaces[i];
-	return NULL;
+	s->last_space = e;
+	return &e->val;
 }
 
+/* pid's space, made empty if there is none.  May move every space: pointers to them go stale. */
 static struct sym_space *space_get(struct sym_session *s, uint32_t pid)
 {
-	struct sym_space *sp = space_find(s, pid);
-	size_t i;
+	struct space_map_entry *e;
+	bool added;
 
-	if (sp)
-		return sp;
-	if ((s->nr_spaces + 1) * 2 > s->cap_spaces) {
-		size_t ncap = s->cap_spaces ? s->cap_spaces * 2 : 16;
-		struct sym_space *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (size_t k = 0; k < s->cap_spaces; k++) {
-			if (!s->spaces[k].used)
-				continue;
-			i = pid_slot(s->spaces[k].pid, ncap);
-			while (n[i].used)
-				i = (i + 1) & (ncap - 1);
-			n[i] = s->spaces[k];
-		}
-		free(s->spaces);
-		s->spaces = n;
-		s->cap_spaces = ncap;
-	}
-	for (i = pid_slot(pid, s->cap_spaces); s->spaces[i].used; i = (i + 1) & (s->cap_spaces - 1))
-		;
-	s->spaces[i].used = true;
-	s->spaces[i].pid = pid;
-	s->nr_spaces++;
-	return s->last_space = &s->spaces[i];
+	if (s->last_space && s->last_space->key == pid)
+		return &s->last_space->val;
+	e = space_map_insert(&s->spaces, &pid, &added);
+	s->last_space = e;
+	return e ? &e->val : NULL;
 }
 
 static bool space_reserve(struct sym_space *sp, size_t extra)
