@@ -82,17 +82,13 @@ uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *mod
 		cf->funcs = xrealloc(cf->funcs, cf->funcs_size * sizeof(*cf->funcs));
 	}
 	f = &cf->funcs[cf->nr_funcs];
-	f->name = strdup(name);
-	f->module = strdup(module);
-	f->module_path = strdup(module_path ? module_path : module);
+	f->name = xstrdup(name);
+	f->module = xstrdup(module);
+	f->module_path = xstrdup(module_path ? module_path : module);
 	f->addr = addr;
 	f->native = false;
 	f->ring = 0;
 	f->fold = CF_FOLD_NONE;
-	if (!f->name || !f->module || !f->module_path) {
-		pr_err("out of memory interning function names");
-		exit(EXIT_RUNTIME);
-	}
 	cf->func_hash[i] = ++cf->nr_funcs;
 	return cf->nr_funcs - 1;
 }

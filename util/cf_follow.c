@@ -617,10 +617,8 @@ void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, 
 	if (!n)
 		return;
 	buf = step_bytes_of_pcs(pcs, n, &sb);
-	if (!buf) {
-		pr_err("out of memory for the call flow");
-		exit(EXIT_RUNTIME);
-	}
+	if (!buf)
+		xalloc_die();
 	cf_steps_bytes(cf, ev, &sb, NULL, 0);
 	free(buf);
 }

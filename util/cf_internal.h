@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "assert.h"
 #include "callflow.h"
 #include "cf_runs.h"
@@ -202,30 +203,6 @@ struct callflow {
 	struct cf_replays replays;  /* calls taken whole (cf_steps) */
 	struct cf_limits lim;	  /* the fast path's */
 };
-
-/* ---- memory: out of it the pass cannot go on ---- */
-
-static inline void *xrealloc(void *p, size_t size)
-{
-	void *q = realloc(p, size);
-
-	if (!q) {
-		pr_err("out of memory (%zu bytes) rebuilding call stacks", size);
-		exit(EXIT_RUNTIME);
-	}
-	return q;
-}
-
-static inline void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		pr_err("out of memory (%zu bytes) rebuilding call stacks", n * size);
-		exit(EXIT_RUNTIME);
-	}
-	return p;
-}
 
 static inline uint64_t hash_u64(uint64_t x)
 {
