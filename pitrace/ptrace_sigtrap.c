@@ -215,6 +215,7 @@ static bool at_syscall_stop(pid_t tid, bool exit)
 static int inject(struct thread *t, int64_t nr, const uint64_t args[6], int64_t *ret,
 		  bool restart)
 {
+	struct __ptrace_syscall_info info;
 	struct arch_regs saved, work;
 	uint64_t pc = syscall_insn(t->proc);
 	int status, stops = 0, others = 0;
@@ -223,6 +224,15 @@ static int inject(struct thread *t, int64_t nr, const uint64_t args[6], int64_t 
 		return -1;
 	if (restart)
 		arch_regs_restart(&saved);
+	/*
+	 * At a system call's entry stop (--on's native threads; a detach can
+	 * come there) the registers set below skip the call t was entering:
+	 * put back, they make it enter that call again, from its instruction.
+	 */
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info) > 0 &&
+	    info.op == PTRACE_SYSCALL_INFO_ENTRY)
+		arch_regs_syscall(&saved, info.instruction_pointer - arch_syscall_insn_len,
+				  (int64_t)info.entry.nr, (const uint64_t *)info.entry.args);
 	work = saved;
 	arch_regs_syscall(&work, pc, nr, args);
 	if (arch_regs_set(t->tid, &work) < 0)
