@@ -280,8 +280,15 @@ void trap_before_resume(struct thread *t, int sig);
 void trap_restore(struct engine *e, struct thread *t, int sig);
 
 /* ---- what the user is told (ptrace_report.c) ---- */
-/* On a terminal, about once a second: the steps so far and their rate. */
+/* On a terminal, about once a second: the steps so far and their rate
+ * (and, with an estimate, how far along and how long left). */
 void report_progress(struct engine *e, uint64_t now);
+/*
+ * On a terminal, before record starts: e->estimate from the last complete
+ * recording of argv (same mode and --on) in the output directory or its
+ * .old, bounded by --max-steps (attach: argv NULL, --max-steps alone).
+ */
+void report_estimate(struct engine *e, char *const *argv);
 /* Thread t is about to make a system call: clear the live line before it writes to it. */
 void report_before_syscall(struct engine *e, struct thread *t);
 /* The last line of a recording: steps, lost, processes, threads, rate, where. */

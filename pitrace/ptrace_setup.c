@@ -388,6 +388,8 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 		engine_discard(&e);
 		return EXIT_RUNTIME;
 	}
+	/* before the trace takes its name: the earlier one is still there */
+	report_estimate(&e, argv);
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
 		pr_err("cannot start: %s", strerror(errno));
 		engine_discard(&e);
@@ -779,6 +781,7 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 		return EXIT_RUNTIME;
 	}
 	install_signals(true);
+	report_estimate(&e, NULL);	/* an earlier attach says nothing of this one */
 	for (size_t i = 0; i < nr_pids; i++) {
 		if (seize_process(&e, pids[i]) < 0) {
 			/* Let go of what we took; nothing was recorded: no trace. */
