@@ -218,7 +218,7 @@ static int inject(struct thread *t, int64_t nr, const uint64_t args[6], int64_t 
 	struct __ptrace_syscall_info info;
 	struct arch_regs saved, work;
 	uint64_t pc = syscall_insn(t->proc);
-	int status, stops = 0, others = 0;
+	int status, stops = 0, others = 0, r;
 
 	if (!pc || arch_regs_get(t->tid, &saved) < 0)
 		return -1;
@@ -245,10 +245,17 @@ static int inject(struct thread *t, int64_t nr, const uint64_t args[6], int64_t 
 			return -1;
 		/* Look first: a thread that died is the main loop's to reap. */
 		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)t->tid, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT) < 0 ||
-		    si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
+		/* a signal to pitrace (Ctrl-C, --duration's timer) is seen by the main
+		 * loop: returning here would leave t with the call's registers */
+		while ((r = waitid(P_PID, (id_t)t->tid, &si,
+				   WEXITED | WSTOPPED | __WALL | WNOWAIT)) < 0 && errno == EINTR)
+			;
+		if (r < 0 || si.si_code == CLD_EXITED || si.si_code == CLD_KILLED ||
+		    si.si_code == CLD_DUMPED)
 			return -1;
-		if (waitpid(t->tid, &status, __WALL) != t->tid || !WIFSTOPPED(status))
+		while ((r = waitpid(t->tid, &status, __WALL)) < 0 && errno == EINTR)
+			;
+		if (r != t->tid || !WIFSTOPPED(status))
 			return -1;
 		sig = WSTOPSIG(status) & 0x7f;
 		if (status >> 16 == PTRACE_EVENT_EXIT)
