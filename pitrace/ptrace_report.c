@@ -135,7 +135,8 @@ void report_estimate(struct engine *e, char *const *argv)
 		return;		/* no live line to show it in */
 	if (argv)
 		e->estimate = earlier_steps(e, e->o.out_dir, argv);
-	if (argv && !e->estimate && snprintf(old, sizeof(old), "%s.old", e->o.out_dir) < (int)sizeof(old))
+	if (argv && !e->estimate &&
+	    snprintf(old, sizeof(old), "%s.old", e->o.out_dir) < (int)sizeof(old))
 		e->estimate = earlier_steps(e, old, argv);
 	if (e->max_steps != UINT64_MAX && (!e->estimate || e->estimate > e->max_steps))
 		e->estimate = e->max_steps;
