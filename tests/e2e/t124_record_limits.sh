@@ -39,6 +39,12 @@ expect_eq "max-steps: ended" max-steps "$(info_field m ended)"
 "$PITRACE" record --max-steps 777 -o l1 -- "$PROGS/pt_loops" 2>/dev/null
 expect_eq "pt_loops --max-steps 777: exit status" 0 $?
 expect_eq "pt_loops --max-steps 777: steps" 777 "$(total_of l1)"
+# runs taken natively (--soft-block) and compressed streams count the same
+for opt in --soft-block -z; do
+	"$PITRACE" record $opt --max-steps 777 -o l1$opt -- "$PROGS/pt_loops" 2>/dev/null
+	expect_eq "pt_loops $opt --max-steps 777: exit status" 0 $?
+	expect_eq "pt_loops $opt --max-steps 777: steps" 777 "$(total_of l1$opt)"
+done
 "$PITRACE" record --max-steps 20000 -o l2 -- "$PROGS/pt_loops" 2>/dev/null
 expect_eq "pt_loops --max-steps 20000: steps (all of them)" 10522 "$(total_of l2)"
 expect_eq "pt_loops --max-steps 20000: ended" exited "$(info_field l2 ended)"
