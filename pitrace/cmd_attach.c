@@ -15,7 +15,8 @@
 #include "pitrace.h"
 #include "ptrace_engine.h"
 
-enum { OPT_MODE = OPT_ID_BASE, OPT_FOLLOW, OPT_ON, OPT_NO_PIN, OPT_SHARED };
+enum { OPT_MODE = OPT_ID_BASE, OPT_FOLLOW, OPT_ON, OPT_NO_PIN, OPT_SHARED, OPT_MAX_STEPS,
+       OPT_DURATION };
 
 static const struct opt_def attach_opts[] = {
 	{ 'p', "pid", OPT_REQUIRED, "PID[,PID...]", "processes to trace (repeatable)", 0 },
@@ -26,6 +27,10 @@ static const struct opt_def attach_opts[] = {
 	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOLS",
 	  "record only while inside these functions (repeatable; names,\n"
 	  "comma lists, globs str*, re:REGEX, =NAME, as post's filters)", 0 },
+	{ OPT_MAX_STEPS, "max-steps", OPT_REQUIRED, "N",
+	  "detach after exactly N steps (all threads together)", 0 },
+	{ OPT_DURATION, "duration", OPT_REQUIRED, "SECONDS",
+	  "detach after SECONDS (e.g. 2.5)", 0 },
 	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", 0 },
 	{ OPT_SHARED, "shared", OPT_NOARG, NULL,
 	  "let every user read the trace (default: its owner only)", 0 },
@@ -39,8 +44,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: pitrace attach -p PID[,PID...] [OPTIONS]\n"
 		"Record every user-mode instruction of running processes (all their\n"
-		"threads) until they exit or pitrace gets Ctrl-C/SIGTERM; then detach,\n"
-		"leaving them running.\n");
+		"threads) until they exit, pitrace gets Ctrl-C/SIGTERM or a limit\n"
+		"(--max-steps, --duration) is reached; then detach, leaving them running.\n");
 	opt_help(f, attach_opts, 0);
 	fprintf(f,
 		"pitrace runs as two processes: the one started (ending it any way, SIGKILL\n"
@@ -131,6 +136,10 @@ static int apply(struct ptrace_opts *o, int key, const char *arg, pid_t **pids, 
 			return EXIT_USAGE;
 		o->on_syms[o->nr_on_syms++] = (char *)arg;
 		break;
+	case OPT_MAX_STEPS:
+		return opt_count("attach", "max-steps", arg, &o->max_steps) ? EXIT_USAGE : 0;
+	case OPT_DURATION:
+		return opt_seconds("attach", "duration", arg, &o->duration_ns) ? EXIT_USAGE : 0;
 	case 'z':
 		o->compress = true;
 		break;

@@ -24,7 +24,8 @@ enum { FOR_PTRACE = 1, FOR_DRIVER = 2, FOR_BOTH = 3 };
 
 enum {
 	OPT_MODE = OPT_ID_BASE, OPT_FOLLOW, OPT_ON, OPT_NO_PIN, OPT_ASLR, OPT_BACKEND,
-	OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT, OPT_SHARED, OPT_SOFT_BLOCK,
+	OPT_BUF, OPT_KERNEL, OPT_KERNEL_LIMIT, OPT_SHARED, OPT_SOFT_BLOCK, OPT_MAX_STEPS,
+	OPT_DURATION,
 };
 
 static const struct opt_def record_opts[] = {
@@ -43,6 +44,12 @@ static const struct opt_def record_opts[] = {
 	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOLS",
 	  "record only while inside these functions (repeatable; names,\n"
 	  "comma lists, globs str*, re:REGEX, =NAME, as post's filters)", FOR_PTRACE },
+	{ OPT_MAX_STEPS, "max-steps", OPT_REQUIRED, "N",
+	  "end the recording after exactly N steps (all threads);\n"
+	  "CMD runs on untraced to its end", FOR_PTRACE },
+	{ OPT_DURATION, "duration", OPT_REQUIRED, "SECONDS",
+	  "end the recording after SECONDS (e.g. 2.5);\n"
+	  "CMD runs on untraced to its end", FOR_PTRACE },
 	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", FOR_BOTH },
 	{ OPT_SHARED, "shared", OPT_NOARG, NULL,
 	  "let every user read the trace (default: its owner only)", FOR_PTRACE },
@@ -75,9 +82,10 @@ static void usage(FILE *f, bool driver)
 			   "(ptrace backend; 'pitrace record --backend driver --help' for the\n"
 			   "driver's options).\n");
 	opt_help(f, record_opts, driver ? FOR_DRIVER : FOR_PTRACE);
-	fprintf(f, "Exit status: CMD's (128+N when killed by signal N); 127 when CMD\n"
-		   "is not found, 126 when it cannot be executed; 1 when the recording\n"
-		   "cannot start.%s\n", driver ? "" :
+	fprintf(f, "Exit status: CMD's (128+N when killed by signal N), also when\n"
+		   "--max-steps or --duration let it run on untraced to its end; 127 when\n"
+		   "CMD is not found, 126 when it cannot be executed; 1 when the\n"
+		   "recording cannot start.%s\n", driver ? "" :
 		   "  SIGINT and SIGTERM end the recording and are passed\n"
 		   "on to CMD, as a shell would; pitrace then waits for CMD (one line\n"
 		   "says so when CMD ignores the signal).  SIGKILL to pitrace kills CMD.");
@@ -129,6 +137,10 @@ static int apply(struct record_args *a, int key, const char *arg)
 			return EXIT_USAGE;
 		a->pt.on_syms[a->pt.nr_on_syms++] = (char *)arg;
 		break;
+	case OPT_MAX_STEPS:
+		return opt_count("record", "max-steps", arg, &a->pt.max_steps) ? EXIT_USAGE : 0;
+	case OPT_DURATION:
+		return opt_seconds("record", "duration", arg, &a->pt.duration_ns) ? EXIT_USAGE : 0;
 	case 'z':
 		a->pt.compress = a->drv.compress = true;
 		break;

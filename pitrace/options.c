@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Options from one table: getopt_long's arguments, the help and the errors (options.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,4 +181,38 @@ void opt_help(FILE *f, const struct opt_def *defs, unsigned mask)
 			n = 0;
 		}
 	}
+}
+
+int opt_count(const char *cmd, const char *name, const char *arg, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull alone would take " 1", "+1" and "-1" (as a huge count) */
+	errno = 0;
+	v = arg[0] >= '0' && arg[0] <= '9' ? strtoull(arg, &end, 10) : 0;
+	if (!v || errno || *end) {
+		pr_err("%s: --%s '%s' is not a whole number of 1 or more", cmd, name, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int opt_seconds(const char *cmd, const char *name, const char *arg, uint64_t *out_ns)
+{
+	size_t digits = strspn(arg, "0123456789.");
+	const char *dot = strchr(arg, '.');
+	double v = 0;
+
+	/* digits and one dot only: strtod would take "inf", "1e3", "0x10", " 1" */
+	if (digits && !arg[digits] && (!dot || !strchr(dot + 1, '.')) && strcmp(arg, "."))
+		v = strtod(arg, NULL);
+	if (!(v > 0) || v > OPT_SECONDS_MAX || (uint64_t)(v * 1e9) == 0) {
+		pr_err("%s: --%s '%s' is not a number of seconds above 0 (e.g. 2.5)", cmd, name,
+		       arg);
+		return -1;
+	}
+	*out_ns = (uint64_t)(v * 1e9);
+	return 0;
 }

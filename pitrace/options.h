@@ -8,6 +8,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Keys of options without a short form start here (above every char). */
@@ -58,5 +59,15 @@ const struct opt_def *opt_find(const struct opt_def *defs, int key);
 const char *opt_name(const struct opt_def *d, char *buf, size_t size);
 /* One help line (or more) per option whose flags meet mask (0: every one). */
 void opt_help(FILE *f, const struct opt_def *defs, unsigned mask);
+
+/*
+ * Option values.  A count: decimal digits only, 1 or more (--max-steps).
+ * Seconds: decimal digits with at most one '.', above 0 and at most
+ * OPT_SECONDS_MAX (--duration 2.5), into nanoseconds.  0, or -1 after one
+ * line naming cmd, the option (name, without "--") and the value.
+ */
+#define OPT_SECONDS_MAX 1e8	/* three years: far beyond any recording */
+int opt_count(const char *cmd, const char *name, const char *arg, uint64_t *out);
+int opt_seconds(const char *cmd, const char *name, const char *arg, uint64_t *out_ns);
 
 #endif /* PITRACE_OPTIONS_H */

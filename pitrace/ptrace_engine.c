@@ -52,6 +52,7 @@ __attribute__((weak)) unsigned arch_insn_pushes_flags(const uint8_t *code, size_
 volatile sig_atomic_t g_interrupted;
 volatile sig_atomic_t g_forward_pid;
 volatile sig_atomic_t g_kick_tid;
+volatile sig_atomic_t g_time_up;
 
 static void release_parked(struct engine *e);
 static void resume(struct engine *e, struct thread *t);
@@ -236,9 +237,19 @@ struct tw_stream *pte_stream_of(struct engine *e, struct thread *t)
 /* The hot path: one executed instruction of thread t. */
 static void record_step(struct engine *e, struct thread *t, uint64_t pc)
 {
-	struct tw_stream *s = pte_stream_of(e, t);
 	uint64_t total = tw_total_steps(e->tw);
+	struct tw_stream *s;
 
+	/*
+	 * --max-steps: exactly N.  Whatever else ran before every thread is let
+	 * go (a step already under way, the rest of a soft block) stays out:
+	 * the stream's DETACH gap says steps are missing after the last one.
+	 */
+	if (total >= e->max_steps) {
+		e->limit = PT_END_MAX_STEPS;
+		return;
+	}
+	s = pte_stream_of(e, t);
 	if (!s)
 		return;
 	if (total >= e->next_time) {
@@ -252,6 +263,8 @@ static void record_step(struct engine *e, struct thread *t, uint64_t pc)
 		pte_sync_streams(e, now);
 	}
 	tw_step(s, pc);
+	if (total + 1 == e->max_steps)
+		e->limit = PT_END_MAX_STEPS;	/* let go now, not at a step more */
 }
 
 void pte_record_step(struct engine *e, struct thread *t, uint64_t pc)
@@ -1344,8 +1357,10 @@ void pte_run(struct engine *e)
 	while (e->threads) {
 		struct thread *t;
 
-		/* a signal, or a trace that can no longer be written: stop */
-		if ((g_interrupted || tw_error(e->tw)) && !e->detaching)
+		if (g_time_up && !e->limit)
+			e->limit = PT_END_DURATION;
+		/* a signal, a limit, or a trace that can no longer be written: stop */
+		if ((g_interrupted || e->limit || tw_error(e->tw)) && !e->detaching)
 			begin_detach(e);
 		if (e->guard_dirty)
 			guard_sync(e);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct ptrace_opts {
@@ -23,19 +24,24 @@ struct ptrace_opts {
 	bool aslr;		  /* record: keep the command's address randomization */
 	char **on_syms;		  /* --on SYMBOL: record only inside these functions */
 	size_t nr_on_syms;
+	uint64_t max_steps;	  /* --max-steps: detach after this many steps, 0 never */
+	uint64_t duration_ns;	  /* --duration: detach after this long, 0 never */
 };
 
 /*
  * Run argv (searched in PATH) under the tracer from its first instruction
- * after execve to its end.  Returns pitrace's exit status: the command's
+ * after execve to its end, or to a limit (max_steps, duration_ns): then
+ * every thread is let go and the command runs on untraced to its end,
+ * which pitrace waits for.  Returns pitrace's exit status: the command's
  * (128+N when killed by signal N), 127/126 when it cannot be run, or
  * EXIT_RUNTIME when the trace could not be written.
  */
 int ptrace_record(const struct ptrace_opts *o, char **argv);
 
 /*
- * Trace the running processes pids (every thread) until they all exit or
- * pitrace gets SIGINT/SIGTERM, then detach and leave them running.
+ * Trace the running processes pids (every thread) until they all exit,
+ * pitrace gets SIGINT/SIGTERM or a limit (max_steps, duration_ns) is
+ * reached, then detach and leave them running.
  * Returns 0, or EXIT_RUNTIME when a process cannot be traced (message
  * printed) or the trace could not be written.
  */

@@ -199,6 +199,9 @@ struct engine {
 	bool no_restore;	  /* tests: record late step traps as they come */
 	uint64_t restored;	  /* steps a late step trap skipped, put back */
 	uint64_t late_gaps;	  /* late step traps whose skipped steps were not */
+	uint64_t max_steps;	  /* --max-steps, UINT64_MAX none: record_step's one compare */
+	const char *limit;	  /* PT_END_MAX_STEPS or PT_END_DURATION once reached, else NULL */
+	uint64_t estimate;	  /* steps this recording will likely have (progress), 0 unknown */
 };
 
 /* Set by signals (or a failure) to end tracing: every thread is detached. */
@@ -207,6 +210,8 @@ extern volatile sig_atomic_t g_interrupted;
 extern volatile sig_atomic_t g_forward_pid;
 /* A tracee to interrupt so that the tracer's waitpid returns. */
 extern volatile sig_atomic_t g_kick_tid;
+/* --duration has passed (set by its timer's SIGALRM). */
+extern volatile sig_atomic_t g_time_up;
 
 /* ---- the core (ptrace_engine.c) ---- */
 struct thread *pte_find_thread(struct engine *e, pid_t tid);
@@ -275,8 +280,15 @@ void trap_before_resume(struct thread *t, int sig);
 void trap_restore(struct engine *e, struct thread *t, int sig);
 
 /* ---- what the user is told (ptrace_report.c) ---- */
-/* On a terminal, about once a second: the steps so far and their rate. */
+/* On a terminal, about once a second: the steps so far and their rate
+ * (and, with an estimate, how far along and how long left). */
 void report_progress(struct engine *e, uint64_t now);
+/*
+ * On a terminal, before record starts: e->estimate from the last complete
+ * recording of argv (same mode and --on) in the output directory or its
+ * .old, bounded by --max-steps (attach: argv NULL, --max-steps alone).
+ */
+void report_estimate(struct engine *e, char *const *argv);
 /* Thread t is about to make a system call: clear the live line before it writes to it. */
 void report_before_syscall(struct engine *e, struct thread *t);
 /* The last line of a recording: steps, lost, processes, threads, rate, where. */

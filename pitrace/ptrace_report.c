@@ -6,6 +6,7 @@
  * killed it, with the instruction and the function where.
  */
 #define PR_FMT "ptrace"
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,77 @@ void report_before_syscall(struct engine *e, struct thread *t)
 	e->progress_shown = false;
 }
 
+/* Two string lists, NULL-terminated, the same? */
+static bool same_strv(char *const *a, char *const *b)
+{
+	for (; *a && *b; a++, b++)
+		if (strcmp(*a, *b))
+			return false;
+	return !*a && !*b;
+}
+
+/*
+ * The steps of the trace in dir when it recorded what e records, run to
+ * its end: the same command line (as typed), backend, mode and --on
+ * values, state complete, not cut by a limit or a signal; else 0.
+ */
+static uint64_t earlier_steps(const struct engine *e, const char *dir, char *const *argv)
+{
+	const struct trace_info *in;
+	struct trace *t;
+	uint64_t steps = 0;
+	char **on;
+
+	log_quiet++;		/* not a trace, or a damaged one: no estimate, no word */
+	t = trace_open(dir);
+	log_quiet--;
+	if (!t)
+		return 0;
+	in = trace_info(t);
+	on = calloc(e->o.nr_on_syms + 1, sizeof(*on));
+	if (on) {
+		memcpy(on, e->o.on_syms, e->o.nr_on_syms * sizeof(*on));
+		if (same_strv(in->argv, argv) && same_strv(in->on_symbols, on) &&
+		    !strcmp(in->backend, "ptrace") &&
+		    !strcmp(in->mode, e->block ? "block" : "step") &&
+		    !strcmp(in->state, PT_STATE_COMPLETE) &&
+		    (!in->end_reason[0] || !strcmp(in->end_reason, PT_END_EXITED)))
+			steps = in->totals.steps;
+	}
+	free(on);
+	trace_close(t);
+	return steps;
+}
+
+void report_estimate(struct engine *e, char *const *argv)
+{
+	char old[PATH_MAX];
+
+	if (!log_is_tty())
+		return;		/* no live line to show it in */
+	if (argv)
+		e->estimate = earlier_steps(e, e->o.out_dir, argv);
+	if (argv && !e->estimate &&
+	    snprintf(old, sizeof(old), "%s.old", e->o.out_dir) < (int)sizeof(old))
+		e->estimate = earlier_steps(e, old, argv);
+	if (e->max_steps != UINT64_MAX && (!e->estimate || e->estimate > e->max_steps))
+		e->estimate = e->max_steps;
+}
+
+/* 75 -> "1m15s": time left reads better short. */
+static const char *short_time(double secs, char *buf, size_t size)
+{
+	unsigned long s = (unsigned long)(secs + 0.5);
+
+	if (s < 60)
+		snprintf(buf, size, "%lus", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%lum%02lus", s / 60, s % 60);
+	else
+		snprintf(buf, size, "%luh%02lum", s / 3600, s / 60 % 60);
+	return buf;
+}
+
 void report_progress(struct engine *e, uint64_t now)
 {
 	uint64_t steps = tw_total_steps(e->tw);
@@ -104,8 +176,20 @@ void report_progress(struct engine *e, uint64_t now)
 		return;
 	rate = (double)(steps - e->last_progress_steps) * 1e9 /
 	       (double)(now - e->last_progress_ns + 1);
-	fprintf(stderr, "\rpitrace: %llu steps, %s steps/s\033[K",
-		(unsigned long long)steps, short_count(rate, r, sizeof(r)));
+	if (steps < e->estimate && now > e->start_ns) {
+		/* the whole run's rate: steadier than the last second's */
+		double avg = (double)steps * 1e9 / (double)(now - e->start_ns);
+		char left[32];
+
+		fprintf(stderr, "\rpitrace: step %llu of ~%llu (%u%%), %s steps/s, ~%s left\033[K",
+			(unsigned long long)steps, (unsigned long long)e->estimate,
+			(unsigned)(steps * 100 / e->estimate), short_count(rate, r, sizeof(r)),
+			short_time(avg > 0 ? (double)(e->estimate - steps) / avg : 0, left,
+				   sizeof(left)));
+	} else {
+		fprintf(stderr, "\rpitrace: %llu steps, %s steps/s\033[K",
+			(unsigned long long)steps, short_count(rate, r, sizeof(r)));
+	}
 	e->progress_shown = true;
 	e->next_progress_ns = now + 1000000000ull;
 	e->last_progress_ns = now;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,6 +64,66 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		kill((pid_t)g_forward_pid, sig);
 	if (g_kick_tid > 0)
 		ptrace(PTRACE_INTERRUPT, (pid_t)g_kick_tid, NULL, NULL);
+}
+
+/* --duration's timer: the recording ends at the tracer's next turn. */
+static void on_alarm(int sig)
+{
+	(void)sig;
+	g_time_up = 1;
+	if (g_kick_tid > 0)
+		ptrace(PTRACE_INTERRUPT, (pid_t)g_kick_tid, NULL, NULL);
+}
+
+/*
+ * Start --duration's clock (a one-shot ITIMER_REAL: no check in the step
+ * path, and it fires while every thread runs natively too).  Set in the
+ * tracer after record's fork: timers are not inherited.
+ */
+static void arm_duration(const struct engine *e)
+{
+	struct itimerval it = { 0 };
+	struct sigaction sa;
+
+	if (!e->o.duration_ns)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: waitpid must return */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	it.it_value.tv_sec = (time_t)(e->o.duration_ns / 1000000000ull);
+	it.it_value.tv_usec = (suseconds_t)(e->o.duration_ns % 1000000000ull / 1000);
+	if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+		it.it_value.tv_usec = 1;	/* below a microsecond: at once */
+	if (setitimer(ITIMER_REAL, &it, NULL) < 0)
+		pr_warn("--duration: cannot start a timer: %s", strerror(errno));
+}
+
+/* Why the recording ended, for the header (PT_ATTR_END_REASON). */
+static const char *end_reason(const struct engine *e)
+{
+	if (e->failed || tw_error(e->tw))
+		return PT_END_FAILED;
+	if (e->limit)
+		return e->limit;
+	if (g_interrupted)
+		return PT_END_INTERRUPTED;
+	return PT_END_EXITED;
+}
+
+/* A limit let every thread go: one line says so, and what runs on. */
+static void say_limit(const struct engine *e)
+{
+	char what[64];
+
+	if (!strcmp(e->limit, PT_END_MAX_STEPS))
+		snprintf(what, sizeof(what), "--max-steps %llu",
+			 (unsigned long long)e->o.max_steps);
+	else
+		snprintf(what, sizeof(what), "--duration %.9g s", (double)e->o.duration_ns / 1e9);
+	pr_info("%s reached: the recording ends here; %s", what,
+		e->attach ? "the processes run on untraced" :
+		"the command runs on untraced and pitrace waits for it");
 }
 
 /*
@@ -139,6 +200,7 @@ static int engine_init(struct engine *e, const struct ptrace_opts *o, bool attac
 	e->on_mode = o->nr_on_syms > 0;
 	e->block = o->block;
 	e->soft_block = o->soft_block && !o->block && arch_soft_block;
+	e->max_steps = o->max_steps ? o->max_steps : UINT64_MAX;
 	e->cpu = -1;
 	e->ptrace_options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
 	/* record: a recorder killed outright (SIGKILL) takes the command with it,
@@ -198,6 +260,7 @@ static int engine_finish(struct engine *e, const char *state)
 	if (e->on_mode)
 		bp_report_missing(e);
 	free(e->on_found);
+	tw_set_attr_str(e->tw, PT_ATTR_END_REASON, end_reason(e));
 	trace_attrs_stop(e->tw);
 	if (e->soft_block) {
 		char note[96];
@@ -212,6 +275,8 @@ static int engine_finish(struct engine *e, const char *state)
 	tw_commit(e->tw);
 	e->trace_dir = strdup(tw_dir(e->tw));
 	report_summary(e, e->trace_dir ? e->trace_dir : "?");
+	if (e->limit)
+		say_limit(e);
 	ret = tw_close(e->tw, state);
 	e->tw = NULL;
 	return ret < 0 || e->failed ? -1 : 0;
@@ -323,6 +388,8 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 		engine_discard(&e);
 		return EXIT_RUNTIME;
 	}
+	/* before the trace takes its name: the earlier one is still there */
+	report_estimate(&e, argv);
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
 		pr_err("cannot start: %s", strerror(errno));
 		engine_discard(&e);
@@ -387,6 +454,7 @@ int ptrace_record(const struct ptrace_opts *o, char **argv)
 	/* The command runs: the trace takes its name now. */
 	if (tw_commit(e.tw) < 0)
 		g_interrupted = SIGTERM;
+	arm_duration(&e);
 	pte_run(&e);
 	ret = engine_finish(&e, g_interrupted || tw_error(e.tw) ? PT_STATE_INTERRUPTED
 								 : PT_STATE_COMPLETE);
@@ -713,6 +781,7 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 		return EXIT_RUNTIME;
 	}
 	install_signals(true);
+	report_estimate(&e, NULL);	/* an earlier attach says nothing of this one */
 	for (size_t i = 0; i < nr_pids; i++) {
 		if (seize_process(&e, pids[i]) < 0) {
 			/* Let go of what we took; nothing was recorded: no trace. */
@@ -752,6 +821,7 @@ int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids
 	e.committed = true;
 	guard_sync(&e);
 	attach_banner(&e, guardian);
+	arm_duration(&e);
 	pte_run(&e);
 	/* Ctrl-C is how an attach session normally ends: the trace is complete. */
 	if (g_interrupted == GUARDIAN_GONE)

@@ -215,14 +215,24 @@ static bool at_syscall_stop(pid_t tid, bool exit)
 static int inject(struct thread *t, int64_t nr, const uint64_t args[6], int64_t *ret,
 		  bool restart)
 {
+	struct __ptrace_syscall_info info;
 	struct arch_regs saved, work;
 	uint64_t pc = syscall_insn(t->proc);
-	int status, stops = 0, others = 0;
+	int status, stops = 0, others = 0, r;
 
 	if (!pc || arch_regs_get(t->tid, &saved) < 0)
 		return -1;
 	if (restart)
 		arch_regs_restart(&saved);
+	/*
+	 * At a system call's entry stop (--on's native threads; a detach can
+	 * come there) the registers set below skip the call t was entering:
+	 * put back, they make it enter that call again, from its instruction.
+	 */
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(info), &info) > 0 &&
+	    info.op == PTRACE_SYSCALL_INFO_ENTRY)
+		arch_regs_syscall(&saved, info.instruction_pointer - arch_syscall_insn_len,
+				  (int64_t)info.entry.nr, (const uint64_t *)info.entry.args);
 	work = saved;
 	arch_regs_syscall(&work, pc, nr, args);
 	if (arch_regs_set(t->tid, &work) < 0)
@@ -235,10 +245,17 @@ static int inject(struct thread *t, int64_t nr, const uint64_t args[6], int64_t 
 			return -1;
 		/* Look first: a thread that died is the main loop's to reap. */
 		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)t->tid, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT) < 0 ||
-		    si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
+		/* a signal to pitrace (Ctrl-C, --duration's timer) is seen by the main
+		 * loop: returning here would leave t with the call's registers */
+		while ((r = waitid(P_PID, (id_t)t->tid, &si,
+				   WEXITED | WSTOPPED | __WALL | WNOWAIT)) < 0 && errno == EINTR)
+			;
+		if (r < 0 || si.si_code == CLD_EXITED || si.si_code == CLD_KILLED ||
+		    si.si_code == CLD_DUMPED)
 			return -1;
-		if (waitpid(t->tid, &status, __WALL) != t->tid || !WIFSTOPPED(status))
+		while ((r = waitpid(t->tid, &status, __WALL)) < 0 && errno == EINTR)
+			;
+		if (r != t->tid || !WIFSTOPPED(status))
 			return -1;
 		sig = WSTOPSIG(status) & 0x7f;
 		if (status >> 16 == PTRACE_EVENT_EXIT)

@@ -302,6 +302,8 @@ static void print_header(const struct trace *t, const struct trace_info *in)
 	else
 		printf("%-12s -\n", "duration:");
 	print_str("state:", in->state);
+	if (in->end_reason[0])	/* format 8: why the recording ended */
+		print_str("ended:", in->end_reason);
 	if (in->nr_cpus)
 		printf("%-12s %u\n", "cpus:", in->nr_cpus);
 	for (size_t i = 0; in->on_symbols[i]; i++)
@@ -364,6 +366,7 @@ static void tab_header(struct tabout *t, const struct trace *tr, const struct tr
 		     in->stop.monotonic_ns >= in->start.monotonic_ns ?
 		     (double)(in->stop.monotonic_ns - in->start.monotonic_ns) / 1e9 : NAN, 3);
 	tab_fact_str(t, "state", in->state);
+	tab_fact_str(t, "ended", in->end_reason[0] ? in->end_reason : NULL);
 	tab_fact_u64(t, "cpus", in->nr_cpus);
 	tab_fact_strv(t, "on_symbols", (const char *const *)in->on_symbols);
 	tab_fact_strv(t, "notes", (const char *const *)in->notes);

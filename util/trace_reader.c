@@ -36,7 +36,7 @@ struct trace {
 	char *dir;
 	bool force;
 	struct trace_info info;
-	char *strings[7];	  /* owned copies of info's string attributes */
+	char *strings[8];	  /* owned copies of info's string attributes */
 	struct strv argv, on_symbols, notes; /* info's lists */
 	bool totals_seen;	  /* the header has TOTALS (and counted, v6: counted_seen) */
 	bool counted_seen;
@@ -397,6 +397,7 @@ static void header_attr(struct trace *t, const struct pt_rec_header *rh)
 	case PT_ATTR_STATE: slot = &in->state; idx = 4; break;
 	case PT_ATTR_HOSTNAME: slot = &in->hostname; idx = 5; break;
 	case PT_ATTR_KERNEL_BUILD_ID: slot = &in->kernel_build_id; idx = 6; break;
+	case PT_ATTR_END_REASON: slot = &in->end_reason; idx = 7; break;
 	case PT_ATTR_CMDLINE:
 		for (size_t i = 0, n; i < plen; i += n + 1) {
 			char *a = payload_str(p + i, plen - i);
@@ -880,7 +881,7 @@ static struct trace *trace_open_common(const char *dir, bool force)
 	/* the API promises strings and lists, never NULL */
 	const char **strs[] = { &t->info.arch, &t->info.backend, &t->info.mode,
 				&t->info.kernel_release, &t->info.state, &t->info.hostname,
-				&t->info.kernel_build_id };
+				&t->info.kernel_build_id, &t->info.end_reason };
 	struct strv *lists[] = { &t->argv, &t->on_symbols, &t->notes };
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)

@@ -27,6 +27,7 @@ struct trace_info {
 	uint64_t features;	  /* PT_FEAT_* */
 	const char *arch, *backend, *mode, *kernel_release, *state, *hostname;
 	const char *kernel_build_id; /* hex, driver traces (v3); "" when absent */
+	const char *end_reason;	  /* PT_END_* (v8); "" when absent */
 	char **argv;		  /* traced command line, NULL terminated */
 	struct pt_attr_time start, stop;
 	struct pt_attr_totals totals;

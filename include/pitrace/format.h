@@ -54,8 +54,11 @@
  *      skip NATIVE and take the GAP as one of a reason they do not know,
  *      which is what it is to them (steps are missing there), so
  *      MIN_READER stays 3.
+ *   8: the END_REASON attribute: why the recording ended (the traced
+ *      processes exited, a --max-steps or --duration limit, a signal).
+ *      Older readers skip it, so MIN_READER stays 3.
  */
-#define PT_FORMAT_VERSION 7
+#define PT_FORMAT_VERSION 8
 #define PT_FORMAT_MIN_READER 3
 /* The first version whose files carry CHECK records in header and tasks. */
 #define PT_FORMAT_CHECKED 6
@@ -143,6 +146,7 @@ enum pt_attr_type {
 	PT_ATTR_TASKS_LOST = 17,  /* u64: task events the recorder lost (v6; perf's LOST) */
 	PT_ATTR_RESTORED = 18,	  /* u64: steps the recorder restored after late step traps
 				   * (RESTORED records); present: it checked every step (v7) */
+	PT_ATTR_END_REASON = 19,  /* string: PT_END_* (v8) */
 };
 
 /*
@@ -162,6 +166,17 @@ enum pt_attr_type {
 #define PT_STATE_RECORDING "recording"
 #define PT_STATE_COMPLETE "complete"
 #define PT_STATE_INTERRUPTED "interrupted"
+
+/*
+ * PT_ATTR_END_REASON values (v8): why the recording ended.  A limit leaves
+ * state "complete": every stream ends with END, after a GAP of reason
+ * DETACH where the recorder let a thread go on untraced.
+ */
+#define PT_END_EXITED "exited"		/* every traced thread exited */
+#define PT_END_MAX_STEPS "max-steps"	/* record/attach --max-steps N: N steps recorded */
+#define PT_END_DURATION "duration"	/* record/attach --duration SECONDS passed */
+#define PT_END_INTERRUPTED "interrupted" /* a signal to the recorder (SIGINT, SIGTERM...) */
+#define PT_END_FAILED "failed"		/* the trace could not be written (a NOTE says why) */
 
 /* The header file is padded to a multiple of this (PT_ATTR_PAD). */
 #define PT_HEADER_ROOM 4096

@@ -4,6 +4,8 @@
  * line through one table, and the one line printed for every mistake,
  * which names the option it is about.
  */
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,8 +126,63 @@ static void test_help(void)
 	free(text);
 }
 
+/* Values of --max-steps and --duration: what each reads as, 0 for a usage error. */
+static const struct {
+	const char *arg;
+	uint64_t count, ns;
+} values[] = {
+	{ "1", 1, 1000000000ull },
+	{ "1000", 1000, 1000000000000ull },
+	{ "2.5", 0, 2500000000ull },
+	{ ".5", 0, 500000000ull },
+	{ "3.", 0, 3000000000ull },
+	{ "18446744073709551615", UINT64_MAX, 0 },
+	{ "18446744073709551616", 0, 0 },	/* one too many steps; too many seconds */
+	{ "0", 0, 0 },
+	{ "0.0", 0, 0 },
+	{ "0.0000000001", 0, 0 },		/* below a nanosecond */
+	{ "-1", 0, 0 },
+	{ "+1", 0, 0 },
+	{ " 1", 0, 0 },
+	{ "1x", 0, 0 },
+	{ "1.2.3", 0, 0 },
+	{ ".", 0, 0 },
+	{ "", 0, 0 },
+	{ "inf", 0, 0 },
+	{ "nan", 0, 0 },
+	{ "1e3", 0, 0 },
+	{ "0x10", 0, 0 },
+};
+
+static void test_values(void)
+{
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+
+	/* the error lines are test_table's business */
+	fflush(stderr);
+	dup2(null, STDERR_FILENO);
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		uint64_t count = 0, ns = 0;
+		int rc = opt_count("test", "max-steps", values[i].arg, &count);
+		int rs = opt_seconds("test", "duration", values[i].arg, &ns);
+
+		CU_ASSERT_EQUAL(rc, values[i].count ? 0 : -1);
+		CU_ASSERT_EQUAL(count, values[i].count);
+		CU_ASSERT_EQUAL(rs, values[i].ns ? 0 : -1);
+		CU_ASSERT_EQUAL(ns, values[i].ns);
+		if (count != values[i].count || ns != values[i].ns)
+			fprintf(stderr, "\n  '%s': count %llu ns %llu", values[i].arg,
+				(unsigned long long)count, (unsigned long long)ns);
+	}
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+}
+
 static CU_TestInfo options_tests[] = {
 	{ "command lines and their errors (table)", test_table },
+	{ "--max-steps and --duration values (table)", test_values },
 	{ "help from the table", test_help },
 	CU_TEST_INFO_NULL,
 };

@@ -232,6 +232,8 @@ static void test_control_events(void)
 	t = trace_open(dir);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	CU_ASSERT_EQUAL(trace_info(t)->totals.lost, 42);
+	/* a header without END_REASON (older writers): an empty string, never NULL */
+	CU_ASSERT_STRING_EQUAL(trace_info(t)->end_reason, "");
 	it = trace_iter_new(t);
 	while (trace_next(it, &ev) == 1 && n < sizeof(want) / sizeof(want[0])) {
 		if (ev.kind == TEV_TASK)
@@ -286,6 +288,7 @@ static void test_header_and_tasks(void)
 	tw_set_attr(tw, PT_ATTR_START_TIME, &start, sizeof(start));
 	tw_set_attr_str(tw, PT_ATTR_NOTE, "first note");
 	tw_set_attr_str(tw, PT_ATTR_NOTE, "second note");
+	tw_set_attr_str(tw, PT_ATTR_END_REASON, PT_END_MAX_STEPS);
 	tw_task(tw, PT_TASK_FORK, &f, sizeof(f), NULL);
 	tw_task(tw, PT_TASK_EXEC, &e, sizeof(e), "/usr/bin/echo");
 	tw_task(tw, PT_TASK_FORK, &th, sizeof(th), NULL);
@@ -299,6 +302,7 @@ static void test_header_and_tasks(void)
 	CU_ASSERT_STRING_EQUAL(in->backend, "ptrace");
 	CU_ASSERT_STRING_EQUAL(in->mode, "");
 	CU_ASSERT_STRING_EQUAL(in->state, "interrupted");
+	CU_ASSERT_STRING_EQUAL(in->end_reason, "max-steps");
 	CU_ASSERT_STRING_EQUAL(in->argv[0], "/bin/echo");
 	CU_ASSERT_STRING_EQUAL(in->argv[1], "hello world");
 	CU_ASSERT_PTR_NULL(in->argv[2]);
