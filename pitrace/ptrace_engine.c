@@ -691,6 +691,14 @@ uint8_t pte_plain_len(struct engine *e, struct proc *p, uint64_t pc)
 	return p->len_cache[slot].len;
 }
 
+bool pte_decode(struct engine *e, struct proc *p, uint64_t pc, struct arch_insn *in)
+{
+	uint8_t code[ARCH_INSN_MAX_LEN];
+	size_t n = read_code(p, pc, code, sizeof(code));
+
+	return n && arch_decode(e->dec, code, n, pc, in) == 0;
+}
+
 /*
  * The step trap after the instruction at prev_pc came late: hypervisors
  * that emulate an instruction (cpuid under KVM) may deliver it only after

@@ -34,19 +34,29 @@ struct bp {
 	uint8_t orig[ARCH_BREAKPOINT_MAX];
 };
 
-/* Longest straight-line run one software block step takes (ptrace_block.c). */
+/* Longest run one software block step takes, and its pieces (ptrace_block.c). */
 #define SBLOCK_MAX_INSNS 256
+#define SBLOCK_MAX_SEGS 16
 
 /*
- * A run of instructions that only fall through, under way natively to the
- * breakpoint at end (ptrace_block.c): what the stop it ends at implies.
+ * A run under way natively (ptrace_block.c): instructions whose path is
+ * known from their bytes alone (straight-line code, direct jumps and
+ * calls, and at most one conditional branch, its last), stopped by
+ * breakpoints where it may go on: its successors.  Its instructions are
+ * in segs, pieces of contiguous code, and no breakpoint covers any of it.
  */
 struct sblock_run {
-	bool active;		  /* the breakpoint is in memory, the thread runs */
-	uint64_t start, end;	  /* the run's first instruction; where it stops */
-	unsigned nr;		  /* instructions from start to end */
-	uint8_t len[SBLOCK_MAX_INSNS]; /* their lengths */
-	uint8_t orig[ARCH_BREAKPOINT_MAX]; /* the code the breakpoint hides */
+	bool active;		  /* the breakpoints are in memory, the thread runs */
+	unsigned nr;		  /* instructions */
+	unsigned nr_segs;
+	unsigned nr_bps;	  /* 1, or 2 after a conditional branch */
+	uint64_t bp[2];		  /* where it stops */
+	uint8_t orig[2][ARCH_BREAKPOINT_MAX]; /* the code the breakpoints hide */
+	struct {
+		uint64_t start, end;	  /* [start, end): its instructions' bytes */
+		unsigned first;		  /* its first instruction's index */
+	} segs[SBLOCK_MAX_SEGS];
+	uint64_t pc[SBLOCK_MAX_INSNS];	  /* the instructions, in the order they run */
 };
 
 /* A thread's current ptrace stop (thread.stop_kind). */
@@ -166,6 +176,7 @@ struct engine {
 	bool block;		  /* block stepping requested and not found missing */
 	bool soft_block;	  /* straight-line runs natively to a breakpoint (ptrace_block.c) */
 	uint64_t soft_runs;	  /* runs taken so far */
+	uint64_t soft_steps;	  /* the steps they ran */
 	unsigned block_probes;
 	struct arch_decoder *dec;
 	pid_t root_pid;
@@ -231,6 +242,8 @@ void pte_close_stream(struct engine *e, struct thread *t, bool detached);
 void pte_record_step(struct engine *e, struct thread *t, uint64_t pc);
 /* Length of the instruction at pc when all it can do is fall through, else 0. */
 uint8_t pte_plain_len(struct engine *e, struct proc *p, uint64_t pc);
+/* The instruction at pc as the program has it (--on breakpoints hidden); false if none. */
+bool pte_decode(struct engine *e, struct proc *p, uint64_t pc, struct arch_insn *in);
 /* Wait for and handle stops until no traced thread is left. */
 void pte_run(struct engine *e);
 /* Flush every stream when a second has passed since the last time. */

@@ -263,10 +263,10 @@ static int engine_finish(struct engine *e, const char *state)
 	tw_set_attr_str(e->tw, PT_ATTR_END_REASON, end_reason(e));
 	trace_attrs_stop(e->tw);
 	if (e->soft_block) {
-		char note[96];
+		char note[128];
 
-		snprintf(note, sizeof(note), "software block steps: %llu straight-line runs natively",
-			 (unsigned long long)e->soft_runs);
+		snprintf(note, sizeof(note), "software block steps: %llu runs natively, %llu steps in them",
+			 (unsigned long long)e->soft_runs, (unsigned long long)e->soft_steps);
 		tw_set_attr_str(e->tw, PT_ATTR_NOTE, note);
 	}
 	/* every single step was checked for a late trap: post need not */
