@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Option tables: getopt_long parsing and --help from one description (options.h). */
+/* Option tables: getopt_long parsing and --help from one description (popt.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "options.h"
+#include "popt.h"
 
 #define POPT_LONG_BASE 256	  /* getopt_long's val for the table's n-th entry: base + n */
 
@@ -38,11 +38,11 @@ static int flatten(const struct popt *const *tables, struct flat *f)
 
 static bool takes_value(const struct popt *o)
 {
-	return o->type != POPT_FLAG && o->type != POPT_COUNT &&
+	return o->type != POPT_FLAG && o->type != POPT_COUNT && o->type != POPT_HELP_OPT &&
 	       !(o->type == POPT_CALLBACK && !o->arg);
 }
 
-/* "--name" or "-x", for messages. */
+/* "--name" or "-x", for messages about a value. */
 static const char *opt_name(const struct popt *o, char *buf, size_t size)
 {
 	if (o->long_name)
@@ -50,6 +50,44 @@ static const char *opt_name(const struct popt *o, char *buf, size_t size)
 	else
 		snprintf(buf, size, "-%c", o->short_name);
 	return buf;
+}
+
+/* "-o/--output", "--on" or "-i": every name of the option, for messages about it. */
+static const char *opt_names(const struct popt *o, char *buf, size_t size)
+{
+	if (o->short_name && o->long_name)
+		snprintf(buf, size, "-%c/--%s", o->short_name, o->long_name);
+	else
+		opt_name(o, buf, size);
+	return buf;
+}
+
+/* The value's name for messages: "DIR", "process|thread|...", or "a value". */
+static const char *value_name(const struct popt *o, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (o->type != POPT_CHOICE)
+		return o->arg ? o->arg : "a value";
+	buf[0] = '\0';
+	for (size_t i = 0; o->choices[i] && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "|" : "", o->choices[i]);
+	return buf;
+}
+
+/* An earlier entry of f has o's name: o is a variant of it, not parsed by itself. */
+static bool variant_of_earlier(const struct flat *f, size_t i)
+{
+	const struct popt *o = f->o[i];
+
+	for (size_t j = 0; j < i; j++) {
+		const struct popt *e = f->o[j];
+
+		if (o->long_name ? e->long_name && !strcmp(e->long_name, o->long_name) :
+				   e->short_name == o->short_name)
+			return true;
+	}
+	return false;
 }
 
 int popt_parse_duration(const char *s, uint64_t *ns)
@@ -79,7 +117,7 @@ int popt_parse_duration(const char *s, uint64_t *ns)
 	return -1;
 }
 
-/* "profile: " before a command's messages; "" for post's own options (no name). */
+/* "profile: " before a command's messages; "" for the program's own options (no name). */
 static const char *prefix(const struct popt_cmd *cmd)
 {
 	static char buf[64];
@@ -90,12 +128,13 @@ static const char *prefix(const struct popt_cmd *cmd)
 	return buf;
 }
 
-/* "post profile", or "post" for post's own options. */
+/* "post profile", or "pitrace" for the program's own options. */
 static const char *see(const struct popt_cmd *cmd)
 {
 	static char buf[64];
 
-	snprintf(buf, sizeof(buf), "post%s%s", cmd->name ? " " : "", cmd->name ? cmd->name : "");
+	snprintf(buf, sizeof(buf), "%s%s%s", log_progname, cmd->name ? " " : "",
+		 cmd->name ? cmd->name : "");
 	return buf;
 }
 
@@ -175,14 +214,108 @@ static int store(const struct popt_cmd *cmd, const struct popt *o, const char *a
 	}
 }
 
+/* Long options of f that word ("--fo") abbreviates. */
+static int prefix_matches(const struct flat *f, const char *word)
+{
+	size_t len;
+	int n = 0;
+
+	if (strncmp(word, "--", 2))
+		return 0;
+	word += 2;
+	len = strlen(word);
+	for (size_t i = 0; i < f->n; i++)
+		n += len && f->o[i]->long_name && !strncmp(f->o[i]->long_name, word, len) &&
+		     !variant_of_earlier(f, i);
+	return n;
+}
+
+/* One line for getopt_long's complaint c ('?' or ':'); EXIT_USAGE. */
+static int parse_error(const struct popt_cmd *cmd, const struct flat *f, int c, char **argv)
+{
+	const struct popt *o = NULL;
+	char name[64], value[256];
+
+	if (optopt >= POPT_LONG_BASE)
+		o = f->o[optopt - POPT_LONG_BASE];
+	for (size_t i = 0; i < f->n && !o && optopt; i++)
+		if (f->o[i]->short_name == optopt)
+			o = f->o[i];
+	if (c == ':' && o) {
+		pr_err("%soption %s needs an argument (%s) (see '%s --help')", prefix(cmd),
+		       opt_names(o, name, sizeof(name)), value_name(o, value, sizeof(value)),
+		       see(cmd));
+	} else if (o) {		/* a flag given "=value" */
+		pr_err("%soption --%s takes no argument (see '%s --help')", prefix(cmd),
+		       o->long_name, see(cmd));
+	} else if (optopt) {
+		pr_err("%sunknown option '-%c' (see '%s --help')", prefix(cmd), optopt, see(cmd));
+	} else {
+		/* the unknown or ambiguous long option is argv[optind - 1] */
+		const char *bad = argv[optind - 1];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(bad, "="), bad);
+		pr_err("%s%s option '%s' (see '%s --help')", prefix(cmd),
+		       prefix_matches(f, name) > 1 ? "ambiguous" : "unknown", name, see(cmd));
+	}
+	return EXIT_USAGE;
+}
+
+/* Note o as given, once. */
+static void remember(const struct popt_cmd *cmd, const struct popt *o)
+{
+	struct popt_given *g = cmd->given;
+
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->o[i] == o)
+			return;
+	if (g->n < sizeof(g->o) / sizeof(g->o[0]))
+		g->o[g->n++] = o;
+}
+
+/* getopt_long's arguments for the options of f: longs has room for f->n entries. */
+static void getopt_args(const struct popt_cmd *cmd, const struct flat *f, struct option *longs,
+			char *shorts, size_t size)
+{
+	size_t ns = 0, nl = 0;
+
+	/* '+': stop at the first argument; ':': a missing value returns ':' */
+	if (cmd->stop_at_args)
+		shorts[ns++] = '+';
+	shorts[ns++] = ':';
+	for (size_t i = 0; i < f->n; i++) {
+		const struct popt *o = f->o[i];
+		bool value = takes_value(o);
+
+		if (variant_of_earlier(f, i))
+			continue;
+		if (o->long_name)
+			longs[nl++] = (struct option){
+				o->long_name,
+				!value ? no_argument : o->optional ? optional_argument
+								   : required_argument,
+				NULL, (int)(POPT_LONG_BASE + i) };
+		if (o->short_name && ns + 4 < size) {
+			shorts[ns++] = (char)o->short_name;
+			if (value)
+				shorts[ns++] = ':';
+			if (value && o->optional)
+				shorts[ns++] = ':';
+		}
+	}
+	shorts[ns] = '\0';
+}
+
 int popt_parse(const struct popt_cmd *cmd, int argc, char **argv,
 	       const struct popt *const *tables, char ***args, int *nargs)
 {
-	static const struct popt help = OPT_FLAG('h', "help", NULL, "this help");
+	static const struct popt help = OPT_HELP("this help");
 	struct flat f;
 	struct option *longs;
-	char shorts[256] = "+:", name[64];
-	size_t ns = 2, nl = 0;
+	char shorts[256];
+	bool has_help = false, want_help = false;
 	int c, ret = 0;
 
 	if (flatten(tables, &f) < 0) {
@@ -195,24 +328,11 @@ int popt_parse(const struct popt_cmd *cmd, int argc, char **argv,
 		pr_err("out of memory parsing options");
 		return EXIT_USAGE;
 	}
-	f.o[f.n] = &help;
-	for (size_t i = 0; i <= f.n; i++) {
-		const struct popt *o = f.o[i];
-
-		if (o->long_name)
-			longs[nl++] = (struct option){ o->long_name,
-						       takes_value(o) ? required_argument
-								      : no_argument,
-						       NULL, (int)(POPT_LONG_BASE + i) };
-		if (o->short_name && ns + 3 < sizeof(shorts)) {
-			shorts[ns++] = (char)o->short_name;
-			if (takes_value(o))
-				shorts[ns++] = ':';
-		}
-	}
-	shorts[ns] = '\0';
-	if (!cmd->stop_at_args)
-		memmove(shorts, shorts + 1, ns);	/* no '+': options anywhere */
+	for (size_t i = 0; i < f.n; i++)
+		has_help |= f.o[i]->type == POPT_HELP_OPT;
+	if (!has_help)
+		f.o[f.n++] = &help;
+	getopt_args(cmd, &f, longs, shorts, sizeof(shorts));
 	optind = 0;		  /* reset getopt (GNU: 0 reinitializes) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -221,39 +341,28 @@ int popt_parse(const struct popt_cmd *cmd, int argc, char **argv,
 		if (c >= POPT_LONG_BASE) {
 			o = f.o[c - POPT_LONG_BASE];
 		} else if (c == '?' || c == ':') {
-			/* optopt: a short option, or a long one's val; else the unknown long one
-			 * is argv[optind - 1] */
-			const char *bad = optopt ? NULL : argv[optind - 1];
-
-			if (optopt >= POPT_LONG_BASE)
-				opt_name(f.o[optopt - POPT_LONG_BASE], name, sizeof(name));
-			else if (optopt)
-				snprintf(name, sizeof(name), "-%c", optopt);
-			else
-				snprintf(name, sizeof(name), "%.*s", (int)strcspn(bad, "="), bad);
-			if (c == ':')
-				pr_err("%soption '%s' needs a value", prefix(cmd), name);
-			else if (optopt >= POPT_LONG_BASE)	/* a flag given "=value" */
-				pr_err("%soption '%s' takes no value (see '%s --help')",
-				       prefix(cmd), name, see(cmd));
-			else
-				pr_err("%sunknown option '%s' (see '%s --help')", prefix(cmd),
-				       name, see(cmd));
-			ret = EXIT_USAGE;
+			ret = parse_error(cmd, &f, c, argv);
 			break;
 		} else {
-			for (size_t i = 0; i <= f.n && !o; i++)
+			for (size_t i = 0; i < f.n && !o; i++)
 				if (f.o[i]->short_name == c)
 					o = f.o[i];
 		}
-		if (o == &help) {
+		if (o && o->type == POPT_HELP_OPT) {
+			want_help = true;
+			if (cmd->defer_help)
+				continue;
 			popt_usage(stdout, cmd, tables);
-			ret = POPT_HELP;
 			break;
 		}
-		if (o && (ret = store(cmd, o, optarg)))
+		if (!o)
+			continue;
+		remember(cmd, o);
+		if ((ret = store(cmd, o, optarg)))
 			break;
 	}
+	if (!ret && want_help)
+		ret = POPT_HELP;
 	if (!ret) {
 		*args = argv + optind;
 		*nargs = argc - optind;
@@ -261,6 +370,24 @@ int popt_parse(const struct popt_cmd *cmd, int argc, char **argv,
 	free(longs);
 	free(f.o);
 	return ret;
+}
+
+const struct popt *popt_outside(const struct popt *const *tables,
+				const struct popt_given *given, unsigned variant)
+{
+	for (size_t i = 0; i < given->n; i++) {
+		const struct popt *g = given->o[i];
+		unsigned variants = 0;
+
+		for (size_t t = 0; tables[t]; t++)
+			for (const struct popt *o = tables[t]; o->type != POPT_END; o++)
+				if (g->long_name ? o->long_name && !strcmp(o->long_name, g->long_name) :
+						   o->short_name == g->short_name)
+					variants |= o->variants ? o->variants : ~0u;
+		if (!(variants & variant))
+			return g;
+	}
+	return NULL;
 }
 
 /* "  -i, --input DIR" */
@@ -277,6 +404,8 @@ static int option_text(const struct popt *o, char *buf, size_t size)
 		/* the values themselves: "--by process|thread|..." */
 		for (size_t i = 0; o->choices[i] && n < (int)size; i++)
 			n += snprintf(buf + n, size - (size_t)n, "%s%s", i ? "|" : " ", o->choices[i]);
+	} else if (o->arg && o->optional) {
+		n += snprintf(buf + n, size - (size_t)n, "[=%s]", o->arg);
 	} else if (o->arg) {
 		n += snprintf(buf + n, size - (size_t)n, " %s", o->arg);
 	}
@@ -288,7 +417,10 @@ void popt_usage(FILE *f, const struct popt_cmd *cmd, const struct popt *const *t
 	enum { COL = 24 };
 	char text[128];
 
-	fprintf(f, "usage: %s %s\n\n%s\n", see(cmd), cmd->synopsis, cmd->description);
+	bool synopsis = cmd->synopsis && *cmd->synopsis;
+
+	fprintf(f, "usage: %s%s%s\n\n%s\n", see(cmd), synopsis ? " " : "",
+		synopsis ? cmd->synopsis : "", cmd->description);
 	for (size_t t = 0; tables[t]; t++)
 		for (const struct popt *o = tables[t]; o->type != POPT_END; o++) {
 			const char *h = o->help ? o->help : "", *nl;
@@ -300,6 +432,8 @@ void popt_usage(FILE *f, const struct popt_cmd *cmd, const struct popt *const *t
 			}
 			if (!o->help)
 				continue;	/* hidden */
+			if (cmd->variant && o->variants && !(o->variants & cmd->variant))
+				continue;	/* another variant's */
 			n = option_text(o, text, sizeof(text));
 			fputs(text, f);
 			if (n >= COL - 1) {
@@ -316,4 +450,6 @@ void popt_usage(FILE *f, const struct popt_cmd *cmd, const struct popt *const *t
 				n = 0;
 			}
 		}
+	if (cmd->epilog)
+		fprintf(f, "\n%s\n", cmd->epilog);
 }
