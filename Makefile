@@ -52,7 +52,7 @@ CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iutil -Iarch -Iarch/
 ifeq ($(DEBUG),1)
 CFLAGS += -DPT_DEBUG
 endif
-LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread -lstdc++
+LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread -lstdc++ -lm
 # Optional libraries, used when their headers are there (make deps installs
 # them): libdebuginfod (post's download progress and debuginfo of missing
 # files; loaded only when DEBUGINFOD_URLS is set, as libdw does), libarchive
@@ -140,7 +140,7 @@ $(BIN)/pitrace: $(PITRACE_OBJ) $(O)/libcore.a $(BIN)/.arch
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE)
 
 $(BIN)/post: $(POST_OBJ) $(O)/libcore.a $(BIN)/.arch
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE) -lncursesw -ltinfo -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE) -lncursesw -ltinfo
 
 # pitrace's modules without main(), so unit tests can link the ones they test.
 $(O)/libpitrace-cmd.a: $(filter-out $(O)/pitrace/main.o,$(PITRACE_OBJ))
@@ -154,7 +154,7 @@ $(O)/libpost.a: $(filter-out $(O)/post/main.o,$(POST_OBJ))
 $(UNIT_OBJ): CFLAGS += -Ipost
 
 $(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libpost.a $(O)/libcore.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit -lncursesw -ltinfo -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit -lncursesw -ltinfo
 
 # libpitrace: pitrace_on()/pitrace_off() for traced programs (include/pitrace/pitrace.h).
 # The soname's number changes only when a program linked with it would break.
@@ -372,7 +372,7 @@ $(FUZZ_O)/%.o: %.c
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
 
 $(FUZZ_O)/fuzz_post: $(FUZZ_O)/tests/fuzz/fuzz_post.o $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_CORE) -lncursesw -ltinfo -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_CORE) -lncursesw -ltinfo
 
 .PHONY: fuzz check-fuzz
 fuzz: $(FUZZ_O)/fuzz_post

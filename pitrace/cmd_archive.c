@@ -20,8 +20,8 @@
 #endif /* HAVE_LIBARCHIVE */
 
 #include "log.h"
-#include "options.h"
 #include "pitrace.h"
+#include "popt.h"
 #include "sym_elf.h"
 #include "sym_search.h"
 #include "symbols.h"
@@ -31,39 +31,6 @@
 #define ARCHIVE_SUFFIX ".tar.zst"
 #define DELETED_SUFFIX " (deleted)"
 #define COPY_CHUNK (1u << 20)
-
-enum { OPT_UNPACK = OPT_ID_BASE, OPT_DEBUG_DIR, OPT_BUILDID_DIR };
-
-static const struct opt_def archive_opts[] = {
-	{ 'o', "output", OPT_REQUIRED, "FILE", "the archive (default DIR" ARCHIVE_SUFFIX
-	  ", next to the trace)", 0 },
-	{ OPT_DEBUG_DIR, "debug-dir", OPT_REQUIRED, "DIR",
-	  "where separate debuginfo is looked for first (then /usr/lib/debug)", 0 },
-	{ OPT_BUILDID_DIR, "buildid-dir", OPT_REQUIRED, "DIR",
-	  "a build-id cache: searched first for the trace's files; with\n"
-	  "--unpack, where they go (default ~/.cache/pitrace/buildid)", 0 },
-	{ OPT_UNPACK, "unpack", OPT_NOARG, NULL,
-	  "unpack archives (default pitrace.data" ARCHIVE_SUFFIX ") into the\n"
-	  "build-id cache, for post", 0 },
-	{ 'h', "help", OPT_NOARG, NULL, "this help", 0 },
-	{ 0 },
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pitrace archive [OPTIONS] [DIR]\n"
-		"       pitrace archive --unpack [--buildid-dir DIR] [FILE...]\n"
-		"Collect every ELF file the trace DIR (default pitrace.data) mapped, and\n"
-		"its separate debuginfo, by build-id into DIR" ARCHIVE_SUFFIX
-		" (as perf archive),\n"
-		"so that post can read the trace on another machine: there, unpack it\n"
-		"into post's build-id cache with --unpack (or tar -C\n"
-		"~/.cache/pitrace/buildid -xf DIR" ARCHIVE_SUFFIX ").\n");
-	opt_help(f, archive_opts, 0);
-	fprintf(f, "Exit status: 0; 1 when the trace cannot be read or the archive written\n"
-		   "(an earlier archive is then kept), or some mapped files were not found.\n");
-}
 
 struct archive_args {
 	const char *output;
@@ -580,51 +547,54 @@ static int unpack(char **files, int nr, const struct archive_args *o)
 int cmd_archive(int argc, char **argv, struct pitrace_opts *opts)
 {
 	struct archive_args o = { 0 };
-	struct opt_parser p;
-	const char *arg;
-	int key, ret = EXIT_USAGE;
+	const struct popt archive_opts[] = {
+		OPT_STRING('o', "output", &o.output, "FILE",
+			   "the archive (default DIR" ARCHIVE_SUFFIX ", next to the trace)"),
+		OPT_STRING(0, "debug-dir", &o.debug_dir, "DIR",
+			   "where separate debuginfo is looked for first (then /usr/lib/debug)"),
+		OPT_STRING(0, "buildid-dir", &o.buildid_dir, "DIR",
+			   "a build-id cache: searched first for the trace's files; with\n"
+			   "--unpack, where they go (default ~/.cache/pitrace/buildid)"),
+		OPT_FLAG(0, "unpack", &o.unpack,
+			 "unpack archives (default pitrace.data" ARCHIVE_SUFFIX ") into the\n"
+			 "build-id cache, for post"),
+		OPT_HELP("this help"),
+		OPT_END
+	};
+	const struct popt *tables[] = { archive_opts, NULL };
+	const struct popt_cmd cmd = {
+		.name = "archive",
+		.synopsis = "[OPTIONS] [DIR]\n"
+			    "       pitrace archive --unpack [--buildid-dir DIR] [FILE...]",
+		.description =
+			"Collect every ELF file the trace DIR (default pitrace.data) mapped, and\n"
+			"its separate debuginfo, by build-id into DIR" ARCHIVE_SUFFIX
+			" (as perf archive),\n"
+			"so that post can read the trace on another machine: there, unpack it\n"
+			"into post's build-id cache with --unpack (or tar -C\n"
+			"~/.cache/pitrace/buildid -xf DIR" ARCHIVE_SUFFIX ").",
+		.epilog = "Exit status: 0; 1 when the trace cannot be read or the archive written\n"
+			  "(an earlier archive is then kept), or some mapped files were not found.",
+	};
+	char **args;
+	int nargs, ret;
 
 	(void)opts;
-	if (opt_init(&p, "archive", archive_opts, argc, argv, false) < 0)
-		return EXIT_RUNTIME;
-	while ((key = opt_next(&p, &arg)) != -1) {
-		switch (key) {
-		case OPT_ERROR:
-			goto out;
-		case 'h':
-			usage(stdout);
-			ret = 0;
-			goto out;
-		case 'o':
-			o.output = arg;
-			break;
-		case OPT_DEBUG_DIR:
-			o.debug_dir = arg;
-			break;
-		case OPT_BUILDID_DIR:
-			o.buildid_dir = arg;
-			break;
-		case OPT_UNPACK:
-			o.unpack = true;
-			break;
-		}
-	}
+	ret = popt_parse(&cmd, argc, argv, tables, &args, &nargs);
+	if (ret)
+		return ret == POPT_HELP ? 0 : ret;
 	if (o.unpack) {
 		if (o.output || o.debug_dir) {
 			pr_err("archive: --unpack takes archives to unpack, not --%s (see 'pitrace "
 			       "archive --help')", o.output ? "output" : "debug-dir");
-			goto out;
+			return EXIT_USAGE;
 		}
-		ret = unpack(argv + optind, argc - optind, &o);
-		goto out;
+		return unpack(args, nargs, &o);
 	}
-	if (argc - optind > 1) {
+	if (nargs > 1) {
 		pr_err("archive: unexpected argument '%s' (see 'pitrace archive --help')",
-		       argv[optind + 1]);
-		goto out;
+		       args[1]);
+		return EXIT_USAGE;
 	}
-	ret = archive_trace(optind < argc ? argv[optind] : "pitrace.data", &o);
-out:
-	opt_free(&p);
-	return ret;
+	return archive_trace(nargs ? args[0] : "pitrace.data", &o);
 }

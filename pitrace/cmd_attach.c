@@ -10,52 +10,10 @@
 
 #include "filter.h"
 #include "log.h"
-#include "options.h"
 #include "trace_dir.h"
 #include "pitrace.h"
+#include "popt.h"
 #include "ptrace_engine.h"
-
-enum { OPT_MODE = OPT_ID_BASE, OPT_FOLLOW, OPT_ON, OPT_NO_PIN, OPT_SHARED, OPT_MAX_STEPS,
-       OPT_DURATION };
-
-static const struct opt_def attach_opts[] = {
-	{ 'p', "pid", OPT_REQUIRED, "PID[,PID...]", "processes to trace (repeatable)", 0 },
-	{ 'o', "output", OPT_REQUIRED, "DIR", "trace directory (default pitrace.data)", 0 },
-	{ OPT_MODE, "mode", OPT_REQUIRED, "step|block",
-	  "single steps (default) or branch-to-branch blocks", 0 },
-	{ OPT_FOLLOW, "follow-fork", OPT_NOARG, NULL, "also trace their new child processes", 0 },
-	{ OPT_ON, "on", OPT_REQUIRED, "SYMBOLS",
-	  "record only while inside these functions (repeatable; names,\n"
-	  "comma lists, globs str*, re:REGEX, =NAME, as post's filters)", 0 },
-	{ OPT_MAX_STEPS, "max-steps", OPT_REQUIRED, "N",
-	  "detach after exactly N steps (all threads together)", 0 },
-	{ OPT_DURATION, "duration", OPT_REQUIRED, "SECONDS",
-	  "detach after SECONDS (e.g. 2.5)", 0 },
-	{ 'z', "compress", OPT_NOARG, NULL, "zstd-compress the step streams", 0 },
-	{ OPT_SHARED, "shared", OPT_NOARG, NULL,
-	  "let every user read the trace (default: its owner only)", 0 },
-	{ OPT_NO_PIN, "no-pin", OPT_NOARG, NULL, "don't pin tracer and processes to one CPU", 0 },
-	{ 'h', "help", OPT_NOARG, NULL, "this help", 0 },
-	{ 0 },
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pitrace attach -p PID[,PID...] [OPTIONS]\n"
-		"Record every user-mode instruction of running processes (all their\n"
-		"threads) until they exit, pitrace gets Ctrl-C/SIGTERM or a limit\n"
-		"(--max-steps, --duration) is reached; then detach, leaving them running.\n");
-	opt_help(f, attach_opts, 0);
-	fprintf(f,
-		"pitrace runs as two processes: the one started (ending it any way, SIGKILL\n"
-		"included, detaches and leaves the processes running, CPU affinity given\n"
-		"back) and its tracer, named in the first line.  A SIGKILL to the tracer\n"
-		"itself kills the threads it is single-stepping (Linux then delivers their\n"
-		"pending trap); with --on, processes running natively survive it.\n"
-		"Exit status: 0; 1 when a process cannot be traced or the trace cannot be\n"
-		"written.\n");
-}
 
 /* One element of a pid list: digits only, 1..INT_MAX; -1 if it is not one. */
 static long pid_element(const char *s, size_t len)
@@ -106,89 +64,122 @@ static int parse_pids(const char *arg, pid_t **pids, size_t *nr)
 	}
 }
 
-static int apply(struct ptrace_opts *o, int key, const char *arg, pid_t **pids, size_t *nr)
+/* The processes to attach to (-p). */
+struct pid_list {
+	pid_t *pids;
+	size_t nr;
+};
+
+static int pid_cb(const struct popt *o, const char *arg, const char *cmd)
 {
-	switch (key) {
-	case 'p':
-		return parse_pids(arg, pids, nr) < 0 ? EXIT_USAGE : 0;
-	case 'o':
-		if (td_check_name(arg) < 0)
-			return EXIT_USAGE;
-		o->out_dir = arg;
-		break;
-	case OPT_SHARED:
-		o->shared = true;
-		break;
-	case OPT_MODE:
-		if (!strcmp(arg, "block")) {
-			o->block = true;
-		} else if (strcmp(arg, "step")) {
-			pr_err("attach: --mode '%s' is not one of step, block (see 'pitrace attach "
-			       "--help')", arg);
-			return EXIT_USAGE;
-		}
-		break;
-	case OPT_FOLLOW:
-		o->follow_fork = true;
-		break;
-	case OPT_ON:
-		if (name_patterns_check("attach: --on", arg) < 0)
-			return EXIT_USAGE;
-		o->on_syms[o->nr_on_syms++] = (char *)arg;
-		break;
-	case OPT_MAX_STEPS:
-		return opt_count("attach", "max-steps", arg, &o->max_steps) ? EXIT_USAGE : 0;
-	case OPT_DURATION:
-		return opt_seconds("attach", "duration", arg, &o->duration_ns) ? EXIT_USAGE : 0;
-	case 'z':
-		o->compress = true;
-		break;
-	case OPT_NO_PIN:
-		o->pin = false;
-		break;
+	struct pid_list *l = o->value;
+
+	(void)cmd;
+	return parse_pids(arg, &l->pids, &l->nr);
+}
+
+static int output_cb(const struct popt *o, const char *arg, const char *cmd)
+{
+	(void)cmd;
+	if (td_check_name(arg) < 0)
+		return -1;
+	((struct ptrace_opts *)o->value)->out_dir = arg;
+	return 0;
+}
+
+static int mode_cb(const struct popt *o, const char *arg, const char *cmd)
+{
+	(void)cmd;
+	if (!strcmp(arg, "block")) {
+		((struct ptrace_opts *)o->value)->block = true;
+	} else if (strcmp(arg, "step")) {
+		pr_err("attach: --mode '%s' is not one of step, block (see 'pitrace attach "
+		       "--help')", arg);
+		return -1;
 	}
+	return 0;
+}
+
+static int on_cb(const struct popt *o, const char *arg, const char *cmd)
+{
+	struct ptrace_opts *pt = o->value;
+
+	(void)cmd;
+	if (name_patterns_check("attach: --on", arg) < 0)
+		return -1;
+	pt->on_syms[pt->nr_on_syms++] = (char *)arg;
 	return 0;
 }
 
 int cmd_attach(int argc, char **argv, struct pitrace_opts *opts)
 {
-	struct ptrace_opts o = { .out_dir = "pitrace.data", .pin = true };
-	struct opt_parser p;
-	pid_t *pids = NULL;
-	size_t nr_pids = 0;
-	const char *arg;
-	int key, ret = EXIT_USAGE;
+	struct ptrace_opts o = { .out_dir = "pitrace.data" };
+	struct pid_list pids = { 0 };
+	bool no_pin = false;
+	const struct popt attach_opts[] = {
+		OPT_CALLBACK('p', "pid", &pids, "PID[,PID...]", pid_cb,
+			     "processes to trace (repeatable)"),
+		OPT_CALLBACK('o', "output", &o, "DIR", output_cb,
+			     "trace directory (default pitrace.data)"),
+		OPT_CALLBACK(0, "mode", &o, "step|block", mode_cb,
+			     "single steps (default) or branch-to-branch blocks"),
+		OPT_FLAG(0, "follow-fork", &o.follow_fork, "also trace their new child processes"),
+		OPT_CALLBACK(0, "on", &o, "SYMBOLS", on_cb,
+			     "record only while inside these functions (repeatable; names,\n"
+			     "comma lists, globs str*, re:REGEX, =NAME, as post's filters)"),
+		OPT_CALLBACK(0, "max-steps", &o.max_steps, "N", popt_count_cb,
+			     "detach after exactly N steps (all threads together)"),
+		OPT_CALLBACK(0, "duration", &o.duration_ns, "SECONDS", popt_seconds_cb,
+			     "detach after SECONDS (e.g. 2.5)"),
+		OPT_FLAG('z', "compress", &o.compress, "zstd-compress the step streams"),
+		OPT_FLAG(0, "shared", &o.shared,
+			 "let every user read the trace (default: its owner only)"),
+		OPT_FLAG(0, "no-pin", &no_pin, "don't pin tracer and processes to one CPU"),
+		OPT_HELP("this help"),
+		OPT_END
+	};
+	const struct popt *tables[] = { attach_opts, NULL };
+	struct popt_cmd cmd = {
+		.name = "attach",
+		.synopsis = "-p PID[,PID...] [OPTIONS]",
+		.description =
+			"Record every user-mode instruction of running processes (all their\n"
+			"threads) until they exit, pitrace gets Ctrl-C/SIGTERM or a limit\n"
+			"(--max-steps, --duration) is reached; then detach, leaving them running.",
+		.epilog =
+			"pitrace runs as two processes: the one started (ending it any way, SIGKILL\n"
+			"included, detaches and leaves the processes running, CPU affinity given\n"
+			"back) and its tracer, named in the first line.  A SIGKILL to the tracer\n"
+			"itself kills the threads it is single-stepping (Linux then delivers their\n"
+			"pending trap); with --on, processes running natively survive it.\n"
+			"Exit status: 0; 1 when a process cannot be traced or the trace cannot be\n"
+			"written.",
+	};
+	char **args;
+	int nargs, ret;
 
 	(void)opts;
 	o.on_syms = calloc((size_t)argc, sizeof(*o.on_syms));
-	if (!o.on_syms || opt_init(&p, "attach", attach_opts, argc, argv, false) < 0) {
-		free(o.on_syms);
+	if (!o.on_syms)
 		return EXIT_RUNTIME;
-	}
-	while ((key = opt_next(&p, &arg)) != -1) {
-		if (key == OPT_ERROR)
-			goto out;
-		if (key == 'h') {
-			usage(stdout);
-			ret = 0;
-			goto out;
-		}
-		if (apply(&o, key, arg, &pids, &nr_pids))
-			goto out;
-	}
-	if (optind < argc) {
-		pr_err("attach: unexpected argument '%s' (see 'pitrace attach --help')",
-		       argv[optind]);
+	ret = popt_parse(&cmd, argc, argv, tables, &args, &nargs);
+	if (ret) {
+		ret = ret == POPT_HELP ? 0 : ret;
 		goto out;
 	}
-	if (!nr_pids) {
+	ret = EXIT_USAGE;
+	if (nargs) {
+		pr_err("attach: unexpected argument '%s' (see 'pitrace attach --help')", args[0]);
+		goto out;
+	}
+	if (!pids.nr) {
 		pr_err("attach: which process? give -p PID (see 'pitrace attach --help')");
 		goto out;
 	}
-	ret = ptrace_attach(&o, pids, nr_pids);
+	o.pin = !no_pin;
+	ret = ptrace_attach(&o, pids.pids, pids.nr);
 out:
-	opt_free(&p);
-	free(pids);
+	free(pids.pids);
 	free(o.on_syms);
 	return ret;
 }

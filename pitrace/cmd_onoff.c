@@ -7,6 +7,7 @@
 #include "driver_session.h"
 #include "log.h"
 #include "pitrace.h"
+#include "popt.h"
 
 static int switch_tracing(int argc, char **argv, bool on)
 {
@@ -14,15 +15,10 @@ static int switch_tracing(int argc, char **argv, bool on)
 	struct pitrace_status st;
 	int ret;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			printf("usage: pitrace %s\nSwitch tracing %s for the running session.\n",
-			       argv[0], on ? "on" : "off");
-			return 0;
-		}
-		pr_err("unexpected argument '%s' (see 'pitrace %s --help')", argv[1], argv[0]);
-		return EXIT_USAGE;
-	}
+	ret = cmd_no_options(argc, argv, on ? "Switch tracing on for the running session." :
+					      "Switch tracing off for the running session.");
+	if (ret)
+		return ret == POPT_HELP ? 0 : ret;
 	if (ds_open(&ds) < 0)
 		return EXIT_RUNTIME;
 	if (ds_status(&ds, &st) < 0) {

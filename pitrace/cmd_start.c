@@ -3,7 +3,6 @@
 #define PR_FMT "start"
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,145 +18,167 @@
 #include "driver_session.h"
 #include "log.h"
 #include "pitrace.h"
+#include "popt.h"
 #include "trace_dir.h"
 
 struct start_opts {
 	struct collector_opts copts;
 	struct pitrace_config cfg;
 	char out_dir[PATH_MAX];
-	bool have_sel;
+	const char *out;
+	bool have_sel, policy_set, off;
 };
 
-static void usage(FILE *f)
+/* A selection option (--all, -p, ...): its long name is the selection's. */
+static int selection_cb(const struct popt *opt, const char *arg, const char *cmd)
 {
-	fprintf(f,
-		"usage: pitrace start [SELECTION] [--mode step|block|count] [--buffer-size MB]\n"
-		"                     [--wrap | --stop-when-full] [--off] [-z] [-o DIR]\n"
-		"Claim the driver and trace the selected processes until 'pitrace stop'.\n"
-		"SELECTION is one of:\n"
-		"  --all              every process (but the collector)\n"
-		"  -p, --pid PIDS     these processes (comma-separated)\n"
-		"  --pid-range A-B    processes with A <= pid <= B\n"
-		"  --pid-min N        processes with pid >= N\n"
-		"  --comm NAME        processes whose command name is NAME\n"
-		"  --tree PID         PID and all its descendants, present and future\n"
-		"  --mode MODE        step (default): every instruction; block: taken branches;\n"
-		"                     count: per-CPU step counts only\n"
-		"  --buffer-size MB   ring buffer per CPU (default: the driver's)\n"
-		"  --wrap             flight recorder: keep the newest steps, read at stop\n"
-		"  --stop-when-full   stop recording when a buffer fills (loss counted)\n"
-		"  --off              start with tracing switched off ('pitrace on', pitrace_on())\n"
-		KERNEL_OPTS_HELP
-		"  -z, --compress     zstd-compress the step streams\n"
-		"  -o, --output DIR   trace directory (default pitrace.data)\n");
+	struct start_opts *o = opt->value;
+
+	(void)cmd;
+	if (o->have_sel) {
+		pr_err("give one selection (--all, -p, --pid-range, --pid-min, --comm, --tree)");
+		return -1;
+	}
+	if (sel_parse(opt->long_name, arg, &o->copts.sel) < 0)
+		return -1;
+	o->have_sel = true;
+	return 0;
 }
 
-/* Parse the options shared by `start`; returns 0, or an exit status. */
+static int mode_cb(const struct popt *opt, const char *arg, const char *cmd)
+{
+	int mode = mode_parse(arg);
+
+	(void)cmd;
+	if (mode < 0) {
+		pr_err("start: --mode '%s' is not one of step, block, count (see "
+		       "'pitrace start --help')", arg);
+		return -1;
+	}
+	((struct pitrace_config *)opt->value)->mode = (uint32_t)mode;
+	return 0;
+}
+
+static int buffer_size_cb(const struct popt *opt, const char *arg, const char *cmd)
+{
+	unsigned long long mb;
+	char *end;
+
+	(void)cmd;
+	errno = 0;
+	mb = strtoull(arg, &end, 10);
+	if (errno || *end || !mb || mb > (1ull << 20)) {
+		pr_err("--buffer-size: '%s' is not a size in MiB (1 or more)", arg);
+		return -1;
+	}
+	((struct pitrace_config *)opt->value)->buffer_size = mb << 20;
+	return 0;
+}
+
+/* --wrap or --stop-when-full, once. */
+static int policy_cb(const struct popt *opt, const char *arg, const char *cmd)
+{
+	struct start_opts *o = opt->value;
+
+	(void)arg;
+	(void)cmd;
+	if (o->policy_set) {
+		pr_err("--wrap and --stop-when-full exclude each other");
+		return -1;
+	}
+	o->policy_set = true;
+	o->cfg.policy = !strcmp(opt->long_name, "wrap") ? PITRACE_POLICY_WRAP :
+							  PITRACE_POLICY_STOP;
+	return 0;
+}
+
+static int output_cb(const struct popt *opt, const char *arg, const char *cmd)
+{
+	(void)cmd;
+	if (td_check_name(arg) < 0)
+		return -1;
+	((struct start_opts *)opt->value)->out = arg;
+	return 0;
+}
+
+/* The trace directory as an absolute path: the collector runs from /. */
+static int absolute_out_dir(struct start_opts *o)
+{
+	char cwd[PATH_MAX];
+
+	if (o->out[0] == '/') {
+		snprintf(o->out_dir, sizeof(o->out_dir), "%s", o->out);
+		return 0;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		pr_err("cannot find the current directory: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if ((size_t)snprintf(o->out_dir, sizeof(o->out_dir), "%s/%s", cwd, o->out) >=
+	    sizeof(o->out_dir)) {
+		pr_err("-o: path too long");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Parse start's options into o; 0, POPT_HELP after --help, or an exit status. */
 static int parse_args(int argc, char **argv, struct start_opts *o)
 {
-	enum { OPT_ALL = 256, OPT_RANGE, OPT_MIN, OPT_COMM, OPT_TREE, OPT_MODE, OPT_BUF,
-	       OPT_WRAP, OPT_STOP_FULL, OPT_OFF, OPT_KERNEL, OPT_KERNEL_LIMIT };
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "pid-range", required_argument, NULL, OPT_RANGE },
-		{ "pid-min", required_argument, NULL, OPT_MIN },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "tree", required_argument, NULL, OPT_TREE },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "buffer-size", required_argument, NULL, OPT_BUF },
-		{ "wrap", no_argument, NULL, OPT_WRAP },
-		{ "stop-when-full", no_argument, NULL, OPT_STOP_FULL },
-		{ "off", no_argument, NULL, OPT_OFF },
-		KERNEL_LONGOPTS(OPT_KERNEL, OPT_KERNEL_LIMIT),
-		{ "compress", no_argument, NULL, 'z' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct popt start_opts[] = {
+		OPT_GROUP("SELECTION is one of"),
+		OPT_CALLBACK(0, "all", o, NULL, selection_cb, "every process (but the collector)"),
+		OPT_CALLBACK('p', "pid", o, "PIDS", selection_cb,
+			     "these processes (comma-separated)"),
+		OPT_CALLBACK(0, "pid-range", o, "A-B", selection_cb,
+			     "processes with A <= pid <= B"),
+		OPT_CALLBACK(0, "pid-min", o, "N", selection_cb, "processes with pid >= N"),
+		OPT_CALLBACK(0, "comm", o, "NAME", selection_cb,
+			     "processes whose command name is NAME"),
+		OPT_CALLBACK(0, "tree", o, "PID", selection_cb,
+			     "PID and all its descendants, present and future"),
+		OPT_GROUP("Options"),
+		OPT_CALLBACK(0, "mode", &o->cfg, "MODE", mode_cb,
+			     "step (default): every instruction; block: taken branches;\n"
+			     "count: per-CPU step counts only"),
+		OPT_CALLBACK(0, "buffer-size", &o->cfg, "MB", buffer_size_cb,
+			     "ring buffer per CPU (default: the driver's)"),
+		OPT_CALLBACK(0, "wrap", o, NULL, policy_cb,
+			     "flight recorder: keep the newest steps, read at stop"),
+		OPT_CALLBACK(0, "stop-when-full", o, NULL, policy_cb,
+			     "stop recording when a buffer fills (loss counted)"),
+		OPT_FLAG(0, "off", &o->off,
+			 "start with tracing switched off ('pitrace on', pitrace_on())"),
+		OPT_CALLBACK(0, "kernel", &o->cfg, "syscalls", kernel_opt_cb,
+			     "also step the kernel code of system calls (driver)", .optional = true),
+		OPT_CALLBACK(0, "kernel-limit", &o->cfg, "N", kernel_limit_cb,
+			     "kernel steps per system call before a gap (10000000)"),
+		OPT_FLAG('z', "compress", &o->copts.compress, "zstd-compress the step streams"),
+		OPT_CALLBACK('o', "output", o, "DIR", output_cb,
+			     "trace directory (default pitrace.data)"),
+		OPT_END
 	};
-	const char *out = "pitrace.data";
-	bool policy_set = false;
-	int c, mode;
+	const struct popt *tables[] = { start_opts, NULL };
+	const struct popt_cmd cmd = {
+		.name = "start",
+		.synopsis = "[SELECTION] [--mode step|block|count] [--buffer-size MB]\n"
+			    "                     [--wrap | --stop-when-full] [--off] [-z] [-o DIR]",
+		.description = "Claim the driver and trace the selected processes until "
+			       "'pitrace stop'.",
+		.stop_at_args = true,
+	};
+	char **args;
+	int nargs, ret;
 
 	o->cfg.flags = PITRACE_CFG_START_ON;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:o:zh", longopts, NULL)) != -1) {
-		const char *sel_opt = NULL;
-		char *end;
-		unsigned long long mb;
-
-		switch (c) {
-		case OPT_ALL: sel_opt = "all"; break;
-		case 'p': sel_opt = "pid"; break;
-		case OPT_RANGE: sel_opt = "pid-range"; break;
-		case OPT_MIN: sel_opt = "pid-min"; break;
-		case OPT_COMM: sel_opt = "comm"; break;
-		case OPT_TREE: sel_opt = "tree"; break;
-		case OPT_MODE:
-			mode = mode_parse(optarg);
-			if (mode < 0) {
-				pr_err("start: --mode '%s' is not one of step, block, count (see "
-				       "'pitrace start --help')", optarg);
-				return EXIT_USAGE;
-			}
-			o->cfg.mode = (uint32_t)mode;
-			break;
-		case OPT_BUF:
-			errno = 0;
-			mb = strtoull(optarg, &end, 10);
-			if (errno || *end || !mb || mb > (1ull << 20)) {
-				pr_err("--buffer-size: '%s' is not a size in MiB (1 or more)", optarg);
-				return EXIT_USAGE;
-			}
-			o->cfg.buffer_size = mb << 20;
-			break;
-		case OPT_WRAP:
-		case OPT_STOP_FULL:
-			if (policy_set) {
-				pr_err("--wrap and --stop-when-full exclude each other");
-				return EXIT_USAGE;
-			}
-			policy_set = true;
-			o->cfg.policy = c == OPT_WRAP ? PITRACE_POLICY_WRAP : PITRACE_POLICY_STOP;
-			break;
-		case OPT_OFF:
-			o->cfg.flags &= ~PITRACE_CFG_START_ON;
-			break;
-		case OPT_KERNEL:
-			if (kernel_opt_parse(optarg, &o->cfg))
-				return EXIT_USAGE;
-			break;
-		case OPT_KERNEL_LIMIT:
-			if (kernel_opt_limit(optarg, &o->cfg))
-				return EXIT_USAGE;
-			break;
-		case 'z':
-			o->copts.compress = true;
-			break;
-		case 'o':
-			if (td_check_name(optarg) < 0)
-				return EXIT_USAGE;
-			out = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-		if (sel_opt) {
-			if (o->have_sel) {
-				pr_err("give one selection (--all, -p, --pid-range, --pid-min, --comm, --tree)");
-				return EXIT_USAGE;
-			}
-			if (sel_parse(sel_opt, optarg, &o->copts.sel) < 0)
-				return EXIT_USAGE;
-			o->have_sel = true;
-		}
-	}
-	if (optind < argc) {
-		pr_err("unexpected argument '%s' (see 'pitrace start --help')", argv[optind]);
+	o->out = "pitrace.data";
+	ret = popt_parse(&cmd, argc, argv, tables, &args, &nargs);
+	if (ret)
+		return ret;
+	if (o->off)
+		o->cfg.flags &= ~PITRACE_CFG_START_ON;
+	if (nargs) {
+		pr_err("unexpected argument '%s' (see 'pitrace start --help')", args[0]);
 		return EXIT_USAGE;
 	}
 	if (!o->have_sel) {
@@ -165,22 +186,9 @@ static int parse_args(int argc, char **argv, struct start_opts *o)
 		       "--comm NAME or --tree PID");
 		return EXIT_USAGE;
 	}
-	/* The collector runs from /: keep the directory the user meant. */
-	if (out[0] == '/') {
-		snprintf(o->out_dir, sizeof(o->out_dir), "%s", out);
-	} else {
-		char cwd[PATH_MAX];
-
-		if (!getcwd(cwd, sizeof(cwd))) {
-			pr_err("cannot find the current directory: %s", strerror(errno));
-			return EXIT_RUNTIME;
-		}
-		if ((size_t)snprintf(o->out_dir, sizeof(o->out_dir), "%s/%s", cwd, out) >=
-		    sizeof(o->out_dir)) {
-			pr_err("-o: path too long");
-			return EXIT_USAGE;
-		}
-	}
+	ret = absolute_out_dir(o);
+	if (ret)
+		return ret;
 	o->copts.out_dir = o->out_dir;
 	return 0;
 }
@@ -289,7 +297,7 @@ int cmd_start(int argc, char **argv, struct pitrace_opts *opts)
 	(void)opts;
 	ret = parse_args(argc, argv, &o);
 	if (ret)
-		return ret < 0 ? 0 : ret;
+		return ret == POPT_HELP ? 0 : ret;
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		pr_err("pipe: %s", strerror(errno));
 		return EXIT_RUNTIME;

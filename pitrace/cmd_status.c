@@ -7,6 +7,7 @@
 #include "driver_session.h"
 #include "log.h"
 #include "pitrace.h"
+#include "popt.h"
 
 static void print_cpus(struct driver_session *ds, const struct pitrace_status *st)
 {
@@ -45,17 +46,13 @@ int cmd_status(int argc, char **argv, struct pitrace_opts *opts)
 	struct session_state s;
 	char holder[96], sel[256];
 	bool ours;
+	int ret;
 
 	(void)opts;
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			printf("usage: pitrace status\nShow the driver session: holder, selection, "
-			       "per-CPU buffer fill, steps and losses.\n");
-			return 0;
-		}
-		pr_err("unexpected argument '%s' (see 'pitrace status --help')", argv[1]);
-		return EXIT_USAGE;
-	}
+	ret = cmd_no_options(argc, argv, "Show the driver session: holder, selection, "
+			     "per-CPU buffer fill, steps and losses.");
+	if (ret)
+		return ret == POPT_HELP ? 0 : ret;
 	if (ds_open(&ds) < 0)
 		return EXIT_RUNTIME;
 	if (ds_status(&ds, &st) < 0) {

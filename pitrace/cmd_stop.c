@@ -13,6 +13,7 @@
 #include "driver_session.h"
 #include "log.h"
 #include "pitrace.h"
+#include "popt.h"
 
 #define STOP_TIMEOUT_S 300	/* a final drain of big buffers takes a while */
 
@@ -51,18 +52,13 @@ int cmd_stop(int argc, char **argv, struct pitrace_opts *opts)
 {
 	struct session_state s;
 	char line[4600];
-	int status;
+	int status, ret;
 
 	(void)opts;
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			printf("usage: pitrace stop\nEnd the session: drain the buffers, finish the "
-			       "trace, release the driver.\n");
-			return 0;
-		}
-		pr_err("unexpected argument '%s' (see 'pitrace stop --help')", argv[1]);
-		return EXIT_USAGE;
-	}
+	ret = cmd_no_options(argc, argv, "End the session: drain the buffers, finish the "
+			     "trace, release the driver.");
+	if (ret)
+		return ret == POPT_HELP ? 0 : ret;
 	if (session_state_read(&s) < 0) {
 		struct driver_session ds;
 		struct pitrace_status st;

@@ -39,3 +39,15 @@ int kernel_opt_limit(const char *arg, struct pitrace_config *cfg)
 	cfg->kernel_step_limit = n;
 	return 0;
 }
+
+int kernel_opt_cb(const struct popt *o, const char *arg, const char *cmd)
+{
+	(void)cmd;
+	return kernel_opt_parse(arg, o->value) ? -1 : 0;
+}
+
+int kernel_limit_cb(const struct popt *o, const char *arg, const char *cmd)
+{
+	(void)cmd;
+	return kernel_opt_limit(arg, o->value) ? -1 : 0;
+}

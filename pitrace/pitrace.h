@@ -37,6 +37,13 @@ void aslr_child_setup(bool keep);
  */
 void signals_child_restore(void);
 
+/*
+ * Parse the options of a command that takes none but --help (stop, status,
+ * on, off): 0 to go on; POPT_HELP after printing --help (exit 0); or
+ * EXIT_USAGE after one line saying what is wrong (main.c).
+ */
+int cmd_no_options(int argc, char **argv, const char *description);
+
 /* pitrace --version (version.c). */
 void pitrace_print_version(FILE *f);
 

@@ -6,7 +6,7 @@
 #ifndef POST_CMDLINE_H
 #define POST_CMDLINE_H
 
-#include "options.h"
+#include "popt.h"
 #include "post.h"
 #include "output.h"
 #include "report.h"

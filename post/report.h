@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "options.h"
+#include "popt.h"
 
 struct callflow;
 struct session;

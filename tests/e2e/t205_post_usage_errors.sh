@@ -21,10 +21,11 @@ done <<'CASES'
 ^post: error: counts: unknown option '--bogus'|counts --bogus
 ^post: error: info: unknown option '--bogus'|info --bogus
 ^post: error: dump: unknown option '--bogus'|dump --bogus
+^post: error: counts: ambiguous option '--t' \(see 'post counts --help'\)$|counts --t 3
 ^post: error: counts: --by 'bogus' is not one of process, thread, module, symbol, line, insn$|counts --by bogus
 ^post: error: counts: --by 'symbols' is not one of|counts --by=symbols
-^post: error: counts: option '--by' needs a value$|counts --by
-^post: error: tree: option '--merged' takes no value|tree --merged=yes
+^post: error: counts: option --by needs an argument \(process.thread.module.symbol.line.insn\) \(see 'post counts --help'\)$|counts --by
+^post: error: tree: option --merged takes no argument \(see 'post tree --help'\)$|tree --merged=yes
 ^post: error: counts: --top '0' is not a positive number of rows$|counts --top 0
 ^post: error: counts: --top 'x' is not a positive number of rows$|counts --top x
 ^post: error: counts: --pid 'abc' is not a positive number$|counts --pid abc
@@ -35,8 +36,8 @@ done <<'CASES'
 ^post: error: counts: unexpected argument 'extra'|counts extra
 ^post: error: info: unexpected argument 'extra'|info extra
 ^post: error: dump: unexpected argument 'header'|dump tasks header
-^post: error: counts: option '-i' needs a value$|counts -i
-^post: error: option '-i' needs a value$|-i
+^post: error: counts: option -i/--input needs an argument \(DIR\)|counts -i
+^post: error: option -i/--input needs an argument \(DIR\) \(see 'post --help'\)$|-i
 ^post: error: --verify: 'info' has no pass over a trace to check$|--verify info
 ^post: error: --verify: 'tui' has no pass over a trace to check$|--verify tui
 ^post: error: counts: unknown option '--bogus'|--verify counts --bogus

@@ -197,5 +197,5 @@ grep -q "^# code: the kernel's code needs its vmlinux" noann.out || fail "annota
 	fail "annotate without vmlinux: not the addresses that ran: $(cat noann.out)"
 
 run_expect_status "--vmlinux without a path" 2 "$POST" -i t steps --vmlinux 2>err
-grep -q "^post: error: steps: option '--vmlinux' needs a value$" err || fail "usage error: $(cat err)"
+grep -q "^post: error: steps: option --vmlinux needs an argument (FILE)" err || fail "usage error: $(cat err)"
 echo PASS

@@ -39,5 +39,10 @@ expect_err "bad size" 2 "'0' is not a size in MiB" "$PITRACE" start --all --buff
 expect_err "two policies" 2 'exclude each other' "$PITRACE" start --all --wrap --stop-when-full
 expect_err "stray argument" 2 "unexpected argument 'x'" "$PITRACE" start --all x
 expect_err "stop argument" 2 "unexpected argument 'now'" "$PITRACE" stop now
+# Option mistakes: one line naming the option, as every command's.
+expect_err "start, unknown option" 2 "^pitrace: error: start: unknown option '--bogus' (see 'pitrace start --help')$" "$PITRACE" start --bogus
+expect_err "start, no value" 2 "^pitrace: error: start: option -p/--pid needs an argument (PIDS)" "$PITRACE" start -p
+expect_err "start, ambiguous" 2 "start: ambiguous option '--p'" "$PITRACE" start --p 3
+expect_err "status, unknown option" 2 "^pitrace: error: status: unknown option '-q' (see 'pitrace status --help')$" "$PITRACE" status -q
 expect_err "bad backend" 2 "'kernel' is not one of driver, ptrace" "$PITRACE" record --backend kernel -- /bin/true
 exit 0
