@@ -48,7 +48,7 @@ LIB ?= lib
 CC ?= gcc
 CXX ?= g++
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -Iutil -Iarch -Iarch/$(ARCH) -MMD -MP
+CFLAGS += -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -Iinclude -I. -MMD -MP
 ifeq ($(DEBUG),1)
 CFLAGS += -DPT_DEBUG
 endif
@@ -151,7 +151,6 @@ $(O)/libpitrace-cmd.a: $(filter-out $(O)/pitrace/main.o,$(PITRACE_OBJ))
 $(O)/libpost.a: $(filter-out $(O)/post/main.o,$(POST_OBJ))
 	rm -f $@
 	$(AR) rcs $@ $^
-$(UNIT_OBJ): CFLAGS += -Ipost
 
 $(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libpost.a $(O)/libcore.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit -lncursesw -ltinfo
@@ -361,7 +360,7 @@ FUZZ_TIME ?= 600
 FUZZ_SMOKE_TIME ?= 60
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-	$(filter-out -O% -g -DPT_DEBUG,$(CFLAGS)) -Ipost -DPT_DEBUG
+	$(filter-out -O% -g -DPT_DEBUG,$(CFLAGS)) -DPT_DEBUG
 FUZZ_OBJ := $(patsubst %.c,$(FUZZ_O)/%.o,$(CORE_SRC) $(filter-out post/main.c,$(wildcard post/*.c)))
 
 $(FUZZ_O)/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH)"'

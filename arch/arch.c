@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch.h"
-#include "arch_ops.h"
-#include "arch_vectors.h"
-#include "log.h"
+#include "arch/arch.h"
+#include "arch/arch_ops.h"
+#include "arch/arch_vectors.h"
+#include "util/log.h"
 
 #ifndef PT_NATIVE_ARCH
 #error "PT_NATIVE_ARCH (the architecture this build runs on) comes from the Makefile"

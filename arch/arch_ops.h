@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch_decode.h"
-#include "arch_sym.h"
+#include "arch/arch_decode.h"
+#include "arch/arch_sym.h"
 
 struct arch_ops;
 

@@ -3,8 +3,8 @@
  * Sharing the single-step trap: which other in-kernel users would conflict
  * with a session (CLAIM) or a task (SELECT).  Implemented in driver/task.c,
  * with lending the step flag to uprobes around a probed instruction (the
- * arch code's calls for that are in driver/arch.h); the architecture's
- * part is arch_step_users() (driver/arch.h).  docs/driver.md, "Conflicts
+ * arch code's calls for that are in driver/arch_calls.h); the architecture's
+ * part is arch_step_users() (driver/arch_calls.h).  docs/driver.md, "Conflicts
  * detected", explains the choices.
  */
 #ifndef PITRACE_DRIVER_CONFLICT_H

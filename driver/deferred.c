@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Steps the trap cannot take (driver/arch.h, pitrace_step_defer()): an
+ * Steps the trap cannot take (driver/arch_calls.h, pitrace_step_defer()): an
  * instruction the architecture must not single-step -- ppc64's
  * load-reserve, whose reservation every trap clears -- is handed to the
  * task's own context, where the arch code takes it some other way
@@ -17,8 +17,8 @@
 #include <linux/sched/task_stack.h>
 #include <linux/task_work.h>
 
-#include "arch.h"
-#include "pitrace.h"
+#include "arch_calls.h"
+#include "internal.h"
 
 static bool still_traced(struct pt_task *pt)
 {

@@ -34,11 +34,11 @@
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 #include "conflict.h"
 #include "kernel.h"
 #include "ksyms.h"
-#include "pitrace.h"
+#include "internal.h"
 
 struct kstep_range {
 	unsigned long start, end;	/* [start, end) */

@@ -3,7 +3,7 @@
  * Kernel-mode stepping (PITRACE_CFG_KERNEL): a traced task's system calls
  * are single-stepped from the syscall function's entry to its return.
  * docs/kernel-mode.md has the design; driver/kernel.c the common logic;
- * driver/arch.h what it needs from the architecture (arch_kstep_*) and the
+ * driver/arch_calls.h what it needs from the architecture (arch_kstep_*) and the
  * trap the architecture code calls (pitrace_kernel_step_trap()).
  */
 #ifndef PITRACE_DRIVER_KERNEL_H

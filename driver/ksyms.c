@@ -14,7 +14,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 #include "ksyms.h"
 
 /* <linux/kallsyms.h> declares both. */

@@ -18,9 +18,9 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 #include "conflict.h"
-#include "pitrace.h"
+#include "internal.h"
 
 #define PT_DEFAULT_SUBBUF (64u << 10)
 #define PT_DEFAULT_BUFFER (4ull << 20)

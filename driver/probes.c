@@ -24,8 +24,8 @@
 #include <trace/events/signal.h>
 #include <trace/events/syscalls.h>
 
-#include "arch.h"
-#include "pitrace.h"
+#include "arch_calls.h"
+#include "internal.h"
 
 static inline struct pt_session *session(void)
 {
@@ -418,7 +418,7 @@ static struct pt_probe pt_probes[] = {
 	{ PT_TP_PROBE(irq_handler_entry, probe_irq_handler_entry), false, true },
 };
 
-/* The architecture's interrupt and exception probes (driver/arch.h), per session. */
+/* The architecture's interrupt and exception probes (driver/arch_calls.h), per session. */
 #define PT_MAX_ARCH_PROBES 32
 static struct pt_probe pt_arch_probes[PT_MAX_ARCH_PROBES];
 static unsigned int nr_arch_probes;

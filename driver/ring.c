@@ -14,7 +14,7 @@
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 
-#include "pitrace.h"
+#include "internal.h"
 
 /* Longest record the writer emits in one piece (a control record of a full payload). */
 #define RING_MAX_RECORD (PT_CTL_HEADER_MAX + sizeof(((struct pt_payload *)0)->buf))

@@ -16,9 +16,9 @@
 #include <linux/spinlock.h>
 #include <linux/uprobes.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 #include "conflict.h"
-#include "pitrace.h"
+#include "internal.h"
 
 /*
  * Open addressing on the thread id.  Writers (any context, rarely) hold

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The single-step trap hooked for the module's life: the architecture's
- * two die notifiers (driver/arch.h) registered on either side of uprobes'.
+ * two die notifiers (driver/arch_calls.h) registered on either side of uprobes'.
  */
 #include <linux/kdebug.h>
 #include <linux/limits.h>
 #include <linux/notifier.h>
 
-#include "arch.h"
-#include "pitrace.h"
+#include "arch_calls.h"
+#include "internal.h"
 
 /*
  * uprobes' die notifier has priority INT_MAX - 1 (kernel/events/uprobes.c)

@@ -9,7 +9,7 @@
  */
 #include <sys/personality.h>
 
-#include "pitrace.h"
+#include "pitrace/commands.h"
 
 void aslr_child_setup(bool keep)
 {

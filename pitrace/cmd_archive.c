@@ -19,14 +19,14 @@
 #include <archive_entry.h>
 #endif /* HAVE_LIBARCHIVE */
 
-#include "log.h"
-#include "pitrace.h"
-#include "popt.h"
-#include "sym_elf.h"
-#include "sym_search.h"
-#include "symbols.h"
-#include "trace_dir.h"
-#include "trace_reader.h"
+#include "util/log.h"
+#include "pitrace/commands.h"
+#include "util/popt.h"
+#include "util/sym_elf.h"
+#include "util/sym_search.h"
+#include "util/symbols.h"
+#include "util/trace_dir.h"
+#include "util/trace_reader.h"
 
 #define ARCHIVE_SUFFIX ".tar.zst"
 #define DELETED_SUFFIX " (deleted)"

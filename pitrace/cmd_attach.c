@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
-#include "log.h"
-#include "trace_dir.h"
-#include "pitrace.h"
-#include "popt.h"
-#include "ptrace_engine.h"
+#include "util/filter.h"
+#include "util/log.h"
+#include "util/trace_dir.h"
+#include "pitrace/commands.h"
+#include "util/popt.h"
+#include "pitrace/ptrace_backend.h"
 
 /* One element of a pid list: digits only, 1..INT_MAX; -1 if it is not one. */
 static long pid_element(const char *s, size_t len)

@@ -9,15 +9,15 @@
 
 #include <pitrace/abi.h>
 
-#include "driver_session.h"
-#include "kernel_opts.h"
-#include "filter.h"
-#include "log.h"
-#include "pitrace.h"
-#include "popt.h"
-#include "ptrace_engine.h"
-#include "record_driver.h"
-#include "trace_dir.h"
+#include "pitrace/driver_session.h"
+#include "pitrace/kernel_opts.h"
+#include "util/filter.h"
+#include "util/log.h"
+#include "pitrace/commands.h"
+#include "util/popt.h"
+#include "pitrace/ptrace_backend.h"
+#include "pitrace/record_driver.h"
+#include "util/trace_dir.h"
 
 /* Which backends an option applies to (popt.variants). */
 enum { FOR_PTRACE = 1, FOR_DRIVER = 2, FOR_BOTH = 3 };

@@ -13,13 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kernel_opts.h"
-#include "collector.h"
-#include "driver_session.h"
-#include "log.h"
-#include "pitrace.h"
-#include "popt.h"
-#include "trace_dir.h"
+#include "pitrace/kernel_opts.h"
+#include "pitrace/collector.h"
+#include "pitrace/driver_session.h"
+#include "util/log.h"
+#include "pitrace/commands.h"
+#include "util/popt.h"
+#include "util/trace_dir.h"
 
 struct start_opts {
 	struct collector_opts copts;

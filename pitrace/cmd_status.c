@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "driver_session.h"
-#include "log.h"
-#include "pitrace.h"
-#include "popt.h"
+#include "pitrace/driver_session.h"
+#include "util/log.h"
+#include "pitrace/commands.h"
+#include "util/popt.h"
 
 static void print_cpus(struct driver_session *ds, const struct pitrace_status *st)
 {

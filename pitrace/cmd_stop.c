@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "driver_session.h"
-#include "log.h"
-#include "pitrace.h"
-#include "popt.h"
+#include "pitrace/driver_session.h"
+#include "util/log.h"
+#include "pitrace/commands.h"
+#include "util/popt.h"
 
 #define STOP_TIMEOUT_S 300	/* a final drain of big buffers takes a while */
 

@@ -17,14 +17,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "driver_session.h"
-#include "log.h"
-#include "perf_maps.h"
-#include "symbols.h"
-#include "trace_attrs.h"
-#include "trace_dir.h"
-#include "trace_writer.h"
+#include "pitrace/collector.h"
+#include "pitrace/driver_session.h"
+#include "util/log.h"
+#include "pitrace/perf_maps.h"
+#include "util/symbols.h"
+#include "util/trace_attrs.h"
+#include "util/trace_dir.h"
+#include "util/trace_writer.h"
 
 #define COLLECTOR_POLL_MS 100	/* drain at least this often even without a wake-up */
 #define COLLECTOR_SYNC_NS 1000000000ull	/* write buffered data and the header this often */

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "driver_module.h"
-#include "log.h"
+#include "pitrace/driver_module.h"
+#include "util/log.h"
 
 #define DM_NAME "pitrace"
 #define DM_SYSFS_VERSION "/sys/module/" DM_NAME "/version"

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "driver_module.h"
-#include "driver_session.h"
-#include "log.h"
+#include "pitrace/driver_module.h"
+#include "pitrace/driver_session.h"
+#include "util/log.h"
 
 static const char *device_path(void)
 {

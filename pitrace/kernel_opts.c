@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_opts.h"
-#include "log.h"
-#include "pitrace.h"
+#include "pitrace/kernel_opts.h"
+#include "util/log.h"
+#include "pitrace/commands.h"
 
 int kernel_opt_parse(const char *arg, struct pitrace_config *cfg)
 {

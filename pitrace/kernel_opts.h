@@ -5,7 +5,7 @@
 
 #include <pitrace/abi.h>
 
-#include "popt.h"
+#include "util/popt.h"
 
 /* Apply --kernel[=ARG] to cfg; 0, or EXIT_USAGE after a message. */
 int kernel_opt_parse(const char *arg, struct pitrace_config *cfg);

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "pitrace.h"
-#include "popt.h"
+#include "util/log.h"
+#include "pitrace/commands.h"
+#include "util/popt.h"
 
 struct command {
 	const char *name;

@@ -17,12 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "driver_session.h"
-#include "hashtab.h"
-#include "log.h"
-#include "perf_maps.h"
-#include "symbols.h"
-#include "trace_writer.h"
+#include "pitrace/driver_session.h"
+#include "util/hashtab.h"
+#include "util/log.h"
+#include "pitrace/perf_maps.h"
+#include "util/symbols.h"
+#include "util/trace_writer.h"
 
 #define PM_RING_PAGES 64	/* data pages per CPU: 256 KiB of records */
 

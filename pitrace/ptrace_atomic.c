@@ -7,8 +7,8 @@
 
 #include <pitrace/format.h>
 
-#include "log.h"
-#include "ptrace_atomic.h"
+#include "util/log.h"
+#include "pitrace/ptrace_atomic.h"
 
 static int poke(int memfd, uint64_t addr, const uint8_t *bytes, size_t len)
 {

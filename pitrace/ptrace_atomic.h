@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "arch_ptrace.h"
+#include "arch/arch_ptrace.h"
 
 /* One thread's sequence in progress. */
 struct ptrace_atomic {

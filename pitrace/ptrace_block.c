@@ -36,9 +36,9 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
-#include "log.h"
-#include "ptrace_int.h"
-#include "trace_writer.h"
+#include "util/log.h"
+#include "pitrace/ptrace_int.h"
+#include "util/trace_writer.h"
 
 /* Shorter runs cost more than their single steps (a stop and four calls). */
 #define SBLOCK_MIN_INSNS 2

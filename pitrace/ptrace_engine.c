@@ -23,10 +23,10 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
-#include "alloc.h"
-#include "log.h"
-#include "ptrace_int.h"
-#include "trace_writer.h"
+#include "util/alloc.h"
+#include "util/log.h"
+#include "pitrace/ptrace_int.h"
+#include "util/trace_writer.h"
 
 /* Stops needed before deciding whether the CPU honours block stepping. */
 #define BLOCK_PROBE_STOPS 256

@@ -35,10 +35,10 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
-#include "log.h"
-#include "ptrace_int.h"
-#include "trace_reader.h"
-#include "trace_writer.h"
+#include "util/log.h"
+#include "pitrace/ptrace_int.h"
+#include "util/trace_reader.h"
+#include "util/trace_writer.h"
 
 #define GUARD_MAX_PROCS 256
 #define GUARD_MAX_BPS 4096

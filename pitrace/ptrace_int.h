@@ -14,12 +14,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "arch_decode.h"
-#include "arch_ptrace.h"
-#include "ptrace_atomic.h"
-#include "ptrace_engine.h"
-#include "ptrace_maps.h"
-#include "ptrace_vdso.h"
+#include "arch/arch_decode.h"
+#include "arch/arch_ptrace.h"
+#include "pitrace/ptrace_atomic.h"
+#include "pitrace/ptrace_backend.h"
+#include "pitrace/ptrace_maps.h"
+#include "pitrace/ptrace_vdso.h"
 
 /* What the instructions at some addresses are, per process (insn_kind). */
 #define SC_CACHE_SIZE 1024

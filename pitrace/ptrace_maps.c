@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
-#include "log.h"
-#include "ptrace_maps.h"
-#include "symbols.h"
-#include "trace_writer.h"
+#include "util/log.h"
+#include "pitrace/ptrace_maps.h"
+#include "util/symbols.h"
+#include "util/trace_writer.h"
 
 void ptm_free(struct ptm_maps *m)
 {

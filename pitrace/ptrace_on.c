@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "filter.h"
-#include "log.h"
-#include "ptrace_int.h"
-#include "symbols.h"
-#include "trace_writer.h"
+#include "util/filter.h"
+#include "util/log.h"
+#include "pitrace/ptrace_int.h"
+#include "util/symbols.h"
+#include "util/trace_writer.h"
 
 struct bp *bp_find(struct proc *p, uint64_t addr)
 {

@@ -17,12 +17,12 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
-#include "log.h"
-#include "ptrace_int.h"
-#include "symbols.h"
-#include "trace_reader.h"
-#include "trace_dir.h"
-#include "trace_writer.h"
+#include "util/log.h"
+#include "pitrace/ptrace_int.h"
+#include "util/symbols.h"
+#include "util/trace_reader.h"
+#include "util/trace_dir.h"
+#include "util/trace_writer.h"
 
 /* 12345 -> "12.3k" (rates read better short). */
 static const char *short_count(double v, char *buf, size_t size)

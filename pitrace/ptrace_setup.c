@@ -23,11 +23,11 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
-#include "log.h"
-#include "pitrace.h"
-#include "ptrace_int.h"
-#include "trace_attrs.h"
-#include "trace_writer.h"
+#include "util/log.h"
+#include "pitrace/commands.h"
+#include "pitrace/ptrace_int.h"
+#include "util/trace_attrs.h"
+#include "util/trace_writer.h"
 
 /* The value of "key:" in /proc/<which>/status, blanks skipped, into val; false when absent. */
 static bool proc_status(const char *which, const char *key, char *val, size_t size)

@@ -24,10 +24,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "util/log.h"
 #include <pitrace/format.h>
-#include "ptrace_int.h"
-#include "trace_writer.h"
+#include "pitrace/ptrace_int.h"
+#include "util/trace_writer.h"
 
 #define TRAP_BIT (1ull << (SIGTRAP - 1))
 #define KSIGSET_SIZE 8		  /* the kernel's sigset_t, as rt_* calls take it */

@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
-#include "log.h"
-#include "ptrace_int.h"
-#include "trace_writer.h"
+#include "util/log.h"
+#include "pitrace/ptrace_int.h"
+#include "util/trace_writer.h"
 
 static bool in_vdso(const struct proc *p, uint64_t pc)
 {

@@ -20,11 +20,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "driver_session.h"
-#include "log.h"
-#include "pitrace.h"
-#include "record_driver.h"
+#include "pitrace/collector.h"
+#include "pitrace/driver_session.h"
+#include "util/log.h"
+#include "pitrace/commands.h"
+#include "pitrace/record_driver.h"
 
 /* Start argv stopped at its first instruction; returns its pid or -1. */
 static pid_t spawn_stopped(char **argv, bool aslr)

@@ -9,9 +9,9 @@
 
 #include <pitrace/abi.h>
 
-#include "driver_module.h"
-#include "pitrace.h"
-#include "version.h"
+#include "pitrace/driver_module.h"
+#include "pitrace/commands.h"
+#include "util/version.h"
 
 void pitrace_print_version(FILE *f)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
-#include "log.h"
+#include "post/annotate.h"
+#include "util/log.h"
 
 /*
  * An instruction as the pass keeps it (what its address space tells): its

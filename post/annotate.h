@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "flowreport.h"
+#include "post/flowreport.h"
 
 /* Longest function read whole (bigger ones: their first ANNOT_MAX_CODE bytes). */
 #define ANNOT_MAX_CODE (1u << 20)

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "annotate_text.h"
-#include "output.h"
-#include "report.h"
+#include "post/annotate_text.h"
+#include "post/output.h"
+#include "post/report.h"
 
 /* A line being written into a buffer of size bytes: len counts what it needs. */
 struct text {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "annotate_view.h"
+#include "post/annotate_view.h"
 
 /* The columns of a view's rows (0: a column without any row of its own). */
 struct annot_widths {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate_view.h"
-#include "log.h"
+#include "post/annotate_view.h"
+#include "util/log.h"
 
 /* One source line with code of the function. */
 struct annot_line {

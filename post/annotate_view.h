@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "annotate.h"
-#include "source.h"
+#include "post/annotate.h"
+#include "post/source.h"
 
 enum annot_mode {
 	ANNOT_MIXED,		  /* source lines interleaved with instructions */

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate_text.h"
-#include "log.h"
-#include "output.h"
+#include "post/annotate_text.h"
+#include "util/log.h"
+#include "post/output.h"
 
 static const struct popt_cmd cmd = {
 	.name = "annotate", .synopsis = "[--symbol F | --top N | --all] [--source | --asm] [OPTIONS]",

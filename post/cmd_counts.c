@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdline.h"
-#include "counts.h"
-#include "log.h"
-#include "report.h"
+#include "post/cmdline.h"
+#include "util/counts.h"
+#include "util/log.h"
+#include "post/report.h"
 
 static const char *const by_names[] = { "process", "thread", "module", "symbol", "line", "insn",
 					NULL };

@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "export.h"
-#include "log.h"
+#include "post/export.h"
+#include "util/log.h"
 
 #define EXPORT_CHROME_BUFFER (256 << 10)  /* stdio's buffer for the Chrome events */
 

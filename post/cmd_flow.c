@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "flowreport.h"
-#include "flowtext.h"
-#include "log.h"
-#include "textout.h"
+#include "util/alloc.h"
+#include "post/flowreport.h"
+#include "post/flowtext.h"
+#include "util/log.h"
+#include "post/textout.h"
 
 #define FLOW_DEPTHS 128		  /* depths whose heads' tails are kept */
 #define FLOW_DEPTH_TEXT (6 + 2 + 2 * FLOW_DEPTHS + 16) /* 16: copied by 16 */

@@ -9,14 +9,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "arch_vectors.h"
-#include "log.h"
-#include "cmdline.h"
-#include "post.h"
-#include "report.h"
-#include "stepcodec.h"
-#include "trace_arch.h"
-#include "trace_reader.h"
+#include "arch/arch_vectors.h"
+#include "util/log.h"
+#include "post/cmdline.h"
+#include "post/post.h"
+#include "post/report.h"
+#include "util/stepcodec.h"
+#include "util/trace_arch.h"
+#include "util/trace_reader.h"
 
 static const struct popt_cmd cmd = {
 	.name = "info", .synopsis = "[OPTIONS]",

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowreport.h"
-#include "log.h"
+#include "post/flowreport.h"
+#include "util/log.h"
 
 struct steps {
 	struct flow_report *r;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowreport.h"
-#include "log.h"
+#include "post/flowreport.h"
+#include "util/log.h"
 
 static const struct popt_cmd cmd = {
 	.name = "tree", .synopsis = "[OPTIONS]",

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "tui.h"
+#include "util/log.h"
+#include "post/tui.h"
 
 static const struct popt_cmd cmd = {
 	.name = "tui", .synopsis = "[OPTIONS]",

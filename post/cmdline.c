@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmdline.h"
-#include "log.h"
+#include "post/cmdline.h"
+#include "util/log.h"
 
 const char *const post_ring_names[] = { "all", "user", "kernel", NULL };
 const char *const post_plt_names[] = { "fold", "keep", NULL };

@@ -6,12 +6,12 @@
 #ifndef POST_CMDLINE_H
 #define POST_CMDLINE_H
 
-#include "popt.h"
-#include "post.h"
-#include "output.h"
-#include "report.h"
-#include "session.h"
-#include "tabout.h"
+#include "util/popt.h"
+#include "post/post.h"
+#include "post/output.h"
+#include "post/report.h"
+#include "util/session.h"
+#include "post/tabout.h"
 
 /* Where the trace and its symbols come from: every command. */
 #define POST_TRACE_OPTIONS(o)                                                                \

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "flame.h"
-#include "flowreport.h"
+#include "post/flame.h"
+#include "post/flowreport.h"
 
 /*
  * callgrind format (callgrind_annotate, KCachegrind): _new before the run

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "log.h"
+#include "post/export.h"
+#include "util/log.h"
 
 /* Where an address was when it ran: its ELF virtual address, file and line. */
 struct cg_loc {

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "export.h"
-#include "log.h"
-#include "textout.h"
+#include "util/alloc.h"
+#include "post/export.h"
+#include "util/log.h"
+#include "post/textout.h"
 
 struct chrome {
 	struct flow_report *r;

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "log.h"
-#include "row_index.h"
+#include "post/export.h"
+#include "util/log.h"
+#include "util/row_index.h"
 
 /*
  * One frame of a folded line.  Readers split a line at its last space (the

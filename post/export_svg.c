@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "log.h"
+#include "post/export.h"
+#include "util/log.h"
 
 #define SVG_WIDTH 1200
 #define SVG_XPAD 10

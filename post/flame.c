@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flame.h"
-#include "log.h"
-#include "row_index.h"
+#include "post/flame.h"
+#include "util/log.h"
+#include "util/row_index.h"
 
 struct flame {
 	struct flow_report *r;

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "flowreport.h"
+#include "post/flowreport.h"
 
 enum flame_prefix {
 	FLAME_PREFIX_NONE,

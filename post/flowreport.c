@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowreport.h"
-#include "log.h"
+#include "post/flowreport.h"
+#include "util/log.h"
 
 int flow_report_open(struct flow_report *r, const struct post_opts *opts,
 		     const struct session_filter *filter, unsigned flags, const char *what)

@@ -11,12 +11,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "arcs.h"
-#include "callflow.h"
-#include "cf_sites.h"
-#include "cmdline.h"
-#include "report.h"
-#include "session.h"
+#include "util/arcs.h"
+#include "util/callflow.h"
+#include "util/cf_sites.h"
+#include "post/cmdline.h"
+#include "post/report.h"
+#include "util/session.h"
 
 struct flow_report {
 	struct session *s;

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch_vectors.h"
-#include "flowtext.h"
-#include "report.h"
-#include "textout.h"
+#include "arch/arch_vectors.h"
+#include "post/flowtext.h"
+#include "post/report.h"
+#include "post/textout.h"
 
 /* Names whole: a flow line is not a table column. */
 static const char *name(const struct callflow *cf, uint32_t fn)

@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "callflow.h"
-#include "trace_reader.h"
+#include "util/callflow.h"
+#include "util/trace_reader.h"
 
 /*
  * A frame's entry: "> f", "> g (tail call from f)", "! h (asynchronous

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "log.h"
-#include "post.h"
-#include "symbols.h"
-#include "trace_arch.h"
-#include "trace_reader.h"
+#include "util/log.h"
+#include "post/post.h"
+#include "util/symbols.h"
+#include "util/trace_arch.h"
+#include "util/trace_reader.h"
 
 struct names {
 	char **v;

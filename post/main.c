@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdline.h"
-#include "log.h"
-#include "output.h"
-#include "post.h"
-#include "report.h"
-#include "version.h"
+#include "post/cmdline.h"
+#include "util/log.h"
+#include "post/output.h"
+#include "post/post.h"
+#include "post/report.h"
+#include "util/version.h"
 
 struct command {
 	const char *name;

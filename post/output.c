@@ -7,8 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "output.h"
+#include "util/log.h"
+#include "post/output.h"
 
 const char *const output_color_names[] = { "auto", "always", "never", NULL };
 

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "callflow.h"
-#include "log.h"
-#include "report.h"
-#include "session.h"
-#include "trace_dir.h"
-#include "trace_reader.h"
+#include "util/callflow.h"
+#include "util/log.h"
+#include "post/report.h"
+#include "util/session.h"
+#include "util/trace_dir.h"
+#include "util/trace_reader.h"
 
 int report_sort_option(const struct popt *o, const char *arg, const char *cmd)
 {

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "popt.h"
+#include "util/popt.h"
 
 struct callflow;
 struct session;
@@ -30,7 +30,7 @@ struct trace;
  */
 #define REPORT_NAME_MAX 100
 
-#include "output.h"
+#include "post/output.h"
 
 /*
  * Lines of the call tree and the call flow are indented two columns a

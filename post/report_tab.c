@@ -2,10 +2,10 @@
 /* The facts of report_header and report_total for JSON documents (tabout.h). */
 #include <stdlib.h>
 
-#include "report.h"
-#include "session.h"
-#include "tabout.h"
-#include "trace_reader.h"
+#include "post/report.h"
+#include "util/session.h"
+#include "post/tabout.h"
+#include "util/trace_reader.h"
 
 void report_tab_header(struct tabout *t, struct session *s)
 {

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "log.h"
-#include "source.h"
+#include "util/log.h"
+#include "post/source.h"
 
 struct source_entry {
 	struct source_file f;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "tabout.h"
+#include "util/log.h"
+#include "post/tabout.h"
 
 const char *const tab_format_names[] = { "text", "json", "csv", NULL };
 

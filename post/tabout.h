@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "popt.h"
+#include "util/popt.h"
 
 #define TAB_SCHEMA "pitrace-report"
 #define TAB_SCHEMA_VERSION 1

@@ -18,10 +18,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "annotate.h"
-#include "flowreport.h"
-#include "source.h"
-#include "row_index.h"
+#include "post/annotate.h"
+#include "post/flowreport.h"
+#include "post/source.h"
+#include "util/row_index.h"
 
 /* ---- what the pass gathered (tui_data.c) ---- */
 

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate_text.h"
-#include "tui.h"
+#include "post/annotate_text.h"
+#include "post/tui.h"
 
 /* Tab's order: the modes in turn. */
 static const enum annot_mode modes[] = { ANNOT_MIXED, ANNOT_ASM, ANNOT_SOURCE };

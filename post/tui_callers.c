@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui.h"
+#include "post/tui.h"
 
 struct callers_view {
 	struct tui_view v;

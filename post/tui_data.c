@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "alloc.h"
-#include "log.h"
-#include "tui.h"
+#include "util/alloc.h"
+#include "util/log.h"
+#include "post/tui.h"
 
 static void *grow(void *p, size_t *size, size_t elem, size_t first)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowtext.h"
-#include "tui.h"
+#include "post/flowtext.h"
+#include "post/tui.h"
 
 #define SWITCH_ROW (1u << 31)	  /* the row is the switch to the thread of this line */
 #define LINE_OF(r) ((r) & ~SWITCH_ROW)

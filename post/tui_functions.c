@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui.h"
+#include "post/tui.h"
 
 enum fn_sort { SORT_BASE, SORT_CUM, SORT_CALLS, SORT_NAME, NR_SORTS };
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui.h"
+#include "post/tui.h"
 
 static const char global_keys[] =
 	"Keys of every view\n"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui.h"
+#include "post/tui.h"
 
 struct pick {
 	struct tui_sel sel;

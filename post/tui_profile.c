@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "tui.h"
+#include "util/log.h"
+#include "post/tui.h"
 
 /* Arcs of the derivation, found by (caller, callee). */
 struct edge_table {

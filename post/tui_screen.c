@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "tui.h"
+#include "util/log.h"
+#include "post/tui.h"
 
 #define MIN_COLS 80
 #define MIN_LINES 24

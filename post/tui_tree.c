@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "tui.h"
+#include "util/log.h"
+#include "post/tui.h"
 
 #define AUTO_EXPAND_ROWS 1000	  /* rows the first view opens at most (hot paths) */
 #define EXPAND_ALL_ROWS 2000000	  /* rows 'e' opens at most */

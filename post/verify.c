@@ -9,10 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "output.h"
-#include "post.h"
-#include "session.h"
+#include "util/log.h"
+#include "post/output.h"
+#include "post/post.h"
+#include "util/session.h"
 
 #define VERIFY_SHOW 160		  /* characters of a differing line shown */
 

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "log.h"
+#include "util/alloc.h"
+#include "util/log.h"
 
 void xalloc_die(void)
 {

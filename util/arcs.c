@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "arch_decode.h"
-#include "arcs.h"
-#include "hashtab.h"
-#include "log.h"
-#include "row_index.h"
+#include "util/alloc.h"
+#include "arch/arch_decode.h"
+#include "util/arcs.h"
+#include "util/hashtab.h"
+#include "util/log.h"
+#include "util/row_index.h"
 
 /* Per thread: the tree node of every frame on its stack, and its last step. */
 /* What a site's id finds without a hash. */

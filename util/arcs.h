@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "callflow.h"
+#include "util/callflow.h"
 
 struct arc_fn_stats {
 	uint64_t calls, base, cum;

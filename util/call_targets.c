@@ -6,10 +6,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "arch_decode.h"
-#include "call_targets.h"
-#include "log.h"
-#include "row_index.h"
+#include "arch/arch_decode.h"
+#include "util/call_targets.h"
+#include "util/log.h"
+#include "util/row_index.h"
 
 /*
  * What the pass needs of an instruction, per (process, address): direct

@@ -8,8 +8,8 @@
 #ifndef PT_CALL_TARGETS_H
 #define PT_CALL_TARGETS_H
 
-#include "symbols.h"
-#include "trace_reader.h"
+#include "util/symbols.h"
+#include "util/trace_reader.h"
 
 /*
  * Read it to the end (what it gives is the pass's: restored steps

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch_vectors.h"
-#include "cf_internal.h"
+#include "arch/arch_vectors.h"
+#include "util/cf_internal.h"
 
 const struct cf_limits cf_limits_default = {
 	.run_sites = CF_LIMIT_RUN_SITES,

@@ -55,8 +55,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch_decode.h"
-#include "trace_reader.h"
+#include "arch/arch_decode.h"
+#include "util/trace_reader.h"
 
 #define CF_NO_FN UINT32_MAX	  /* "no function": a root frame's caller */
 #define CF_MAX_CONSUMERS 4

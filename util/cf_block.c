@@ -2,7 +2,7 @@
 /* The call-flow engine's block expansion: a block record's steps, one by one. */
 #include <string.h>
 
-#include "cf_internal.h"
+#include "util/cf_internal.h"
 
 /* Longest run of instructions one block is expanded to (a guard against bad code). */
 #define CF_BLOCK_MAX 65536

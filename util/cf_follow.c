@@ -2,7 +2,7 @@
 /* The call-flow engine's run follower: runs of steps counted in bulk, calls taken whole. */
 #include <string.h>
 
-#include "cf_internal.h"
+#include "util/cf_internal.h"
 
 /*
  * The interrupts before step k (its index first + k), told (cf_steps_bytes:

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "cf_internal.h"
+#include "util/cf_internal.h"
 
 static void push_root(struct callflow *cf, struct cf_thread *t, const struct cf_site *site,
 		      const struct trace_event *ev)

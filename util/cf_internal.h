@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "assert.h"
-#include "callflow.h"
-#include "cf_runs.h"
-#include "log.h"
-#include "stepcodec.h"
+#include "util/alloc.h"
+#include "util/assert.h"
+#include "util/callflow.h"
+#include "util/cf_runs.h"
+#include "util/log.h"
+#include "util/stepcodec.h"
 
 /* Per thread, per function: how many frames it has and its innermost one. */
 struct cf_fnstate {

@@ -2,7 +2,7 @@
 /* The call-flow engine's replay recorder: the calls of a run of steps, made into replays. */
 #include <string.h>
 
-#include "cf_internal.h"
+#include "util/cf_internal.h"
 
 /* rec_grow() when the room is short: twice as much as the last, until enough. */
 void *cf_rec_grow(void *p, uint32_t *size, uint32_t need, size_t elem)

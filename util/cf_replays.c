@@ -2,7 +2,7 @@
 /* The call-flow engine's replay store: each call's run's replays, found, taken, dropped. */
 #include <string.h>
 
-#include "cf_internal.h"
+#include "util/cf_internal.h"
 
 static inline struct cf_replay **replays_of(struct callflow *cf, uint32_t run)
 {

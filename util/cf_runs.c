@@ -5,9 +5,9 @@
 
 #include <pitrace/stepenc.h>
 
-#include "alloc.h"
-#include "cf_runs.h"
-#include "log.h"
+#include "util/alloc.h"
+#include "util/cf_runs.h"
+#include "util/log.h"
 
 void cf_runs_init(struct cf_runs *rs, void (*tally)(void *ctx, const struct cf_tally *tl),
 		  void *ctx)

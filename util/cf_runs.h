@@ -31,7 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "callflow.h"
+#include "util/callflow.h"
 
 #define CF_RUN_MAX CF_LIMIT_RUN_SITES
 #define CF_RUN_SLACK 8	  /* the pool's pcs (and enc) readable past its last run */

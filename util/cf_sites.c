@@ -5,11 +5,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "alloc.h"
-#include "cf_sites.h"
-#include "hashtab.h"
-#include "log.h"
-#include "trace_reader.h"
+#include "util/alloc.h"
+#include "util/cf_sites.h"
+#include "util/hashtab.h"
+#include "util/log.h"
+#include "util/trace_reader.h"
 
 /*
  * The cache: an index by (pid, pc, ring) of entries of two dense arrays in

@@ -11,8 +11,8 @@
 
 #include <stdint.h>
 
-#include "callflow.h"
-#include "symbols.h"
+#include "util/callflow.h"
+#include "util/symbols.h"
 
 struct cf_sites;
 

@@ -2,7 +2,7 @@
 /* The call-flow engine's stacks and cost model: threads, frames, clocks, push and pop. */
 #include <inttypes.h>
 
-#include "cf_internal.h"
+#include "util/cf_internal.h"
 
 /* ---- threads ---- */
 

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch_decode.h"
-#include "counts.h"
-#include "stepcodec.h"
-#include "filter.h"
-#include "hashtab.h"
-#include "log.h"
-#include "symbols.h"
-#include "trace_reader.h"
+#include "arch/arch_decode.h"
+#include "util/counts.h"
+#include "util/stepcodec.h"
+#include "util/filter.h"
+#include "util/hashtab.h"
+#include "util/log.h"
+#include "util/symbols.h"
+#include "util/trace_reader.h"
 
 static const char *const by_names[COUNTS_BY_NR] = {
 	[COUNTS_BY_PROCESS] = "process", [COUNTS_BY_THREAD] = "thread",

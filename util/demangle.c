@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
+#include "util/demangle.h"
 
 /*
  * abi::__cxa_demangle (<cxxabi.h>) has C linkage, so C can call it by its

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "demangle.h"
-#include "filter.h"
-#include "log.h"
+#include "util/demangle.h"
+#include "util/filter.h"
+#include "util/log.h"
 
 static const char *const ring_names[] = { "all", "user", "kernel" };
 

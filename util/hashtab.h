@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assert.h"
+#include "util/assert.h"
 
 #define HASHTAB_MIN_SIZE 16u
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "assert.h"
-#include "log.h"
+#include "util/assert.h"
+#include "util/log.h"
 
 int log_verbose;
 _Thread_local int log_quiet;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "popt.h"
+#include "util/log.h"
+#include "util/popt.h"
 
 #define POPT_LONG_BASE 256	  /* getopt_long's val for the table's n-th entry: base + n */
 

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "arch_decode.h"
-#include "log.h"
-#include "restore.h"
-#include "trace_reader.h"
+#include "arch/arch_decode.h"
+#include "util/log.h"
+#include "util/restore.h"
+#include "util/trace_reader.h"
 
 /* Per (process, address): the length of an instruction that only falls through. */
 #define RESTORE_CACHE 4096

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "symbols.h"
+#include "util/symbols.h"
 
 struct restorer;
 struct trace_task_rec;

@@ -2,7 +2,7 @@
 /* An index of a table's rows by their key (row_index.h). */
 #include <stdlib.h>
 
-#include "row_index.h"
+#include "util/row_index.h"
 
 /* row_index_reserve's growth: the index is too small for one more row. */
 bool row_index_grow(struct row_index *x, size_t first, size_t rows, size_t min_size,

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hashtab.h"
+#include "util/hashtab.h"
 
 struct row_index {
 	uint32_t *slot;		  /* row + 1; 0: empty */

@@ -8,13 +8,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "call_targets.h"
-#include "demangle.h"
-#include "log.h"
-#include "restore.h"
-#include "session.h"
-#include "stepcodec.h"
-#include "trace_arch.h"
+#include "util/call_targets.h"
+#include "util/demangle.h"
+#include "util/log.h"
+#include "util/restore.h"
+#include "util/session.h"
+#include "util/stepcodec.h"
+#include "util/trace_arch.h"
 
 #define SESSION_MAX_CONSUMERS 4
 

@@ -14,11 +14,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "callflow.h"
-#include "cf_sites.h"
-#include "filter.h"
-#include "symbols.h"
-#include "trace_reader.h"
+#include "util/callflow.h"
+#include "util/cf_sites.h"
+#include "util/filter.h"
+#include "util/symbols.h"
+#include "util/trace_reader.h"
 
 /*
  * What a report looks at (filter.h: struct session_filter).  Threads

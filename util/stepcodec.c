@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stepcodec.h"
+#include "util/stepcodec.h"
 
 int uleb_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 {

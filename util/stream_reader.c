@@ -12,9 +12,9 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "log.h"
-#include "stepcodec.h"
-#include "trace_reader.h"
+#include "util/log.h"
+#include "util/stepcodec.h"
+#include "util/trace_reader.h"
 
 /*
  * Step streams are read in chunks of at most this size (a plain stream's

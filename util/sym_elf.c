@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arch_sym.h"
-#include "demangle.h"
-#include "hashtab.h"
-#include "log.h"
-#include "sym_elf.h"
+#include "arch/arch_sym.h"
+#include "util/demangle.h"
+#include "util/hashtab.h"
+#include "util/log.h"
+#include "util/sym_elf.h"
 
 #define PAGE_MASK_4K 0xfffull
 
@@ -27,17 +27,20 @@ struct sym_cu_range {
 	Dwarf_Die cu;
 };
 
-static inline uint64_t str_key_hash(const char *const *s)
+/* a typedef: the table's const key would be "const const char *" otherwise */
+typedef const char *str_key;
+
+static inline uint64_t str_key_hash(const str_key *s)
 {
 	return hashtab_str(*s);
 }
 
-static inline bool str_key_eq(const char *const *a, const char *const *b)
+static inline bool str_key_eq(const str_key *a, const str_key *b)
 {
 	return !strcmp(*a, *b);
 }
 
-HASHTAB_DEFINE(str_set, const char *, uint8_t, str_key_hash, str_key_eq)
+HASHTAB_DEFINE(str_set, str_key, uint8_t, str_key_hash, str_key_eq)
 
 /* Strings this module built itself, interned so equal strings share memory (keys owned). */
 struct sym_strtab {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sym_search.h"
+#include "util/sym_search.h"
 
 /* A function: [addr, addr + size) in ELF virtual addresses. */
 struct sym_entry {

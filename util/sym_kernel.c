@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arch_sym.h"
-#include "log.h"
-#include "sym_elf.h"
-#include "sym_kernel.h"
-#include "symbols.h"
-#include "trace_reader.h"
+#include "arch/arch_sym.h"
+#include "util/log.h"
+#include "util/sym_elf.h"
+#include "util/sym_kernel.h"
+#include "util/symbols.h"
+#include "util/trace_reader.h"
 
 /* One instance: entries of the core kernel point at it (compared by address). */
 static const char KERNEL_NAME[] = "[kernel]";

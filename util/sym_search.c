@@ -16,8 +16,8 @@
 #include <elfutils/debuginfod.h>
 #endif /* HAVE_LIBDEBUGINFOD */
 
-#include "log.h"
-#include "sym_search.h"
+#include "util/log.h"
+#include "util/sym_search.h"
 
 void sym_build_id_hex(const uint8_t *id, size_t len, char *out)
 {

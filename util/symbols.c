@@ -10,14 +10,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "arch_sym.h"
-#include "hashtab.h"
-#include "log.h"
-#include "sym_elf.h"
-#include "sym_kernel.h"
-#include "sym_search.h"
-#include "symbols.h"
-#include "trace_reader.h"
+#include "arch/arch_sym.h"
+#include "util/hashtab.h"
+#include "util/log.h"
+#include "util/sym_elf.h"
+#include "util/sym_kernel.h"
+#include "util/sym_search.h"
+#include "util/symbols.h"
+#include "util/trace_reader.h"
 
 #define DELETED_SUFFIX " (deleted)"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A trace read with its own architecture's rules (trace_arch.h). */
-#include "arch.h"
-#include "log.h"
-#include "trace_arch.h"
+#include "arch/arch.h"
+#include "util/log.h"
+#include "util/trace_arch.h"
 
 struct trace *trace_open_arch(const char *dir, unsigned flags)
 {

@@ -10,7 +10,7 @@
 #ifndef PT_TRACE_ARCH_H
 #define PT_TRACE_ARCH_H
 
-#include "trace_reader.h"
+#include "util/trace_reader.h"
 
 /* trace_open_flags(), then the trace's architecture selected; NULL when
  * either fails (said in one line). */

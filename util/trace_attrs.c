@@ -5,8 +5,8 @@
 #include <sys/utsname.h>
 
 #include <pitrace/format.h>
-#include "trace_attrs.h"
-#include "trace_writer.h"
+#include "util/trace_attrs.h"
+#include "util/trace_writer.h"
 
 /* PT_ATTR_CMDLINE: the arguments, each with its NUL. */
 static void set_cmdline(struct trace_writer *tw, char *const *argv)

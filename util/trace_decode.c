@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "stepcodec.h"
-#include "trace_decode.h"
+#include "util/log.h"
+#include "util/stepcodec.h"
+#include "util/trace_decode.h"
 
 #define CHUNK_PCS 16384		  /* steps a chunk holds */
 #define CHUNK_BYTES (128u << 10)  /* bytes mode: step bytes a chunk holds (about) */

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace_reader.h"
+#include "util/trace_reader.h"
 
 #define DEC_STEPS UINT32_MAX	  /* dec_item.ctl_type of a run of steps, decoded */
 #define DEC_BYTES (UINT32_MAX - 1) /* ... of a run of steps as encoded (bytes mode) */

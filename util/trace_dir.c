@@ -14,11 +14,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "pitrace/format.h"
+#include <pitrace/format.h>
 
-#include "log.h"
-#include "trace_dir.h"
-#include "trace_reader.h"
+#include "util/log.h"
+#include "util/trace_dir.h"
+#include "util/trace_reader.h"
 
 /* A header larger than this is no header of ours (a long command line is ~100 KB). */
 #define TD_HEADER_MAX (64u << 20)

@@ -14,11 +14,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "log.h"
-#include "restore.h"
-#include "stepcodec.h"
-#include "trace_decode.h"
-#include "trace_reader.h"
+#include "util/log.h"
+#include "util/restore.h"
+#include "util/stepcodec.h"
+#include "util/trace_decode.h"
+#include "util/trace_reader.h"
 
 struct iter_stream {
 	const struct trace_stream_info *info;

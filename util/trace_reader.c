@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "log.h"
-#include "stepcodec.h"
-#include "trace_reader.h"
+#include "util/log.h"
+#include "util/stepcodec.h"
+#include "util/trace_reader.h"
 
 /* A growing NULL-terminated list of strings (argv, notes): each push is O(1). */
 struct strv {

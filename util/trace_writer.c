@@ -14,11 +14,11 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "log.h"
-#include "trace_attrs.h"
-#include "trace_dir.h"
-#include "trace_reader.h"
-#include "trace_writer.h"
+#include "util/log.h"
+#include "util/trace_attrs.h"
+#include "util/trace_dir.h"
+#include "util/trace_reader.h"
+#include "util/trace_writer.h"
 
 struct tw_attr {
 	unsigned type;

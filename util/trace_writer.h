@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include <pitrace/format.h>
-#include "stepcodec.h"
+#include "util/stepcodec.h"
 
 struct trace_writer;
 

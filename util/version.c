@@ -2,7 +2,7 @@
 /* The build's version (passed by the Makefile) and the trace format it speaks. */
 #include <pitrace/format.h>
 
-#include "version.h"
+#include "util/version.h"
 
 const char pt_version[] = PITRACE_VERSION;
 

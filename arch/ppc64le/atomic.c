@@ -7,9 +7,9 @@
  */
 #include <string.h>
 
-#include "arch_decode.h"
-#include "arch_ptrace.h"
-#include "ppc64le.h"
+#include "arch/arch_decode.h"
+#include "arch/arch_ptrace.h"
+#include "arch/ppc64le/ppc64le.h"
 
 static uint32_t word_at(const uint8_t *code, size_t i)
 {

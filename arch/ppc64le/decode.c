@@ -10,8 +10,8 @@
  */
 #include <stdio.h>
 
-#include "arch_ops.h"
-#include "ppc64le.h"
+#include "arch/arch_ops.h"
+#include "arch/ppc64le/ppc64le.h"
 
 /* Fields of an instruction word, named as in the Power ISA. */
 #define PPC_OPCD(w) ((w) >> 26)

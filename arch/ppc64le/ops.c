@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ppc64le's user-space rules (arch/arch_ops.h). */
-#include "ppc64le.h"
+#include "arch/ppc64le/ppc64le.h"
 
 const struct arch_ops arch_ops_ppc64le = {
 	.name = "ppc64le",

@@ -3,7 +3,7 @@
 #ifndef PT_ARCH_PPC64LE_H
 #define PT_ARCH_PPC64LE_H
 
-#include "arch_ops.h"
+#include "arch/arch_ops.h"
 
 /* decode.c */
 int ppc64le_decode(struct arch_decoder *d, const uint8_t *code, size_t avail, uint64_t pc,
@@ -13,7 +13,7 @@ size_t ppc64le_disasm_fallback(const uint8_t *code, size_t avail, char *buf, siz
 void ppc64le_classify_word(uint32_t w, uint64_t pc, struct arch_insn *out);
 
 /* ppc_is_larx(), ppc_is_stcx(): shared with the driver. */
-#include "driver/ppc_atomic.h"
+#include "arch/ppc64le/driver/ppc_atomic.h"
 
 /* atomic.c (arch_ptrace.h: arch_may_start_atomic(), arch_atomic_sequence()) */
 struct arch_atomic_seq;

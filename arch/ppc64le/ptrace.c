@@ -6,8 +6,8 @@
 #include <sys/syscall.h>
 #include <sys/user.h>
 
-#include "arch_ptrace.h"
-#include "ppc64le.h"
+#include "arch/arch_ptrace.h"
+#include "arch/ppc64le/ppc64le.h"
 
 const char arch_ptrace_name[] = "ppc64le";
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ppc64le.h"
+#include "arch/ppc64le/ppc64le.h"
 
 /*
  * ELFv2 .plt is an array of function addresses (SHT_NOBITS, filled by the

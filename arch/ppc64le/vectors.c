@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "ppc64le.h"
+#include "arch/ppc64le/ppc64le.h"
 
 static const struct {
 	uint64_t vector;

@@ -3,8 +3,8 @@
 #include <capstone/capstone.h>
 #include <stdbool.h>
 
-#include "arch_ops.h"
-#include "x86_64.h"
+#include "arch/arch_ops.h"
+#include "arch/x86_64/x86_64.h"
 
 static bool in_group(const cs_insn *insn, uint8_t group)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* x86_64's user-space rules (arch/arch_ops.h). */
-#include "x86_64.h"
+#include "arch/x86_64/x86_64.h"
 
 const struct arch_ops arch_ops_x86_64 = {
 	.name = "x86_64",

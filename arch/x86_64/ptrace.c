@@ -6,7 +6,7 @@
 #include <sys/syscall.h>
 #include <sys/user.h>
 
-#include "arch_ptrace.h"
+#include "arch/arch_ptrace.h"
 
 const char arch_ptrace_name[] = "x86_64";
 

@@ -8,7 +8,7 @@
 
 #include <capstone/capstone.h>
 
-#include "x86_64.h"
+#include "arch/x86_64/x86_64.h"
 
 /*
  * Every x86_64 PLT flavour (.plt with lazy binding, .plt.sec with IBT,

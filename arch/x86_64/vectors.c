@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "x86_64.h"
+#include "arch/x86_64/x86_64.h"
 
 /* arch/x86/include/asm/irq_vectors.h: the system vectors (the same in 6.1 and 6.12). */
 static const struct {

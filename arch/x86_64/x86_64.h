@@ -3,7 +3,7 @@
 #ifndef PT_ARCH_X86_64_H
 #define PT_ARCH_X86_64_H
 
-#include "arch_ops.h"
+#include "arch/arch_ops.h"
 
 /* decode.c */
 int x86_64_decode(struct arch_decoder *d, const uint8_t *code, size_t avail, uint64_t pc,

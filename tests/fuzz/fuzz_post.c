@@ -48,11 +48,11 @@
 #include <zstd.h>
 
 #include <pitrace/format.h>
-#include "log.h"
-#include "output.h"
-#include "post.h"
-#include "stepcodec.h"
-#include "tui.h"
+#include "util/log.h"
+#include "post/output.h"
+#include "post/post.h"
+#include "util/stepcodec.h"
+#include "post/tui.h"
 
 #define FIX_CRC (1u << 0)
 #define FIX_COUNTS (1u << 1)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// build: -O2 -D_GNU_SOURCE -Iinclude -Iutil util/trace_writer.c util/trace_dir.c util/trace_attrs.c util/trace_reader.c util/stream_reader.c util/stepcodec.c util/log.c -lzstd -lz
+// build: -O2 -D_GNU_SOURCE -Iinclude -I. util/trace_writer.c util/trace_dir.c util/trace_attrs.c util/trace_reader.c util/stream_reader.c util/stepcodec.c util/log.c -lzstd -lz
 /*
  * Test-only single-step recorder for the call-flow tests: runs a command
  * under ptrace, steps every instruction of every thread from the exec on,
@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "trace_writer.h"
+#include "util/log.h"
+#include "util/trace_writer.h"
 
 #define MAX_THREADS 64
 #define MAX_MAPS 512

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 static struct unit_suite *suites;
 static char tmpdir[] = "/tmp/pitrace-unit.XXXXXX";

@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "log.h"
-#include "unit.h"
+#include "util/alloc.h"
+#include "util/log.h"
+#include "tests/unit/unit.h"
 
 #define HUGE (SIZE_MAX / 2 & ~(size_t)63)	/* more than any address space */
 

@@ -8,8 +8,8 @@
  */
 #include <string.h>
 
-#include "annotate_text.h"
-#include "unit.h"
+#include "post/annotate_text.h"
+#include "tests/unit/unit.h"
 
 /* labels.S's beta: 14 steps, its loop's branch back taken 3 of 4 */
 static struct annot_insn jne = {

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "annotate_view.h"
-#include "unit.h"
+#include "post/annotate_view.h"
+#include "tests/unit/unit.h"
 
 #define MAX_INSNS 20
 

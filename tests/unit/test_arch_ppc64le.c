@@ -8,12 +8,12 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arch.h"
-#include "arch_ptrace.h"
-#include "arch_sym.h"
-#include "arch_vectors.h"
-#include "ppc64le/ppc64le.h"
-#include "unit.h"
+#include "arch/arch.h"
+#include "arch/arch_ptrace.h"
+#include "arch/arch_sym.h"
+#include "arch/arch_vectors.h"
+#include "arch/ppc64le/ppc64le.h"
+#include "tests/unit/unit.h"
 
 /* GNU ld's stub names -> what reports show; NULL: not a stub. */
 static const struct {

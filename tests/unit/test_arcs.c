@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arcs.h"
-#include "callflow.h"
-#include "unit.h"
+#include "util/arcs.h"
+#include "util/callflow.h"
+#include "tests/unit/unit.h"
 
 static const struct {
 	const char *name;

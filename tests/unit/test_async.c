@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch_vectors.h"
-#include "arcs.h"
-#include "callflow.h"
-#include "stepcodec.h"
-#include "trace_reader.h"
-#include "unit.h"
+#include "arch/arch_vectors.h"
+#include "util/arcs.h"
+#include "util/callflow.h"
+#include "util/stepcodec.h"
+#include "util/trace_reader.h"
+#include "tests/unit/unit.h"
 
 /* ---- payload decoding ---- */
 

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arcs.h"
-#include "callflow.h"
-#include "cf_runs.h"
-#include "unit.h"
+#include "util/arcs.h"
+#include "util/callflow.h"
+#include "util/cf_runs.h"
+#include "tests/unit/unit.h"
 
 #define KBASE 0xffffffff81000000ull
 

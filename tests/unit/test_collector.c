@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stepcodec.h"
-#include "trace_reader.h"
-#include "trace_writer.h"
-#include "unit.h"
+#include "util/stepcodec.h"
+#include "util/trace_reader.h"
+#include "util/trace_writer.h"
+#include "tests/unit/unit.h"
 
 /* A sub-buffer as the driver fills one: SWITCH first, then steps and markers. */
 struct subbuf {

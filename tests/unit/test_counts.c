@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "counts.h"
-#include "filter.h"
-#include "symbols.h"
-#include "trace_reader.h"
-#include "unit.h"
+#include "util/counts.h"
+#include "util/filter.h"
+#include "util/symbols.h"
+#include "util/trace_reader.h"
+#include "tests/unit/unit.h"
 
 /*
  * The fake address space of every process:

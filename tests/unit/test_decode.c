@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arch.h"
-#include "arch_decode.h"
-#include "unit.h"
+#include "arch/arch.h"
+#include "arch/arch_decode.h"
+#include "tests/unit/unit.h"
 
 #define PC 0x401000ull
 

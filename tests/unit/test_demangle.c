@@ -14,10 +14,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "demangle.h"
-#include "symbols.h"
-#include "trace_reader.h"
-#include "unit.h"
+#include "util/demangle.h"
+#include "util/symbols.h"
+#include "util/trace_reader.h"
+#include "tests/unit/unit.h"
 
 /* One symbol name and what reports show for it (NULL: the name as it is). */
 static const struct {

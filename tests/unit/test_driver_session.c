@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../pitrace/driver_session.h"
-#include "unit.h"
+#include "pitrace/driver_session.h"
+#include "tests/unit/unit.h"
 
 /* One row a case: an option as typed, and the selection (or error) it gives. */
 static const struct {

@@ -2,8 +2,8 @@
 /* util/filter.c: name pattern lists, and the module and symbol filters built on them. */
 #include <string.h>
 
-#include "filter.h"
-#include "unit.h"
+#include "util/filter.h"
+#include "tests/unit/unit.h"
 
 /* One row: does the pattern list take the name? */
 static const struct {

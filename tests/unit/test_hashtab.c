@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashtab.h"
-#include "unit.h"
+#include "util/hashtab.h"
+#include "tests/unit/unit.h"
 
 /* Keys collide on purpose: 16 keys share a home, and runs wrap past the table's end. */
 static inline uint64_t clustered_hash(const uint64_t *key)

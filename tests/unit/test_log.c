@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "unit.h"
+#include "util/log.h"
+#include "tests/unit/unit.h"
 
 #define THREADS 8
 #define LINES 200

@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../pitrace/perf_maps.h"
-#include "trace_reader.h"
-#include "trace_writer.h"
-#include "unit.h"
+#include "pitrace/perf_maps.h"
+#include "util/trace_reader.h"
+#include "util/trace_writer.h"
+#include "tests/unit/unit.h"
 
 /*
  * Build a perf record the way the kernel lays it out for pm_attr_init's

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "popt.h"
-#include "unit.h"
+#include "util/log.h"
+#include "util/popt.h"
+#include "tests/unit/unit.h"
 
 /* What the callbacks saw: "name=arg" per option, space-separated. */
 static char seen[512];

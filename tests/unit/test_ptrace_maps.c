@@ -13,11 +13,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "arch_ptrace.h"
-#include "../../pitrace/ptrace_maps.h"
-#include "symbols.h"
-#include "trace_writer.h"
-#include "unit.h"
+#include "arch/arch_ptrace.h"
+#include "pitrace/ptrace_maps.h"
+#include "util/symbols.h"
+#include "util/trace_writer.h"
+#include "tests/unit/unit.h"
 
 /* A function of this binary whose address the tracker must find. */
 __attribute__((noinline)) void ptm_test_marker(void)

@@ -2,8 +2,8 @@
 /* util/row_index: an index of a table's rows by key. */
 #include <stdlib.h>
 
-#include "row_index.h"
-#include "unit.h"
+#include "util/row_index.h"
+#include "tests/unit/unit.h"
 
 /* A table of keys; keys collide on purpose (hash: key / 16, so 16 keys a home). */
 struct table {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stepcodec.h"
-#include "unit.h"
+#include "util/stepcodec.h"
+#include "tests/unit/unit.h"
 
 /* One row a case: a pc sequence and the bytes it must take at most. */
 static const struct {

@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch.h"
-#include "symbols.h"
-#include "trace_reader.h"
-#include "unit.h"
+#include "arch/arch.h"
+#include "util/symbols.h"
+#include "util/trace_reader.h"
+#include "tests/unit/unit.h"
 
 #define PIE_BIAS 0x555555554000ull
 #define LIB_BIAS 0x7f1234560000ull

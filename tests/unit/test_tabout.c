@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tabout.h"
-#include "unit.h"
+#include "post/tabout.h"
+#include "tests/unit/unit.h"
 
 #define FFFD "\xef\xbf\xbd"
 

@@ -18,11 +18,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "log.h"
-#include "stepcodec.h"
-#include "trace_reader.h"
-#include "trace_writer.h"
-#include "unit.h"
+#include "util/log.h"
+#include "util/stepcodec.h"
+#include "util/trace_reader.h"
+#include "util/trace_writer.h"
+#include "tests/unit/unit.h"
 
 #define TID 10
 #define STEPS 300

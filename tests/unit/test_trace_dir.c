@@ -14,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "trace_dir.h"
-#include "trace_writer.h"
-#include "unit.h"
+#include "util/trace_dir.h"
+#include "util/trace_writer.h"
+#include "tests/unit/unit.h"
 
 /* Run fn with stderr sent to /dev/null (refusals print their line). */
 static int quietly(int (*fn)(const char *), const char *arg)

@@ -8,11 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "stepcodec.h"
-#include "trace_reader.h"
-#include "trace_writer.h"
-#include "unit.h"
+#include "util/log.h"
+#include "util/stepcodec.h"
+#include "util/trace_reader.h"
+#include "util/trace_writer.h"
+#include "tests/unit/unit.h"
 
 #define MAX_THREADS 4
 

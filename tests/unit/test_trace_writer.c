@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trace_reader.h"
-#include "trace_writer.h"
-#include "unit.h"
+#include "util/trace_reader.h"
+#include "util/trace_writer.h"
+#include "tests/unit/unit.h"
 
 /* Entries of the directory path that are not named as a trace's files. */
 static bool has_foreign_files(const char *path)

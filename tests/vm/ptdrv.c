@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include <pitrace/abi.h>
-#include "stepcodec.h"
+#include "util/stepcodec.h"
 
 #define MAX_CPUS 64
 #define MAX_TIDS 256

@@ -171,7 +171,7 @@ mkdir -p "$WORK/tools"
 for src in "$ROOT"/tests/vm/*.c; do
 	[ -e "$src" ] || continue
 	name=$(basename "$src" .c)
-	"$TOOLS_CC" -O2 -Wall -Wextra -static -I"$ROOT/include" -I"$ROOT/util" -o "$WORK/tools/$name" \
+	"$TOOLS_CC" -O2 -Wall -Wextra -static -I"$ROOT/include" -I"$ROOT" -o "$WORK/tools/$name" \
 		"$src" "$ROOT/util/stepcodec.c" ||
 		{ result host "FAIL setup: cannot build $src"; finish; }
 done

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ppc64 interrupts for pitrace.ko (driver/arch.h): probes on the powerpc
+ * ppc64 interrupts for pitrace.ko (driver/arch_calls.h): probes on the powerpc
  * interrupt tracepoints (<asm/trace.h>: external interrupts, the
  * decrementer, doorbells), numbered by their vector, and the register
  * frame a hard interrupt interrupted.  Page faults have no tracepoint on
@@ -13,7 +13,7 @@
 
 #include <pitrace/format.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 
 /* Book3S vectors (arch/arch_vectors.h names them for post). */
 #define PPC_VEC_EXTERNAL 0x500

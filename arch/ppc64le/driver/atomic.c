@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ppc64 larx/stcx. sequences as one unit (driver/arch.h,
+ * ppc64 larx/stcx. sequences as one unit (driver/arch_calls.h,
  * arch_step_deferred()).  Single-stepped, a sequence never completes: the
  * trap after the load-reserve clears the reservation, so the
  * store-conditional always fails and the program's loop retries forever.
@@ -34,7 +34,7 @@
 
 #include <pitrace/format.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 #include "ppc_atomic.h"
 
 /* Instructions after the load-reserve, as GDB's ppc_deal_with_atomic_sequence(). */

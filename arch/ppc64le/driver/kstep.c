@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ppc64 side of kernel-mode stepping (driver/arch.h): refused.  The x86
+ * ppc64 side of kernel-mode stepping (driver/arch_calls.h): refused.  The x86
  * design sets the step flag in the frame an ftrace trampoline restores at
  * a system call function's entry; powerpc's ftrace_regs_caller returns
  * with a branch, never restoring MSR from that frame, and every step trap
@@ -13,7 +13,7 @@
 #include <linux/ptrace.h>
 #include <asm/reg.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 
 int arch_kstep_supported(void)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ppc64 (Book3S) side of pitrace.ko (driver/arch.h): the die notifiers
+ * ppc64 (Book3S) side of pitrace.ko (driver/arch_calls.h): the die notifiers
  * (registered by driver/trap.c) that claim our single steps and lend MSR_SE
  * to uprobes, MSR_SE in user register frames, load-reserve instructions
  * handed to the task's context (atomic.c), and the questions the driver
@@ -28,7 +28,7 @@
 
 #include <pitrace/abi.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 #include "ppc_atomic.h"
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86_64 interrupts and exceptions for pitrace.ko (driver/arch.h): probes on
+ * x86_64 interrupts and exceptions for pitrace.ko (driver/arch_calls.h): probes on
  * the irq_vectors entry tracepoints (the APIC's system vectors: local timer,
  * IPIs, ...) and on the page-fault tracepoints, and the register frame a
  * hard interrupt interrupted.
@@ -14,8 +14,8 @@
 #include <asm/trace/exceptions.h>
 #include <asm/trace/irq_vectors.h>
 
-#include "arch.h"
-#include "pitrace.h"
+#include "arch_calls.h"
+#include "internal.h"
 
 /* The unwinder finds an IPI's frame within a handful of frames; a bound keeps it cheap. */
 #define ASYNC_UNWIND_MAX 16

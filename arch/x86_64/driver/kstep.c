@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86_64 side of kernel-mode stepping (driver/arch.h): which
+ * x86_64 side of kernel-mode stepping (driver/arch_calls.h): which
  * functions are system calls, which text sections must not be stepped, and
  * TF in the live RFLAGS.
  */
@@ -9,7 +9,7 @@
 #include <linux/uaccess.h>
 #include <asm/processor-flags.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 
 int arch_kstep_supported(void)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86_64 side of pitrace.ko (driver/arch.h): the #DB die notifiers
+ * x86_64 side of pitrace.ko (driver/arch_calls.h): the #DB die notifiers
  * (registered by driver/trap.c) that claim our single steps and lend TF to
  * uprobes, TF in user register frames, DEBUGCTL.BTF block stepping, and the
  * questions the driver asks about x86 task state.
@@ -21,7 +21,7 @@
 
 #include <pitrace/abi.h>
 
-#include "arch.h"
+#include "arch_calls.h"
 #include "ksyms.h"
 
 /*

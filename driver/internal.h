@@ -3,7 +3,7 @@
  * Internal interfaces between the parts of pitrace.ko: the session
  * (main.c), per-CPU rings (ring.c), traced tasks and selection (task.c),
  * tracepoint probes (probes.c), the trap's die notifiers (trap.c); what
- * the arch trap code and the driver call of each other is in driver/arch.h.
+ * the arch trap code and the driver call of each other is in driver/arch_calls.h.
  */
 #ifndef PITRACE_DRIVER_H
 #define PITRACE_DRIVER_H
@@ -188,7 +188,7 @@ unsigned long task_count_armed(void);
 unsigned long task_count_busy(void);
 void task_flush_count(struct pt_session *s, struct pt_ring *r, struct pt_task *pt);
 
-/* trap.c: the architecture's die notifiers (driver/arch.h), from module load to unload. */
+/* trap.c: the architecture's die notifiers (driver/arch_calls.h), from module load to unload. */
 int trap_register(void);
 void trap_unregister(void);
 

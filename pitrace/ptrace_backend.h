@@ -5,8 +5,8 @@
  * writes each executed user-mode instruction's address, task and module
  * records into a trace directory.
  */
-#ifndef PITRACE_PTRACE_ENGINE_H
-#define PITRACE_PTRACE_ENGINE_H
+#ifndef PITRACE_PTRACE_BACKEND_H
+#define PITRACE_PTRACE_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,4 +47,4 @@ int ptrace_record(const struct ptrace_opts *o, char **argv);
  */
 int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids);
 
-#endif /* PITRACE_PTRACE_ENGINE_H */
+#endif /* PITRACE_PTRACE_BACKEND_H */

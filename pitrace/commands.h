@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The pitrace command: global options and the subcommand entry points. */
-#ifndef PITRACE_PITRACE_H
-#define PITRACE_PITRACE_H
+#ifndef PITRACE_COMMANDS_H
+#define PITRACE_COMMANDS_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -47,4 +47,4 @@ int cmd_no_options(int argc, char **argv, const char *description);
 /* pitrace --version (version.c). */
 void pitrace_print_version(FILE *f);
 
-#endif /* PITRACE_PITRACE_H */
+#endif /* PITRACE_COMMANDS_H */

@@ -7,8 +7,8 @@
  * the architecture code.  General helpers that are no callback (kallsyms
  * lookups) are in driver/ksyms.h.
  */
-#ifndef PITRACE_DRIVER_ARCH_H
-#define PITRACE_DRIVER_ARCH_H
+#ifndef PITRACE_DRIVER_ARCH_CALLS_H
+#define PITRACE_DRIVER_ARCH_CALLS_H
 
 #include <linux/types.h>
 
@@ -234,4 +234,4 @@ void conflict_uprobe_break(struct pt_regs *regs, unsigned long bp_pc);
  */
 void conflict_uprobe_step(void);
 
-#endif /* PITRACE_DRIVER_ARCH_H */
+#endif /* PITRACE_DRIVER_ARCH_CALLS_H */
