@@ -21,6 +21,7 @@
 
 #include "util/log.h"
 #include "pitrace/commands.h"
+#include "util/build_id.h"
 #include "util/popt.h"
 #include "util/sym_elf.h"
 #include "util/sym_search.h"

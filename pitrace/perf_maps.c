@@ -21,7 +21,7 @@
 #include "util/hashtab.h"
 #include "util/log.h"
 #include "pitrace/perf_maps.h"
-#include "util/symbols.h"
+#include "util/build_id.h"
 #include "util/trace_writer.h"
 
 #define PM_RING_PAGES 64	/* data pages per CPU: 256 KiB of records */

@@ -15,7 +15,7 @@
 #include <pitrace/format.h>
 #include "util/log.h"
 #include "pitrace/ptrace_maps.h"
-#include "util/symbols.h"
+#include "util/build_id.h"
 #include "util/trace_writer.h"
 
 void ptm_free(struct ptm_maps *m)

@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "arch/arch_sym.h"
+#include "util/build_id.h"
 #include "util/log.h"
 #include "util/sym_elf.h"
 #include "util/sym_kernel.h"
-#include "util/symbols.h"
 #include "util/trace_reader.h"
 
 /* One instance: entries of the core kernel point at it (compared by address). */

@@ -773,24 +773,6 @@ int sym_file_functions(const char *path, bool raw, void (*fn)(const char *name, 
 	return n;
 }
 
-size_t sym_file_build_id(const char *path, uint8_t *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-	Elf *elf;
-
-	if (fd < 0)
-		return 0;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF)
-		len = sym_elf_build_id(elf, buf, size);
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return len;
-}
-
 /*
  * A bare note area has no ELF header to hand to libelf's note reader
  * (gelf_getnote needs a section of an open Elf), so walk it: each note is an

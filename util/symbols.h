@@ -141,9 +141,6 @@ bool sym_session_ifunc(struct sym_session *s, const char *name);
 int sym_file_functions(const char *path, bool raw, void (*fn)(const char *name, void *arg),
 		       void *arg);
 
-/* The build-id of an ELF file; returns its length, 0 if none. */
-size_t sym_file_build_id(const char *path, uint8_t *buf, size_t size);
-
 /*
  * The GNU build-id in a bare sequence of ELF notes (4-byte aligned, as
  * /sys/kernel/notes holds the running kernel's); its length, 0 if none or

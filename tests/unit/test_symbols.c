@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "util/build_id.h"
 #include "util/symbols.h"
 #include "util/trace_reader.h"
 #include "tests/unit/unit.h"
