@@ -19,7 +19,7 @@
 #include <pitrace/format.h>
 #include <pitrace/stepenc.h>
 
-#include "kernel.h"
+#include "kstate.h"
 
 /* One CPU's ring buffer and its writer state. */
 struct pt_ring {

@@ -21,6 +21,7 @@
 #include "arch_calls.h"
 #include "conflict.h"
 #include "internal.h"
+#include "kernel.h"
 
 #define PT_DEFAULT_SUBBUF (64u << 10)
 #define PT_DEFAULT_BUFFER (4ull << 20)
