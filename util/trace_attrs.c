@@ -50,7 +50,5 @@ void trace_attrs_start(struct trace_writer *tw, const struct trace_attrs *a)
 
 void trace_attrs_stop(struct trace_writer *tw)
 {
-	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
-
-	tw_set_attr(tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
+	tw_set_stop_time(tw);
 }

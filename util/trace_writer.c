@@ -15,7 +15,6 @@
 #include <zstd.h>
 
 #include "util/log.h"
-#include "util/trace_attrs.h"
 #include "util/trace_dir.h"
 #include "util/trace_reader.h"
 #include "util/trace_writer.h"
@@ -494,6 +493,13 @@ int tw_set_attr(struct trace_writer *tw, unsigned type, const void *data, size_t
 int tw_set_attr_str(struct trace_writer *tw, unsigned type, const char *s)
 {
 	return tw_set_attr(tw, type, s, strlen(s) + 1);
+}
+
+void tw_set_stop_time(struct trace_writer *tw)
+{
+	struct pt_attr_time stop = { tw_realtime_ns(), tw_now_ns() };
+
+	tw_set_attr(tw, PT_ATTR_STOP_TIME, &stop, sizeof(stop));
 }
 
 void tw_add_features(struct trace_writer *tw, uint64_t features)
@@ -1074,7 +1080,7 @@ int tw_mark_cut_short(const char *dir, const char *state, const char *note,
 	tw->lost = t.lost;
 	tw->threads = t.threads;
 	tw->processes = t.processes;
-	trace_attrs_stop(tw);
+	tw_set_stop_time(tw);
 	if (note)
 		tw_set_attr_str(tw, PT_ATTR_NOTE, note);
 	ret = tw->dir && tw->name ? tw_write_header(tw, state) : -1;

@@ -109,6 +109,8 @@ int tw_error(const struct trace_writer *tw);
  * PT_ATTR_NOTE, which accumulate. */
 int tw_set_attr(struct trace_writer *tw, unsigned type, const void *data, size_t len);
 int tw_set_attr_str(struct trace_writer *tw, unsigned type, const char *s);
+/* PT_ATTR_STOP_TIME = now (trace_attrs_stop(), and a cut-short recording's end). */
+void tw_set_stop_time(struct trace_writer *tw);
 void tw_add_features(struct trace_writer *tw, uint64_t features);
 
 /*
