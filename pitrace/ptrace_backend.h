@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The ptrace backend's tracing engine, shared by `pitrace record` and
- * `pitrace attach`: single-steps every thread of the traced processes and
+ * The ptrace backend, as `pitrace record` and `pitrace attach` call it
+ * (ptrace_setup.c; its engine is ptrace_engine.c, its insides
+ * ptrace_int.h): single-steps every thread of the traced processes and
  * writes each executed user-mode instruction's address, task and module
  * records into a trace directory.
  */

@@ -19,7 +19,6 @@
 #include "pitrace/ptrace_atomic.h"
 #include "pitrace/ptrace_backend.h"
 #include "pitrace/ptrace_maps.h"
-#include "pitrace/ptrace_vdso.h"
 
 /* What the instructions at some addresses are, per process (insn_kind). */
 #define SC_CACHE_SIZE 1024
@@ -32,6 +31,31 @@ enum { INSN_OTHER, INSN_SYSCALL, INSN_PUSHES_FLAGS, INSN_ATOMIC, INSN_BREAKPOINT
 struct bp {
 	uint64_t addr;
 	uint8_t orig[ARCH_BREAKPOINT_MAX];
+};
+
+/*
+ * The vDSO calls a thread runs natively from their entry to their return
+ * (ptrace_vdso.c): stepped, clock_gettime's seqlock loop retries for as
+ * long as each step is slower than the kernel's clock updates.  A thread
+ * can have VDSO_MAX_CALLS under way at once: one per signal handler level.
+ */
+#define VDSO_MAX_CALLS 4
+
+/* One vDSO call of a thread, from its entry to its return. */
+struct vdso_call {
+	uint64_t entry;		  /* its first instruction */
+	uint64_t ret;		  /* the return address: the breakpoint it runs to */
+	uint64_t end_sp;	  /* the stack pointer once it has returned */
+	bool ret_in_reg;	  /* ret was read from a register: end_sp is the entry's sp */
+	unsigned sig_depth;	  /* the thread's handler depth when it was made */
+};
+
+/* A thread's vDSO calls: the innermost last. */
+struct ptrace_vdso {
+	bool native;		  /* running to calls[depth - 1].ret (thread.atomic holds it) */
+	bool failed_said;
+	unsigned depth;
+	struct vdso_call calls[VDSO_MAX_CALLS];
 };
 
 /* Longest run one software block step takes, and its pieces (ptrace_block.c). */
