@@ -25,10 +25,12 @@ grep -qx 'same name: names.h: post/names.h util/names.h' bad.out ||
 grep -q '^hidden: pitrace/abi.h: ' bad.out || { cat bad.out; fail "pitrace/abi.h is not reported"; }
 expect_eq "problems reported" 3 "$(wc -l <bad.out)"
 
-# The tree itself.  One cycle is known: callflow.h holds the types cf_runs.h
-# uses (cf_tally, cf_source, the limits) while callflow.c runs the runs;
-# it goes when those types have a header of their own.
-KNOWN='cycle: util/callflow -> util/cf_runs -> util/callflow ('
+# The tree itself.  One cycle is known, between modules, not headers: the
+# engine's files (callflow.c and the cf_*.c split from it) share
+# cf_internal.h, which includes the public callflow.h, and callflow.h holds
+# the types cf_runs.h uses (cf_tally, cf_source, the limits); it goes when
+# those types have a header of their own.
+KNOWN='cycle: util/callflow -> util/cf_internal -> util/callflow ('
 "$CHECK" -v "$ROOT" >tree.out 2>&1
 rc=$?
 grep -vF "$KNOWN" tree.out | grep -v '^include_cycles: ' >problems.out
