@@ -22,7 +22,7 @@ post -i t arc >arc.out 2>&1 || { cat arc.out; echo "FAIL kk-arc: post arc failed
 arc_block() {
 	awk -v f="$1" '/^#/ { if (hit) exit; n = 0; next }
 		{ blk[n++] = $0 }
-		$0 ~ "% +" f " \\[\\[kernel\\]\\]$" { hit = 1 }
+		$0 ~ "% +" f " \\[kernel\\]$" { hit = 1 }
 		END { if (hit) for (i = 0; i < n; i++) print blk[i] }' arc.out
 }
 # has_arc NAME FUNC DIRECTION OTHER: FUNC's block lists OTHER as caller (<) or callee (>)
@@ -34,7 +34,7 @@ has_arc() {
 		arc_block "$2" | head -n 20
 	fi
 }
-getpid_fn=$(grep -o -E '(__x64|__do|__ia32)_sys_getpid \[\[kernel\]\]' arc.out | head -n 1 | cut -d' ' -f1)
+getpid_fn=$(grep -o -E '(__x64|__do|__ia32)_sys_getpid \[kernel\]' arc.out | head -n 1 | cut -d' ' -f1)
 [ -n "$getpid_fn" ] && echo "PASS kk-arc-getpid" || echo "FAIL kk-arc-getpid: no kernel getpid function in post arc"
 has_arc kk-arc-getpid-from-user "${getpid_fn:-none}" '<' syscall
 has_arc kk-arc-read-from-user __x64_sys_read '<' read
@@ -43,8 +43,8 @@ has_arc kk-arc-read-vfs ksys_read '>' vfs_read
 has_arc kk-arc-write-from-user __x64_sys_write '<' write
 has_arc kk-arc-write-path __x64_sys_write '>' ksys_write
 has_arc kk-arc-write-vfs ksys_write '>' vfs_write
-grep -q -E '% +pipe_read \[\[kernel\]\]$' arc.out && echo "PASS kk-arc-pipe-read" || echo "FAIL kk-arc-pipe-read: pipe_read not in post arc"
-grep -q -E '% +pipe_write \[\[kernel\]\]$' arc.out && echo "PASS kk-arc-pipe-write" || echo "FAIL kk-arc-pipe-write: pipe_write not in post arc"
+grep -q -E '% +pipe_read \[kernel\]$' arc.out && echo "PASS kk-arc-pipe-read" || echo "FAIL kk-arc-pipe-read: pipe_read not in post arc"
+grep -q -E '% +pipe_write \[kernel\]$' arc.out && echo "PASS kk-arc-pipe-write" || echo "FAIL kk-arc-pipe-write: pipe_write not in post arc"
 has_arc kk-arc-mmap-from-user __x64_sys_mmap '<' mmap
 has_arc kk-arc-munmap-from-user __x64_sys_munmap '<' munmap
 has_arc kk-arc-openat-from-user __x64_sys_openat '<' open
