@@ -100,17 +100,6 @@ static int mode_cb(const struct popt *o, const char *arg, const char *cmd)
 	return 0;
 }
 
-static int on_cb(const struct popt *o, const char *arg, const char *cmd)
-{
-	struct ptrace_opts *pt = o->value;
-
-	(void)cmd;
-	if (name_patterns_check("attach: --on", arg) < 0)
-		return -1;
-	pt->on_syms[pt->nr_on_syms++] = (char *)arg;
-	return 0;
-}
-
 int cmd_attach(int argc, char **argv, struct pitrace_opts *opts)
 {
 	struct ptrace_opts o = { .out_dir = "pitrace.data" };
@@ -124,7 +113,7 @@ int cmd_attach(int argc, char **argv, struct pitrace_opts *opts)
 		OPT_CALLBACK(0, "mode", &o, "step|block", mode_cb,
 			     "single steps (default) or branch-to-branch blocks"),
 		OPT_FLAG(0, "follow-fork", &o.follow_fork, "also trace their new child processes"),
-		OPT_CALLBACK(0, "on", &o, "SYMBOLS", on_cb,
+		OPT_CALLBACK(0, "on", &o, "SYMBOLS", ptrace_on_cb,
 			     "record only while inside these functions (repeatable; names,\n"
 			     "comma lists, globs str*, re:REGEX, =NAME, as post's filters)"),
 		OPT_CALLBACK(0, "max-steps", &o.max_steps, "N", popt_count_cb,

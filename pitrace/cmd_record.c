@@ -59,17 +59,6 @@ static int mode_cb(const struct popt *o, const char *arg, const char *cmd)
 	return 0;
 }
 
-static int on_cb(const struct popt *o, const char *arg, const char *cmd)
-{
-	struct ptrace_opts *pt = o->value;
-
-	(void)cmd;
-	if (name_patterns_check("record: --on", arg) < 0)
-		return -1;
-	pt->on_syms[pt->nr_on_syms++] = (char *)arg;
-	return 0;
-}
-
 static int backend_cb(const struct popt *o, const char *arg, const char *cmd)
 {
 	(void)cmd;
@@ -174,7 +163,7 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 			 "also trace child processes and what they exec", .variants = FOR_PTRACE),
 		OPT_FLAG(0, "follow-fork", &a.pt.follow_fork,
 			 "(always: the driver traces CMD's descendants)", .variants = FOR_DRIVER),
-		OPT_CALLBACK(0, "on", &a.pt, "SYMBOLS", on_cb,
+		OPT_CALLBACK(0, "on", &a.pt, "SYMBOLS", ptrace_on_cb,
 			     "record only while inside these functions (repeatable; names,\n"
 			     "comma lists, globs str*, re:REGEX, =NAME, as post's filters)",
 			     .variants = FOR_PTRACE),

@@ -48,4 +48,12 @@ int ptrace_record(const struct ptrace_opts *o, char **argv);
  */
 int ptrace_attach(const struct ptrace_opts *o, const pid_t *pids, size_t nr_pids);
 
+struct popt;
+/*
+ * --on's option callback for record and attach (o->value: the struct
+ * ptrace_opts, whose on_syms has room for every argument): the patterns
+ * checked as post's filters check them, then kept.  0, or -1 after one line.
+ */
+int ptrace_on_cb(const struct popt *o, const char *arg, const char *cmd);
+
 #endif /* PITRACE_PTRACE_BACKEND_H */

@@ -17,6 +17,8 @@
 
 #include "util/filter.h"
 #include "util/log.h"
+#include "util/popt.h"
+#include "pitrace/ptrace_backend.h"
 #include "pitrace/ptrace_int.h"
 #include "util/symbols.h"
 #include "util/trace_writer.h"
@@ -291,4 +293,16 @@ void bp_report_missing(struct engine *e)
 	}
 	if (missing > 1 && missing == e->o.nr_on_syms)
 		pr_warn("--on: none of the %zu names was found: nothing was recorded", missing);
+}
+
+int ptrace_on_cb(const struct popt *o, const char *arg, const char *cmd)
+{
+	struct ptrace_opts *pt = o->value;
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s: --on", cmd);
+	if (name_patterns_check(what, arg) < 0)
+		return -1;
+	pt->on_syms[pt->nr_on_syms++] = (char *)arg;
+	return 0;
 }
