@@ -28,6 +28,7 @@ struct record_args {
 	struct record_driver_opts drv;
 	const char *backend;
 	bool count_mode, compress, no_pin, aslr;
+	bool single_step, soft_block;	  /* --single-step, --soft-block */
 };
 
 static int output_cb(const struct popt *o, const char *arg, const char *cmd)
@@ -156,9 +157,14 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 		OPT_CALLBACK(0, "mode", &a, "step|block|count", mode_cb,
 			     "single steps (default), blocks, or counts only",
 			     .variants = FOR_DRIVER),
-		OPT_FLAG(0, "soft-block", &a.pt.soft_block,
-			 "experimental: run code whose path its bytes decide natively,\n"
-			 "to breakpoints (step mode's trace, fewer stops)", .variants = FOR_PTRACE),
+		OPT_FLAG(0, "single-step", &a.single_step,
+			 "stop after every instruction (the reference; default on\n"
+			 "x86_64: code whose path its bytes decide runs natively\n"
+			 "to breakpoints, the same trace with fewer stops)",
+			 .variants = FOR_PTRACE),
+		OPT_FLAG(0, "soft-block", &a.soft_block,
+			 "run code whose path its bytes decide natively (the\n"
+			 "default on x86_64; elsewhere single steps)", .variants = FOR_PTRACE),
 		OPT_FLAG(0, "follow-fork", &a.pt.follow_fork,
 			 "also trace child processes and what they exec", .variants = FOR_PTRACE),
 		OPT_FLAG(0, "follow-fork", &a.pt.follow_fork,
@@ -211,6 +217,13 @@ int cmd_record(int argc, char **argv, struct pitrace_opts *opts)
 	a.pt.compress = a.drv.compress = a.compress;
 	a.pt.aslr = a.drv.aslr = a.aslr;
 	a.pt.pin = !a.no_pin;
+	if (a.single_step && a.soft_block) {
+		pr_err("record: --single-step and --soft-block exclude each other");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	/* software block steps are exact where the backend takes them: the default */
+	a.pt.soft_block = !a.single_step;
 	driver = a.backend ? !strcmp(a.backend, "driver") : access(PITRACE_DEVICE, F_OK) == 0;
 	if (ret == POPT_HELP) {
 		usage(&cmd, tables, driver);

@@ -17,7 +17,7 @@
 struct ptrace_opts {
 	const char *out_dir;	  /* trace directory */
 	bool block;		  /* --mode block: PTRACE_SINGLEBLOCK */
-	bool soft_block;	  /* --soft-block: code its bytes decide natively (experimental) */
+	bool soft_block;	  /* record: code its bytes decide natively (default; not --single-step) */
 	bool follow_fork;	  /* also trace child processes */
 	bool compress;		  /* zstd step streams */
 	bool shared;		  /* --shared: the trace readable by every user */

@@ -263,9 +263,11 @@ static int engine_finish(struct engine *e, const char *state)
 	tw_set_attr_str(e->tw, PT_ATTR_END_REASON, end_reason(e));
 	trace_attrs_stop(e->tw);
 	if (e->soft_block) {
-		char note[128];
+		char note[192];
 
-		snprintf(note, sizeof(note), "software block steps: %llu runs natively, %llu steps in them",
+		snprintf(note, sizeof(note),
+			 "software block steps: %llu runs natively, %llu steps in them;"
+			 " exact unless the program reads its own code (--single-step)",
 			 (unsigned long long)e->soft_runs, (unsigned long long)e->soft_steps);
 		tw_set_attr_str(e->tw, PT_ATTR_NOTE, note);
 	}

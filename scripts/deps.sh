@@ -3,7 +3,8 @@
 # Install every Debian package pitrace's build, demo, tests and packages
 # (man pages: pandoc; make deb: debhelper, dh-dkms, lintian; the viewer's
 # tests: tmux; the exports opened in a browser: chromium; the fuzzer: clang and
-# its libFuzzer and sanitizer runtimes) need, then cache the
+# its libFuzzer and sanitizer runtimes; programs this project did not write, recorded
+# by tests and benches: lua5.4, pigz) need, then cache the
 # test kernels' vmlinux with debug info (scripts/debug-vmlinux.sh).
 # Idempotent: installs only what is missing, non-interactively.
 set -eu
@@ -15,7 +16,8 @@ kcachegrind xvfb xdotool imagemagick tesseract-ocr tesseract-ocr-eng dbus chromi
 linux-headers-amd64 linux-headers-6.12-amd64 linux-image-amd64 linux-image-6.12-amd64
 qemu-system-x86 busybox-static cpio kmod
 pandoc man-db bash-completion dkms dh-dkms debhelper dpkg-dev lintian xz-utils tmux
-clang libclang-rt-14-dev"
+clang libclang-rt-14-dev
+lua5.4 pigz"
 
 # POWER's cross tools and kernels (make check tests both), then the test
 # kernels' vmlinux with debug info (kernel source lines, tests/vm kk60).

@@ -39,8 +39,9 @@ expect_eq "max-steps: ended" max-steps "$(info_field m ended)"
 "$PITRACE" record --max-steps 777 -o l1 -- "$PROGS/pt_loops" 2>/dev/null
 expect_eq "pt_loops --max-steps 777: exit status" 0 $?
 expect_eq "pt_loops --max-steps 777: steps" 777 "$(total_of l1)"
-# runs taken natively (--soft-block) and compressed streams count the same
-for opt in --soft-block -z; do
+# single steps (--single-step; the default runs straight code natively) and
+# compressed streams count the same
+for opt in --single-step -z; do
 	"$PITRACE" record $opt --max-steps 777 -o l1$opt -- "$PROGS/pt_loops" 2>/dev/null
 	expect_eq "pt_loops $opt --max-steps 777: exit status" 0 $?
 	expect_eq "pt_loops $opt --max-steps 777: steps" 777 "$(total_of l1$opt)"
