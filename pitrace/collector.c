@@ -52,6 +52,7 @@ struct collector {
 	uint8_t *copy;			/* one sub-buffer, for wrap mode */
 	bool wrapped;
 	int error;
+	const char *end_reason;	  /* PT_END_*, or NULL: PT_END_STOPPED */
 };
 
 /* Map every CPU's ring where the driver says it is (include/pitrace/abi.h). */
@@ -417,6 +418,11 @@ int collector_run(struct collector *c, int stop_fd)
 	return c->error ? -1 : 0;
 }
 
+void collector_set_end_reason(struct collector *c, const char *reason)
+{
+	c->end_reason = reason;
+}
+
 int collector_finish(struct collector *c, struct collector_summary *sum)
 {
 	uint64_t driver_lost = 0, marker_lost = 0;
@@ -486,6 +492,9 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 	if (c->wrapped)
 		tw_set_attr_str(c->tw, PT_ATTR_NOTE,
 				"wrap mode: older sub-buffers were overwritten before they were read");
+	tw_set_attr_str(c->tw, PT_ATTR_END_REASON,
+			c->error || tw_error(c->tw) ? PT_END_FAILED :
+			c->end_reason ? c->end_reason : PT_END_STOPPED);
 	trace_attrs_stop(c->tw);
 	sum->steps = tw_total_steps(c->tw);
 	sum->wrapped = c->wrapped;

@@ -58,6 +58,13 @@ int collector_run(struct collector *c, int stop_fd);
  */
 int collector_finish(struct collector *c, struct collector_summary *sum);
 
+/*
+ * Why the recording ends, for the header's END_REASON (PT_END_*): a
+ * session's is PT_END_STOPPED unless set; a trace that could not be written
+ * says PT_END_FAILED whatever was set.
+ */
+void collector_set_end_reason(struct collector *c, const char *reason);
+
 /* One line for the user: "1234 steps, 0 lost, 1 process, 1 thread: trace in DIR". */
 void collector_summary_line(const struct collector_summary *sum, const char *dir, char *buf,
 			    size_t size);

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pitrace/format.h"
 #include "pitrace/collector.h"
 #include "pitrace/driver_session.h"
 #include "util/log.h"
@@ -117,6 +118,7 @@ int record_driver(const struct record_driver_opts *o, char **argv)
 	} else {
 		if (pidfd < 0)
 			waitpid(pid, &status, 0);
+		collector_set_end_reason(c, PT_END_EXITED);
 		ret = collector_finish(c, &sum);
 		ioctl(ds.fd, PITRACE_IOC_RELEASE);
 		ds_close(&ds);

@@ -177,6 +177,7 @@ enum pt_attr_type {
 #define PT_END_DURATION "duration"	/* record/attach --duration SECONDS passed */
 #define PT_END_INTERRUPTED "interrupted" /* a signal to the recorder (SIGINT, SIGTERM...) */
 #define PT_END_FAILED "failed"		/* the trace could not be written (a NOTE says why) */
+#define PT_END_STOPPED "stopped"	/* a driver session ended by `pitrace stop` */
 
 /* The header file is padded to a multiple of this (PT_ATTR_PAD). */
 #define PT_HEADER_ROOM 4096

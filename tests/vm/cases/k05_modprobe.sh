@@ -39,6 +39,8 @@ grep -q "^pitrace: loaded the driver for kernel $rel (modprobe pitrace)$" err.ro
 	echo "PASS modprobe-says-so" || echo "FAIL modprobe-says-so: $(cat err.root)"
 check_eq modprobe-record-steps "steps of vm_loop" 30004 \
 	"$(post -i m.data info 2>/dev/null | sed -n 's/^steps: *//p')"
+check_eq modprobe-record-ended "why the recording ended" exited \
+	"$(post -i m.data info 2>/dev/null | sed -n 's/^ended: *//p')"
 ver=$(cat /sys/module/pitrace/version 2>/dev/null)
 line=$(pitrace --version | grep '^loaded driver:')
 case $line in

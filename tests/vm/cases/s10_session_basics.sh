@@ -99,6 +99,9 @@ n=$(symcount bypid work)
 [ "$n" = 200002 ] && pass session-by-pid-count || fail session-by-pid-count "work: $n steps, expected 200002"
 post -i bypid info | grep -q 'driver' && pass session-trace-backend ||
 	fail session-trace-backend "post info does not say driver"
+ended=$(post -i bypid info | sed -n 's/^ended: *//p')
+[ "$ended" = stopped ] && pass session-trace-ended ||
+	fail session-trace-ended "post info says ended: '$ended', expected stopped"
 # It holds kernel addresses (kallsyms, the KASLR slide): its owner's only.
 modes="$(stat -c %a bypid) $(stat -c %a bypid/kallsyms) $(stat -c %a bypid/header)"
 if [ "$modes" = "700 600 600" ] && ! su nobody -s /bin/sh -c "cat bypid/kallsyms" >/dev/null 2>&1 &&
