@@ -12,6 +12,19 @@
 /* The frames a replay may stack above its caller, plus that caller. */
 #define READER_REPLAY_FNS (CF_REPLAY_DEPTH_MAX + 1)
 
+/* A session's filter and the strings it points to: they live as long as it. */
+struct pass_filter {
+	struct session_filter f;
+	char *module, *symbol;
+};
+
+static void pass_filter_free(struct pass_filter *pf)
+{
+	free(pf->module);
+	free(pf->symbol);
+	pf->module = pf->symbol = NULL;
+}
+
 struct ptr_reader {
 	struct session_source src;
 	char *dir, *symfs, *buildid_dir, *debug_dir, *vmlinux;
@@ -25,8 +38,7 @@ struct ptr_reader {
 	int stop;		  /* what a callback returned to stop the pass */
 	struct callflow *cf;
 	bool fn_filter;		  /* module, symbol or ring given */
-	struct session_filter f;
-	char *module, *symbol;	  /* f's patterns, the reader's copies */
+	struct pass_filter pf;	  /* s's filter */
 	struct session_pass_stats pass;
 	struct ptr_pass_stats stats;
 	uint32_t replay_fn[READER_REPLAY_FNS]; /* a replay's frames' functions by depth */
@@ -88,26 +100,38 @@ static void reader_free(struct ptr_reader *r)
 	free(r->buildid_dir);
 	free(r->debug_dir);
 	free(r->vmlinux);
-	free(r->module);
-	free(r->symbol);
+	pass_filter_free(&r->pf);
 	free(r);
 }
 
-/* A session of the trace for filter f ("the reader" in its progress lines). */
-static int reader_session(struct ptr_reader *r, const struct session_filter *f)
+/*
+ * A session of the trace for filter f ("reader" in its progress lines), in
+ * place of the last one; that one stays when this cannot be opened (a bad
+ * pattern), so that the reader still answers about the last pass.
+ */
+static int reader_session(struct ptr_reader *r, struct pass_filter *pf)
 {
+	struct session *s;
 	int st;
 
+	st = session_open(&s, &r->src, &pf->f, SESSION_WINDOW_COUNTS, "reader");
+	if (st) {
+		pass_filter_free(pf);
+		return st == EXIT_USAGE ? PTR_ERR_USAGE : PTR_ERR_RUNTIME;
+	}
 	session_close(r->s);
-	r->s = NULL;
+	pass_filter_free(&r->pf);
+	r->s = s;
+	r->pf = *pf;
+	r->cf = NULL;
+	r->have_stats = false;
 	r->fresh = false;
-	st = session_open(&r->s, &r->src, f, SESSION_WINDOW_COUNTS, "reader");
-	return st == EXIT_USAGE ? PTR_ERR_USAGE : st ? PTR_ERR_RUNTIME : 0;
+	return 0;
 }
 
 struct ptr_reader *ptr_open(const char *dir, const struct ptr_open_options *opts, int *err)
 {
-	struct session_filter none = SESSION_FILTER_INIT;
+	struct pass_filter none = { .f = SESSION_FILTER_INIT };
 	struct ptr_open_options o;
 	struct ptr_reader *r;
 	int e = PTR_ERR_USAGE;
@@ -165,6 +189,7 @@ int ptr_trace_info(struct ptr_reader *r, struct ptr_trace_info *out)
 {
 	const struct trace_info *in;
 	struct ptr_trace_info i = { .size = sizeof(i) };
+	bool with_counted;
 	uint32_t size;
 
 	if (!r || !out)
@@ -180,7 +205,7 @@ int ptr_trace_info(struct ptr_reader *r, struct ptr_trace_info *out)
 	i.state = in->state;
 	i.argv = (const char *const *)(in->argv ? in->argv : r->argv_empty);
 	i.start_ns = in->start.monotonic_ns;
-	if (trace_totals(session_trace(r->s), NULL))
+	if (trace_totals(session_trace(r->s), &with_counted))
 		i.steps = in->totals.steps;
 	memcpy(out, &i, size < sizeof(i) ? size : sizeof(i));
 	out->size = size < sizeof(i) ? size : sizeof(i);
@@ -196,33 +221,33 @@ void ptr_filter_init(struct ptr_filter *f)
 }
 
 /* The session's filter from the caller's (NULL: everything). */
-static int reader_filter(struct ptr_reader *r, const struct ptr_filter *in)
+static int pass_filter_make(struct pass_filter *pf, const struct ptr_filter *in)
 {
 	struct ptr_filter f;
 
-	free(r->module);
-	free(r->symbol);
-	r->module = r->symbol = NULL;
-	r->f = (struct session_filter)SESSION_FILTER_INIT;
+	pf->f = (struct session_filter)SESSION_FILTER_INIT;
+	pf->module = pf->symbol = NULL;
 	if (!in)
 		return 0;
 	if (!copy_in(&f, sizeof(f), in))
 		return PTR_ERR_VERSION;
 	if (f.ring < PTR_RING_ALL || f.ring > PTR_RING_KERNEL)
 		return PTR_ERR_USAGE;
-	r->module = dup_or_null(f.module);
-	r->symbol = dup_or_null(f.symbol);
-	if ((f.module && !r->module) || (f.symbol && !r->symbol))
+	pf->module = dup_or_null(f.module);
+	pf->symbol = dup_or_null(f.symbol);
+	if ((f.module && !pf->module) || (f.symbol && !pf->symbol)) {
+		pass_filter_free(pf);
 		return PTR_ERR_RUNTIME;
-	r->f.pid = f.pid;
-	r->f.tid = f.tid;
-	r->f.module = r->module;
-	r->f.symbol = r->symbol;
-	r->f.ring = f.ring;	/* enum ptr_ring is enum session_ring */
-	r->f.from = f.from;
-	r->f.to = f.to;
-	r->f.time_from = f.time_from;
-	r->f.time_to = f.time_to;
+	}
+	pf->f.pid = f.pid;
+	pf->f.tid = f.tid;
+	pf->f.module = pf->module;
+	pf->f.symbol = pf->symbol;
+	pf->f.ring = f.ring;	/* enum ptr_ring is enum session_ring */
+	pf->f.from = f.from;
+	pf->f.to = f.to;
+	pf->f.time_from = f.time_from;
+	pf->f.time_to = f.time_to;
 	return 0;
 }
 
@@ -405,7 +430,7 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
 /* A task record of a selected thread (mappings are the process's: their tid is 0). */
 static bool task_selected(struct ptr_reader *r, uint32_t pid, uint32_t tid)
 {
-	return (!r->f.pid || pid == r->f.pid) && (!r->f.tid || !tid || tid == r->f.tid);
+	return (!r->pf.f.pid || pid == r->pf.f.pid) && (!r->pf.f.tid || !tid || tid == r->pf.f.tid);
 }
 
 static void tell_task(struct ptr_reader *r, const struct trace_event *ev)
@@ -562,7 +587,7 @@ static int reader_pass(struct ptr_reader *r)
 	if (!r->cf || session_add_consumer(r->s, &raw_ops, r) < 0 ||
 	    cf_add_consumer(r->cf, steps ? &each_step_ops : &calls_ops, r) < 0)
 		return PTR_ERR_RUNTIME;
-	r->fn_filter = r->f.module || r->f.symbol || r->f.ring;
+	r->fn_filter = r->pf.f.module || r->pf.f.symbol || r->pf.f.ring;
 	memset(&r->pass, 0, sizeof(r->pass));
 	st = session_run(r->s);
 	r->stats = (struct ptr_pass_stats){
@@ -580,6 +605,7 @@ static int reader_pass(struct ptr_reader *r)
 int ptr_run(struct ptr_reader *r, const struct ptr_filter *f, const struct ptr_callbacks *cb,
 	    void *ctx)
 {
+	struct pass_filter pf;
 	int e;
 
 	if (!r || !cb)
@@ -588,11 +614,11 @@ int ptr_run(struct ptr_reader *r, const struct ptr_filter *f, const struct ptr_c
 		return PTR_ERR_STATE;
 	if (!copy_in(&r->cb, sizeof(r->cb), cb))
 		return PTR_ERR_VERSION;
-	e = reader_filter(r, f);
+	e = pass_filter_make(&pf, f);
 	if (e < 0)
 		return e;
-	if (!r->fresh || !filter_is_empty(&r->f)) {
-		e = reader_session(r, &r->f);
+	if (!r->fresh || !filter_is_empty(&pf.f)) {
+		e = reader_session(r, &pf);
 		if (e < 0)
 			return e;
 	}

@@ -318,6 +318,8 @@ static void test_resolve(void)
 static void test_errors(void)
 {
 	struct ptr_open_options o = { .size = 0 };
+	struct ptr_trace_info info = { .size = sizeof(info) };
+	struct ptr_location loc = { .size = sizeof(loc) };
 	struct ptr_reader *r;
 	struct ptr_filter f;
 	char missing[PATH_MAX];
@@ -340,6 +342,14 @@ static void test_errors(void)
 	f.symbol = "re:(";
 	CU_ASSERT_EQUAL(ptr_run(r, &f, &calls_cb, NULL), PTR_ERR_USAGE);
 	CU_ASSERT_EQUAL(ptr_run(r, NULL, NULL, NULL), PTR_ERR_USAGE);
+	/* a pass that could not start leaves the last one's answers */
+	CU_ASSERT_EQUAL(ptr_run(r, NULL, &calls_cb, &(struct told){ .r = r }), 0);
+	CU_ASSERT_EQUAL(ptr_run(r, &f, &calls_cb, NULL), PTR_ERR_USAGE);
+	CU_ASSERT_EQUAL(ptr_trace_info(r, &info), 0);
+	CU_ASSERT(info.format_version > 0);
+	CU_ASSERT_EQUAL(info.steps, NR_STEPS);
+	CU_ASSERT(ptr_nr_funcs(r) > 0);
+	CU_ASSERT_EQUAL(ptr_resolve(r, PID, 0x1000, 0, &loc), 0);
 	CU_ASSERT_STRING_EQUAL(ptr_strerror(PTR_ERR_STATE), "not possible now");
 	ptr_close(r);
 }
