@@ -2,13 +2,15 @@
 /*
  * count_steps: a per-step consumer of libpitrace's reader
  * (include/pitrace/reader.h): steps per function, kernel steps, system
- * calls and the instruction mix of a trace, from every step.
+ * calls, signals and the instruction mix of a trace, from every step.
  *
  *   cc -o count_steps count_steps.c $(pkg-config --cflags --libs libpitrace)
  *   count_steps [-f FROM] [-t TO] [-S SYMBOL] TRACE_DIR
  *
- * Prints "steps N", "kernel N", "syscalls N", "class NAME N" per
- * instruction class, then "N function module" per function.
+ * Prints "steps N", "kernel N", "syscalls N", "tasks N", "async KIND N"
+ * per kind of asynchronous entry (signal, sigreturn, interrupt, ...),
+ * "class NAME N" per instruction class, then "N function module" per
+ * function.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,10 +24,15 @@ static const char *const class_names[] = {
 	"invalid", "other", "call", "ret", "jump", "cond", "syscall", "int", "kret",
 };
 #define NR_CLASSES (sizeof(class_names) / sizeof(class_names[0]))
+static const char *const async_names[] = {
+	"?", "signal", "sigreturn", "interrupt", "exception", "irq",
+};
+#define NR_ASYNC (sizeof(async_names) / sizeof(async_names[0]))
 
 struct counts {
-	uint64_t steps, kernel, syscalls, bad_bytes;
+	uint64_t steps, kernel, syscalls, tasks, bad_bytes;
 	uint64_t classes[NR_CLASSES];
+	uint64_t async[NR_ASYNC];
 	uint64_t *per_func;	  /* by function id */
 	uint32_t size;
 };
@@ -63,10 +70,28 @@ static int on_syscall(void *ctx, const struct ptr_syscall *e)
 	return 0;
 }
 
+static int on_async(void *ctx, const struct ptr_async *e)
+{
+	struct counts *c = ctx;
+
+	c->async[e->kind < NR_ASYNC ? e->kind : 0]++;
+	return 0;
+}
+
+static int on_task(void *ctx, const struct ptr_task *e)
+{
+	(void)e;
+	((struct counts *)ctx)->tasks++;
+	return 0;
+}
+
 static void print(struct ptr_reader *r, const struct counts *c)
 {
-	printf("steps %" PRIu64 "\nkernel %" PRIu64 "\nsyscalls %" PRIu64 "\n", c->steps,
-	       c->kernel, c->syscalls);
+	printf("steps %" PRIu64 "\nkernel %" PRIu64 "\nsyscalls %" PRIu64 "\ntasks %" PRIu64 "\n",
+	       c->steps, c->kernel, c->syscalls, c->tasks);
+	for (size_t k = 0; k < NR_ASYNC; k++)
+		if (c->async[k])
+			printf("async %s %" PRIu64 "\n", async_names[k], c->async[k]);
 	if (c->bad_bytes)
 		printf("short-bytes %" PRIu64 "\n", c->bad_bytes);
 	for (size_t k = 0; k < NR_CLASSES; k++)
@@ -82,7 +107,10 @@ static void print(struct ptr_reader *r, const struct counts *c)
 
 int main(int argc, char **argv)
 {
-	struct ptr_callbacks cb = { .size = sizeof(cb), .step = on_step, .syscall = on_syscall };
+	struct ptr_callbacks cb = {
+		.size = sizeof(cb), .step = on_step, .syscall = on_syscall, .async = on_async,
+		.task = on_task,
+	};
 	struct counts c = { 0 };
 	struct ptr_filter f;
 	struct ptr_reader *r;

@@ -8,7 +8,9 @@
 # per function must be profile's; steps per function profile's Base, and
 # in all post info's steps; a window's and a symbol filter's the same as
 # post's with them; a calls-only pass keeps the engine's fast path (calls
-# taken whole).
+# taken whole).  Then tests/progs/arc_signal (three SIGUSR1 handlers):
+# signals, sigreturns and task records as post info counts them, and the
+# handlers' frames as calls.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
 
@@ -63,6 +65,22 @@ expect_same_file "steps per function in a window" profile.wbase reader.wbase
 expect_eq "steps of cmp" "$(awk '$4 == "cmp" { print $2 }' profile.rows)" \
 	"$(awk '$2 == "cmp" { print $1 }' cmp.out)"
 expect_eq "functions with -S cmp" 1 "$(grep -c -v '^[a-z]' cmp.out)"
+
+# signals and tasks, as post info counts them
+LD_BIND_NOW=1 arc_record sig "$PROGS/arc_signal"
+./count_steps sig >sig.out || fail "count_steps on arc_signal"
+"$POST" -i sig info >sig.info || fail "post info"
+async=$(sed -n 's/^async: *//p' sig.info)
+expect_eq "signals of arc_signal" 3 "$(sed -n 's/^async signal //p' sig.out)"
+expect_eq "signals" "$(sed -n 's/.*signals \([0-9]*\).*/\1/p' <<<"$async")" \
+	"$(sed -n 's/^async signal //p' sig.out)"
+expect_eq "sigreturns" "$(sed -n 's/.*sigreturns \([0-9]*\).*/\1/p' <<<"$async")" \
+	"$(sed -n 's/^async sigreturn //p' sig.out)"
+expect_eq "task records" "$(sed -n 's/^tasks: *//p' sig.info)" "$(sed -n 's/^tasks //p' sig.out)"
+expect_eq "steps of arc_signal" "$(sed -n 's/^steps: *//p' sig.info)" \
+	"$(sed -n 's/^steps //p' sig.out)"
+./top_callers sig >sig.rows || fail "top_callers on arc_signal"
+expect_eq "handler calls" 3 "$(awk '$4 == "on_usr1" { print $1 }' sig.rows)"
 
 # bad input: one line from the library, exit 1
 run_expect_status "top_callers on no trace" 1 ./top_callers no-such-trace 2>err.out
