@@ -185,7 +185,7 @@ void ptr_close(struct ptr_reader *r)
 		reader_free(r);
 }
 
-int ptr_trace_info(struct ptr_reader *r, struct ptr_trace_info *out)
+int ptr_get_trace_info(struct ptr_reader *r, struct ptr_trace_info *out)
 {
 	const struct trace_info *in;
 	struct ptr_trace_info i = { .size = sizeof(i) };
@@ -631,7 +631,7 @@ int ptr_run(struct ptr_reader *r, const struct ptr_filter *f, const struct ptr_c
 	return e;
 }
 
-int ptr_pass_stats(struct ptr_reader *r, struct ptr_pass_stats *out)
+int ptr_get_pass_stats(struct ptr_reader *r, struct ptr_pass_stats *out)
 {
 	uint32_t size;
 
@@ -654,7 +654,7 @@ uint32_t ptr_nr_funcs(struct ptr_reader *r)
 	return r && r->cf && !r->fresh ? cf_nr_funcs(r->cf) : 0;
 }
 
-int ptr_func(struct ptr_reader *r, uint32_t id, struct ptr_func *out)
+int ptr_get_func(struct ptr_reader *r, uint32_t id, struct ptr_func *out)
 {
 	const struct cf_func *fn;
 	struct ptr_func p = { .size = sizeof(p) };

@@ -100,7 +100,7 @@ static void print(struct ptr_reader *r, const struct counts *c)
 	for (uint32_t id = 0; id < c->size; id++) {
 		struct ptr_func f = { .size = sizeof(f) };
 
-		if (c->per_func[id] && !ptr_func(r, id, &f))
+		if (c->per_func[id] && !ptr_get_func(r, id, &f))
 			printf("%" PRIu64 " %s %s\n", c->per_func[id], f.name, f.module);
 	}
 }

@@ -76,7 +76,7 @@ static void print_stats(struct ptr_reader *r)
 {
 	struct ptr_pass_stats st = { .size = sizeof(st) };
 
-	if (ptr_pass_stats(r, &st) == 0)
+	if (ptr_get_pass_stats(r, &st) == 0)
 		fprintf(stderr, "pass: %" PRIu64 " steps, %" PRIu64 " one at a time, %" PRIu64
 			" calls taken whole (%" PRIu64 " steps), %.3f s of CPU\n", st.steps,
 			st.steps_single, st.calls_whole, st.steps_whole, st.cpu_seconds);
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 
 		if (!t.rows[i].calls && !t.rows[i].base && !t.rows[i].cum)
 			continue;
-		if (ptr_func(r, t.rows[i].id, &f))
+		if (ptr_get_func(r, t.rows[i].id, &f))
 			continue;
 		printf("%" PRIu64 " %" PRIu64 " %" PRIu64 " %s %s\n", t.rows[i].calls,
 		       t.rows[i].base, t.rows[i].cum, f.name, f.module);

@@ -110,7 +110,7 @@ struct ptr_trace_info {
 	uint64_t start_ns;	  /* CLOCK_MONOTONIC at the start: event times count from it */
 	uint64_t steps;		  /* steps the recorder counted (its TOTALS), 0 unknown */
 };
-int ptr_trace_info(struct ptr_reader *r, struct ptr_trace_info *out);
+int ptr_get_trace_info(struct ptr_reader *r, struct ptr_trace_info *out);
 
 /* ---- what a pass looks at: post's filters and window (docs/post.md) ---- */
 
@@ -168,7 +168,7 @@ struct ptr_step {
 	uint8_t insn_class;	  /* enum ptr_insn_class */
 	uint8_t len;		  /* the instruction's length, 0 unknown */
 	uint8_t nr_bytes;	  /* bytes[] read from the module, 0 unavailable */
-	uint32_t func;		  /* the function it counts for (ptr_func) */
+	uint32_t func;		  /* the function it counts for (ptr_get_func) */
 	const uint8_t *bytes;	  /* the instruction's bytes */
 };
 
@@ -193,7 +193,7 @@ struct ptr_call {
 	uint32_t depth;		  /* frames on the thread's stack with this one, from 1 */
 	uint64_t index;		  /* its first step's index */
 	uint64_t time_ns;
-	uint32_t caller, callee;  /* functions (ptr_func); caller PTR_NO_FUNC for roots */
+	uint32_t caller, callee;  /* functions (ptr_get_func); caller PTR_NO_FUNC for roots */
 	uint64_t pc;		  /* where the call was made (the call instruction), 0 none */
 	uint64_t target;	  /* where the callee was entered, 0 unknown */
 	uint8_t kind;		  /* enum ptr_call_kind */
@@ -355,7 +355,7 @@ struct ptr_pass_stats {
 	uint64_t steps_whole;	  /* their steps */
 	double cpu_seconds;	  /* the pass's CPU time, every thread's */
 };
-int ptr_pass_stats(struct ptr_reader *r, struct ptr_pass_stats *out);
+int ptr_get_pass_stats(struct ptr_reader *r, struct ptr_pass_stats *out);
 
 /* ---- functions and addresses ---- */
 
@@ -371,14 +371,14 @@ struct ptr_func {
 	uint64_t addr;		  /* its first address */
 };
 /* Function id (of an event, during a pass or after it); PTR_ERR_USAGE for an unknown id. */
-int ptr_func(struct ptr_reader *r, uint32_t id, struct ptr_func *out);
+int ptr_get_func(struct ptr_reader *r, uint32_t id, struct ptr_func *out);
 /* Functions known so far (ids are 0 .. this - 1). */
 uint32_t ptr_nr_funcs(struct ptr_reader *r);
 
 /* Everything known about one address. */
 struct ptr_location {
 	uint32_t size;
-	uint32_t func;		  /* its function (ptr_func) */
+	uint32_t func;		  /* its function (ptr_get_func) */
 	const char *module;	  /* "[unknown]" when nothing is mapped there */
 	const char *module_path;
 	uint64_t module_offset;	  /* the module's ELF virtual address of it */

@@ -123,7 +123,7 @@ static const char *fname(struct ptr_reader *r, uint32_t id)
 	static struct ptr_func f;
 
 	f.size = sizeof(f);
-	if (id == PTR_NO_FUNC || ptr_func(r, id, &f))
+	if (id == PTR_NO_FUNC || ptr_get_func(r, id, &f))
 		return "-";
 	return strncmp(f.name, "ut_reader_", 10) ? f.name : f.name + 10;
 }
@@ -276,16 +276,16 @@ static void test_sizes(void)
 	CU_ASSERT_EQUAL(t.steps, NR_STEPS);
 	old.size = 0;
 	CU_ASSERT_EQUAL(ptr_run(t.r, NULL, &old, &t), PTR_ERR_VERSION);
-	CU_ASSERT_EQUAL(ptr_pass_stats(t.r, &st), 0);
+	CU_ASSERT_EQUAL(ptr_get_pass_stats(t.r, &st), 0);
 	CU_ASSERT_EQUAL(st.steps, NR_STEPS);
 	/* a struct passed out is cut to the caller's size, and says so */
-	CU_ASSERT_EQUAL(ptr_func(t.r, 0, &fn), 0);
+	CU_ASSERT_EQUAL(ptr_get_func(t.r, 0, &fn), 0);
 	CU_ASSERT_EQUAL(fn.size, offsetof(struct ptr_func, name));
 	CU_ASSERT(!PTR_HAS(&fn, name));
 	fn.size = sizeof(fn);
-	CU_ASSERT_EQUAL(ptr_func(t.r, 0, &fn), 0);
+	CU_ASSERT_EQUAL(ptr_get_func(t.r, 0, &fn), 0);
 	CU_ASSERT(PTR_HAS(&fn, addr));
-	CU_ASSERT_EQUAL(ptr_func(t.r, ptr_nr_funcs(t.r), &fn), PTR_ERR_USAGE);
+	CU_ASSERT_EQUAL(ptr_get_func(t.r, ptr_nr_funcs(t.r), &fn), PTR_ERR_USAGE);
 	ptr_close(t.r);
 }
 
@@ -345,7 +345,7 @@ static void test_errors(void)
 	/* a pass that could not start leaves the last one's answers */
 	CU_ASSERT_EQUAL(ptr_run(r, NULL, &calls_cb, &(struct told){ .r = r }), 0);
 	CU_ASSERT_EQUAL(ptr_run(r, &f, &calls_cb, NULL), PTR_ERR_USAGE);
-	CU_ASSERT_EQUAL(ptr_trace_info(r, &info), 0);
+	CU_ASSERT_EQUAL(ptr_get_trace_info(r, &info), 0);
 	CU_ASSERT(info.format_version > 0);
 	CU_ASSERT_EQUAL(info.steps, NR_STEPS);
 	CU_ASSERT(ptr_nr_funcs(r) > 0);
