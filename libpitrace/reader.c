@@ -418,7 +418,7 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
 		s.len = st->site->insn.len;
 		s.nr_bytes = in->nr_bytes;
 		s.func = st->fn;
-		s.bytes = in->bytes;
+		memcpy(s.bytes, in->bytes, sizeof(s.bytes));
 		answer(r, r->cb.step(r->ctx, &s));
 	}
 	if (r->cb.syscall && !st->ring && st->site->insn.cls == ARCH_INSN_SYSCALL)

@@ -169,7 +169,8 @@ struct ptr_step {
 	uint8_t len;		  /* the instruction's length, 0 unknown */
 	uint8_t nr_bytes;	  /* bytes[] read from the module, 0 unavailable */
 	uint32_t func;		  /* the function it counts for (ptr_get_func) */
-	const uint8_t *bytes;	  /* the instruction's bytes */
+	uint8_t bytes[PTR_INSN_MAX_LEN]; /* the instruction's bytes (a copy: ptr_resolve
+				   * in the callback leaves them as they are) */
 };
 
 /* How a frame was entered (the engine's entry kinds, docs/callflow-internals.md). */
