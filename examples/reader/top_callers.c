@@ -5,10 +5,13 @@
  * asked for, so the call-flow engine keeps its fast path.
  *
  *   cc -o top_callers top_callers.c $(pkg-config --cflags --libs libpitrace)
- *   top_callers [-n N] [-s] TRACE_DIR
+ *   top_callers [-n N] [-s] [-e] [-1] TRACE_DIR
  *
  * Prints "calls base cum function module" per function, most calls first;
- * -n N the first N only, -s the pass's figures on stderr.
+ * -n N the first N only, -s the pass's figures on stderr.  -e prints each
+ * call and return as it comes instead; -1 asks for steps too (and drops
+ * them), which makes the engine take every step one at a time: the
+ * calls and returns must be the same.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -63,6 +66,33 @@ static int on_return(void *ctx, const struct ptr_return *r)
 	return 0;
 }
 
+/* -e: every call and return, with every field but the time. */
+static int print_call(void *ctx, const struct ptr_call *c)
+{
+	(void)ctx;
+	printf("call %u %u depth %u index %" PRIu64 " %u -> %u kind %u pc %#" PRIx64
+	       " target %#" PRIx64 "\n", c->pid, c->tid, c->depth, c->index, c->caller,
+	       c->callee, c->kind, c->pc, c->target);
+	return 0;
+}
+
+static int print_return(void *ctx, const struct ptr_return *r)
+{
+	(void)ctx;
+	printf("ret %u %u depth %u index %" PRIu64 " %u <- %u base %" PRIu64 " cum %" PRIu64
+	       " arc_cum %" PRIu64 " fn_cum %" PRIu64 " kind %u call_kind %u\n", r->pid, r->tid,
+	       r->depth, r->index, r->caller, r->func, r->base, r->cum, r->arc_cum, r->fn_cum,
+	       r->kind, r->call_kind);
+	return 0;
+}
+
+static int drop_step(void *ctx, const struct ptr_step *s)
+{
+	(void)ctx;
+	(void)s;
+	return 0;
+}
+
 static int by_calls(const void *a, const void *b)
 {
 	const struct func_row *x = a, *y = b;
@@ -90,13 +120,19 @@ int main(int argc, char **argv)
 	long top = -1;
 	int c, err, stats = 0;
 
-	while ((c = getopt(argc, argv, "n:s")) != -1) {
-		if (c == 'n')
+	while ((c = getopt(argc, argv, "n:se1")) != -1) {
+		if (c == 'n') {
 			top = strtol(optarg, NULL, 10);
-		else if (c == 's')
+		} else if (c == 's') {
 			stats = 1;
-		else
+		} else if (c == 'e') {
+			cb.call = print_call;
+			cb.ret = print_return;
+		} else if (c == '1') {
+			cb.step = drop_step;
+		} else {
 			goto usage;
+		}
 	}
 	if (optind != argc - 1)
 		goto usage;
@@ -131,6 +167,6 @@ int main(int argc, char **argv)
 	ptr_close(r);
 	return 0;
 usage:
-	fprintf(stderr, "usage: top_callers [-n N] [-s] TRACE_DIR\n");
+	fprintf(stderr, "usage: top_callers [-n N] [-s] [-e] [-1] TRACE_DIR\n");
 	return 2;
 }

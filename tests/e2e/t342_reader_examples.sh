@@ -8,7 +8,8 @@
 # per function must be profile's; steps per function profile's Base, and
 # in all post info's steps; a window's and a symbol filter's the same as
 # post's with them; a calls-only pass keeps the engine's fast path (calls
-# taken whole).  Then tests/progs/arc_signal (three SIGUSR1 handlers):
+# taken whole) and tells the same calls and returns as a pass that takes
+# every step one at a time.  Then tests/progs/arc_signal (three SIGUSR1 handlers):
 # signals, sigreturns and task records as post info counts them, and the
 # handlers' frames as calls.
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +40,13 @@ expect_same_file "calls, Base and Cum per function" profile.rows reader.rows
 whole=$(sed -n 's/.* \([0-9]*\) calls taken whole.*/\1/p' stats.err)
 [ -n "$whole" ] && [ "$whole" -gt 100 ] ||
 	{ cat stats.err; fail "a calls-only pass took not over 100 calls whole: '$whole'"; }
+
+# the fast path's calls and returns, every field of each, in order, are
+# those of the engine taking every step one at a time (as post --verify)
+./top_callers -e tr >fast.events || fail "top_callers -e"
+./top_callers -e -1 tr >single.events || fail "top_callers -e -1"
+[ "$(wc -l <fast.events)" -gt 1000 ] || fail "under 1000 calls and returns told"
+expect_same_file "calls and returns one step at a time" fast.events single.events
 
 steps=$("$POST" -i tr info | sed -n 's/^steps: *//p')
 ./count_steps tr >steps.out || fail "count_steps"
