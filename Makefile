@@ -152,16 +152,32 @@ $(O)/libpost.a: $(filter-out $(O)/post/main.o,$(POST_OBJ))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace-cmd.a $(O)/libpost.a $(O)/libcore.a
+$(O)/unit-tests: $(UNIT_OBJ) $(O)/libpitrace/reader.o $(O)/libpitrace-cmd.a $(O)/libpost.a \
+		 $(O)/libcore.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CORE) -lcunit -lncursesw -ltinfo
 
-# libpitrace: pitrace_on()/pitrace_off() for traced programs (include/pitrace/pitrace.h).
-# The soname's number changes only when a program linked with it would break.
+# libpitrace: pitrace_on()/pitrace_off() for traced programs (include/pitrace/pitrace.h)
+# and the trace reader (include/pitrace/reader.h: libpitrace/reader.c over the
+# report session, the engine and the symbols, built position-independent in
+# $(O)/pic).  The version script exports pitrace_* and ptr_* only, so the
+# shared code's names never meet a program's.  The soname's number changes
+# only when a program linked with it would break.
 LIBPITRACE_SONAME := libpitrace.so.0
-$(LIB)/$(LIBPITRACE_SONAME): libpitrace/pitrace.c include/pitrace/pitrace.h include/pitrace/abi.h \
+LIBPITRACE_OBJ := $(O)/pic/libpitrace/pitrace.o $(O)/pic/libpitrace/reader.o
+$(O)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+$(O)/pic/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH)"'
+$(O)/pic/util/version.o: $(O)/version-stamp
+$(O)/pic/util/version.o: CFLAGS += -DPITRACE_VERSION='"$(VERSION)"'
+$(O)/libcore-pic.a: $(CORE_SRC:%.c=$(O)/pic/%.o)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(LIB)/$(LIBPITRACE_SONAME): $(LIBPITRACE_OBJ) $(O)/libcore-pic.a libpitrace/libpitrace.map \
 			    $(LIB)/.arch
-	$(CC) $(CPPFLAGS) $(filter-out -MMD -MP,$(CFLAGS)) -fPIC -shared $(LDFLAGS) \
-		-Wl,-soname,$(LIBPITRACE_SONAME) -o $@ $<
+	$(CC) $(CFLAGS) -shared $(LDFLAGS) -Wl,-soname,$(LIBPITRACE_SONAME) \
+		-Wl,--version-script,libpitrace/libpitrace.map -Wl,--no-undefined \
+		-o $@ $(LIBPITRACE_OBJ) $(O)/libcore-pic.a $(LDLIBS_CORE)
 
 $(LIB)/libpitrace.so: $(LIB)/$(LIBPITRACE_SONAME)
 	ln -sf $(LIBPITRACE_SONAME) $@
@@ -347,7 +363,8 @@ deb: dist
 check-pkg: deb progs
 	PT_PROGS=$(O)/progs tests/pkg/install.sh
 
--include $(CORE_OBJ:.o=.d) $(PITRACE_OBJ:.o=.d) $(POST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(PITRACE_OBJ:.o=.d) $(POST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
+	$(CORE_SRC:%.c=$(O)/pic/%.d) $(LIBPITRACE_OBJ:.o=.d) $(O)/libpitrace/reader.d
 
 # ---- fuzzing: post's trace reader and reports under libFuzzer, ASan and UBSan ----
 # make fuzz runs for FUZZ_TIME seconds (default 600); make check-fuzz (part of

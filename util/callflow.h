@@ -177,6 +177,7 @@ struct cf_frame {
 /* One thread as the engine sees it. Consumers may keep state in user[]. */
 struct cf_thread {
 	uint32_t pid, tid;
+	uint32_t cpu;		  /* the CPU of its last steps (per-CPU streams), else UINT32_MAX */
 	uint64_t steps;		  /* steps of this thread so far (its clock) */
 	uint32_t depth;		  /* frames on the stack */
 	uint32_t max_depth;

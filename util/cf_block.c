@@ -55,6 +55,7 @@ void cf_on_block(struct callflow *cf, const struct trace_event *ev)
 {
 	struct cf_thread *t = cf_thread_get(cf, ev->pid, ev->tid);
 
+	t->cpu = ev->cpu;
 	cf_expand_block(cf, t, true, ev->pc);
 	t->block = *ev;
 	t->have_block = true;

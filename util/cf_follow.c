@@ -596,6 +596,7 @@ void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct st
 		return;
 	}
 	t = cf_thread_get(cf, ev->pid, ev->tid);
+	t->cpu = ev->cpu;
 	runs = cf->bulk_ok && cf->counting;
 	cf->cur_base = cu.first;
 	while (cu.k < cu.n) {

@@ -325,7 +325,10 @@ static inline bool expected_flow(const struct cf_thread *t, const struct arch_in
 
 static inline void cf_on_step(struct callflow *cf, const struct trace_event *ev)
 {
-	cf_thread_step(cf, cf_thread_get(cf, ev->pid, ev->tid), ev);
+	struct cf_thread *t = cf_thread_get(cf, ev->pid, ev->tid);
+
+	t->cpu = ev->cpu;
+	cf_thread_step(cf, t, ev);
 }
 
 /* ---- events (callflow.c) ---- */

@@ -295,3 +295,9 @@ const struct cf_site_info *cf_sites_info(struct cf_sites *s, struct callflow *cf
 	}
 	return &e->info;
 }
+
+const struct cf_site_info *cf_sites_code(struct cf_sites *s, struct callflow *cf, uint32_t pid,
+					 uint64_t pc, uint8_t ring)
+{
+	return &s->cold[lookup(s, cf, pid, pc, ring)].info;
+}

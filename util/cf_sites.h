@@ -43,4 +43,11 @@ struct cf_site_info {
 const struct cf_site_info *cf_sites_info(struct cf_sites *s, struct callflow *cf, uint32_t pid,
 					 uint64_t pc, uint8_t ring);
 
+/*
+ * The same without file, line and text (they are left as they are): for a
+ * consumer of every step that wants its bytes, not its source line.
+ */
+const struct cf_site_info *cf_sites_code(struct cf_sites *s, struct callflow *cf, uint32_t pid,
+					 uint64_t pc, uint8_t ring);
+
 #endif /* PT_CF_SITES_H */

@@ -84,6 +84,7 @@ struct cf_thread *cf_thread_get(struct callflow *cf, uint32_t pid, uint32_t tid)
 	t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
+	t->cpu = UINT32_MAX;
 	t->top_resuming = -1;
 	cf->thread_hash[i] = t;
 	if (cf->nr_threads == cf->threads_size) {

@@ -42,6 +42,7 @@ struct session {
 	uint8_t *fn_verdict;
 	size_t fn_verdict_size;
 	bool ran;
+	bool stop;		  /* session_stop: the pass ends after what it is handing */
 	double pass_cpu;	  /* CPU seconds of session_run (every thread's) */
 	struct sym_options so;	  /* for the restorer's own symbol session */
 	uint64_t restored, late_gaps; /* by the pass (session_restored) */
@@ -188,6 +189,11 @@ int session_add_consumer(struct session *s, const struct session_consumer_ops *o
 }
 
 /* ---- the pass ---- */
+
+void session_stop(struct session *s)
+{
+	s->stop = true;
+}
 
 bool session_windowed(const struct session *s)
 {
@@ -375,9 +381,9 @@ static int session_run_bytes(struct session *s, struct trace_iter *it, struct pr
 	struct trace_event ev;
 	struct step_bytes sb;
 	size_t nr_evs;
-	int r;
+	int r = 0;
 
-	while ((r = trace_next_bytes(it, &ev, &sb, &evs, &nr_evs)) == 1) {
+	while (!s->stop && (r = trace_next_bytes(it, &ev, &sb, &evs, &nr_evs)) == 1) {
 		if (!thread_selected(s, &ev))
 			continue;
 		if (ev.kind != TEV_STEP) {
@@ -414,12 +420,12 @@ static int session_run_pcs(struct session *s, struct trace_iter *it, struct prog
 	struct trace_event ev;
 	const uint64_t *pcs;
 	size_t n;
-	int r;
+	int r = 0;
 
 	for (int c = 0; c < s->nr_cons; c++)
 		if (s->cons[c].ops->event && !s->cons[c].ops->steps)
 			runs_taken = false;
-	while ((r = trace_next_run(it, &ev, &pcs, &n)) == 1) {
+	while (!s->stop && (r = trace_next_run(it, &ev, &pcs, &n)) == 1) {
 		if (!thread_selected(s, &ev))
 			continue;
 		if (ev.kind == TEV_STEP) {
@@ -437,7 +443,7 @@ static int session_run_pcs(struct session *s, struct trace_iter *it, struct prog
 				s->seen += n;
 				s->in_window += n;
 			} else {
-				for (k = 0; k < n; k++) {
+				for (k = 0; k < n && !s->stop; k++) {
 					ev.pc = pcs[k];
 					ev.index = first + k;
 					if (!session_step(s, &ev, counts_window, direct))

@@ -118,6 +118,12 @@ int session_add_consumer(struct session *s, const struct session_consumer_ops *o
  */
 int session_run(struct session *s);
 
+/*
+ * Stop the pass after the event or run of steps being handed (a consumer
+ * that has seen what it needs): session_run returns as at the end.
+ */
+void session_stop(struct session *s);
+
 /* Is a step at index and time (0: unknown) inside the window? */
 bool session_in_window(const struct session *s, uint64_t index, uint64_t time_ns);
 /* Is a window set (else every step is in it)? */

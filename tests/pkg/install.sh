@@ -6,8 +6,9 @@
 # then the installed commands record and report a program whose count is
 # known by construction, man pages and bash completion are found where man
 # and bash-completion look, a program builds against libpitrace with
-# pkg-config, dkms has built and installed pitrace.ko for every kernel with
-# headers (and rebuilds one with dkms -k), and the 6.12 guest boots with the
+# pkg-config (and one that reads a trace with its reader), dkms has built
+# and installed pitrace.ko for every kernel with headers (and rebuilds one
+# with dkms -k), and the 6.12 guest boots with the
 # module dkms built and runs tests/vm/cases/k05_modprobe.sh with the
 # installed commands.  Then the packages are purged and the host is checked
 # to be as it was: nothing of pitrace left in dpkg, dkms, /usr/src or
@@ -132,8 +133,8 @@ stage=$WORK/stage
 make -s -C "$ROOT" install DESTDIR="$stage" PREFIX=/usr/local >"$WORK/make-install.log" 2>&1
 rc=$?
 want="bin/pitrace bin/post lib/libpitrace.so.0 lib/libpitrace.so lib/pkgconfig/libpitrace.pc
-include/pitrace/pitrace.h include/pitrace/abi.h share/man/man1/pitrace-record.1
-share/man/man4/pitrace.ko.4 share/man/man5/pitrace-trace-format.5
+include/pitrace/pitrace.h include/pitrace/reader.h include/pitrace/abi.h
+share/man/man1/pitrace-record.1 share/man/man4/pitrace.ko.4 share/man/man5/pitrace-trace-format.5
 share/bash-completion/completions/pitrace share/bash-completion/completions/post
 share/doc/pitrace/README.md"
 missing=
@@ -165,7 +166,8 @@ check version "pitrace --version says '$(pitrace --version | head -n 1)', the pa
 check post-version "post --version says '$(post --version | head -n 1)'" \
 	test "$(post --version | head -n 1)" = "post $upver"
 (cd "$WORK" && pitrace record -o loop.data -- "$PROGS/vm_loop") >"$WORK/record.log" 2>&1
-check record "pitrace record failed: $(tail -n 1 "$WORK/record.log")" test $? = 0
+rc=$?
+check record "pitrace record failed: $(tail -n 1 "$WORK/record.log")" test $rc = 0
 steps=$(post -i "$WORK/loop.data" info 2>/dev/null | sed -n 's/^steps: *//p')
 check record-steps "post info says $steps steps, vm_loop runs 30004" test "$steps" = 30004
 total=$(post -i "$WORK/loop.data" counts --by symbol 2>/dev/null | awk '$NF == "total" { print $1 }')
@@ -189,7 +191,8 @@ for c in pitrace post; do
 done
 PT_BIN=/usr/bin PT_PROGS=$PROGS PT_COMPLETION_DIR=/usr/share/bash-completion/completions \
 	bash "$ROOT/tests/e2e/t801_completion.sh" >"$WORK/t801.log" 2>&1
-check completion-installed "$(tail -n 1 "$WORK/t801.log")" test $? = 0
+rc=$?
+check completion-installed "$(tail -n 1 "$WORK/t801.log")" test $rc = 0
 
 # libpitrace-dev: the headers and pkg-config file build a program that
 # links the installed library; without the driver pitrace_on() fails with
@@ -211,7 +214,8 @@ C
 # shellcheck disable=SC2046 # pkg-config's words
 cc -Wall -Werror $(pkg-config --cflags libpitrace) -o "$WORK/onoff" "$WORK/onoff.c" \
 	$(pkg-config --libs libpitrace) >"$WORK/cc.log" 2>&1
-check dev-build "cannot build against libpitrace: $(head -n 3 "$WORK/cc.log")" test $? = 0
+rc=$?	# before the message's $(...), which sets $? again
+check dev-build "cannot build against libpitrace: $(head -n 3 "$WORK/cc.log")" test $rc = 0
 out=$(env -u PITRACE_DEVICE "$WORK/onoff" 2>&1)
 [ -e /dev/pitrace ] && result "SKIP dev-run: /dev/pitrace exists here" ||
 	check dev-run "the program said '$out'" test "${out%% abi*}" = "-1 ENOENT"
@@ -219,6 +223,17 @@ lib=$(ldd "$WORK/onoff" | awk '$1 == "libpitrace.so.0" { print $3 }')
 lib=$(realpath -m "$lib")
 check dev-linked "it runs with '$lib', not the package's" \
 	test "$lib" = "$(dpkg -L pitrace | grep '/libpitrace\.so\.0$')"
+
+# The reader (pitrace/reader.h): examples/reader/count_steps.c built with
+# pkg-config against the package reads vm_loop's trace, every step of it.
+# shellcheck disable=SC2046 # pkg-config's words
+cc -Wall -Werror -o "$WORK/count_steps" "$ROOT/examples/reader/count_steps.c" \
+	$(pkg-config --cflags --libs libpitrace) >"$WORK/cc-reader.log" 2>&1
+rc=$?
+check dev-reader-build "cannot build a reader: $(head -n 3 "$WORK/cc-reader.log")" test $rc = 0
+read_steps=$("$WORK/count_steps" "$WORK/loop.data" 2>"$WORK/reader.log" | sed -n 's/^steps //p')
+check dev-reader "the reader read '$read_steps' steps of 30004: $(head -n 2 "$WORK/reader.log")" \
+	test "$read_steps" = 30004
 
 # dkms built and installed the module for each kernel, from /usr/src.
 for k in $kernels; do
