@@ -6,14 +6,14 @@
 # for byte (counts by instruction and by symbol, arc, tree; thread and
 # process ids masked), for programs with threads, fork, handled signals, a
 # handled fault in the middle of a run, a fault that kills, rep strings,
-# cpuid, and programs this project did not write: Debian's /bin/true, gzip,
-# pigz (zlib's deflate) and lua5.4 (its hash seed made deterministic by a
-# fixed time()).  Signals sent from outside land anywhere: pt_async_sig's
-# counts that don't depend on where are exact.  pushf shows no trap flag
-# either way.
+# cpuid, code written at run time, and programs this project did not
+# write: Debian's /bin/true, gzip, pigz (zlib's deflate) and lua5.4 (its
+# hash seed made deterministic by a fixed time()).  Signals sent from
+# outside land anywhere: pt_async_sig's counts that don't depend on where
+# are exact.  pushf shows no trap flag either way.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/ptrace_lib.sh"
-need_prog pt_loops repmovs pt_cpuid pt_signal pt_fault_mid pt_segv pt_forkspin pt_threads \
+need_prog pt_loops pt_jit repmovs pt_cpuid pt_signal pt_fault_mid pt_segv pt_forkspin pt_threads \
 	pt_async_sig pt_fid_pushf
 for c in gzip pigz lua5.4; do
 	command -v $c >/dev/null || skip "$c not installed (make deps)"
@@ -68,6 +68,10 @@ compare loops "$PROGS/pt_loops"
 compare repmovs "$PROGS/repmovs"
 grep -q "^ *100 .*rep movsb" soft.repmovs/reports || fail "rep movsb does not count 100"
 compare cpuid "$PROGS/pt_cpuid"
+# code written at run time (writable, shared, or made executable later)
+compare jit "$PROGS/pt_jit"
+expect_eq "pt_jit: steps in generated code" 352 \
+	"$("$POST" -i soft.jit/t counts --by insn | awk '$4 == "[anon]" { s += $1 } END { print s }')"
 compare signal "$PROGS/pt_signal"
 compare fault_mid "$PROGS/pt_fault_mid"
 compare segv "$PROGS/pt_segv"
