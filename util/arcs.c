@@ -48,8 +48,8 @@ struct arcs {
 	struct arc_node *nodes;
 	uint32_t nr_nodes, nodes_size;
 	uint32_t *node_edge;	  /* per node: the arc (+ 1) last looked up for it, 0 none */
-	uint32_t *child_hash;	  /* node + 1, by (parent, fn): node_child's children */
-	size_t child_hash_size, nr_children;
+	struct row_index children; /* nodes by (parent, fn): node_child's children */
+	size_t nr_children;	  /* rows in it, some stale (their node moved since) */
 	struct tree_thread **threads;
 	uint32_t *thread_pid, *thread_tid;
 	size_t nr_threads, threads_size;
@@ -322,49 +322,46 @@ static uint64_t child_key(uint32_t parent, uint32_t fn)
 	return row_index_hash(((uint64_t)parent << 32) | fn);
 }
 
+static bool child_key_of(const void *ctx, uint32_t k, uint64_t *hash)
+{
+	const struct arc_node *n = &((const struct arcs *)ctx)->nodes[k];
+
+	if (n->parent == ARC_NONE)
+		return false;
+	*hash = child_key(n->parent, n->fn);
+	return true;
+}
+
+/* Every node that has a parent in the index: a lookup checks the parent it has now. */
 static void child_rehash(struct arcs *a)
 {
-	size_t size = a->child_hash_size ? a->child_hash_size * 2 : 1024, n = 0;
+	size_t size = a->children.size ? a->children.size * 2 : 1024;
 
-	free(a->child_hash);
-	a->child_hash = xcalloc(size, sizeof(*a->child_hash));
-	a->child_hash_size = size;
-	/* every node that has a parent: a lookup checks the parent it has now */
-	for (uint32_t k = 0; k < a->nr_nodes; k++) {
-		size_t i;
-
-		if (a->nodes[k].parent == ARC_NONE)
-			continue;
-		for (i = child_key(a->nodes[k].parent, a->nodes[k].fn) & (size - 1);
-		     a->child_hash[i]; i = (i + 1) & (size - 1))
-			;
-		a->child_hash[i] = k + 1;
-		n++;
-	}
-	a->nr_children = n;
+	if (!row_index_resize(&a->children, size, a->nr_nodes, child_key_of, a, &a->nr_children))
+		xalloc_die();
 }
 
 /* Put node under parent in the index (after node_new or a move). */
 static void child_index(struct arcs *a, uint32_t node)
 {
-	size_t i, mask;
+	struct row_index *x = &a->children;
+	const struct arc_node *n = &a->nodes[node];
+	size_t i;
 
-	if (2 * (a->nr_children + 1) > a->child_hash_size)
+	if (2 * (a->nr_children + 1) > x->size)
 		child_rehash(a);	/* indexes every node, this one too */
-	mask = a->child_hash_size - 1;
-	for (i = child_key(a->nodes[node].parent, a->nodes[node].fn) & mask; a->child_hash[i];
-	     i = (i + 1) & mask) {
-		const struct arc_node *o = &a->nodes[a->child_hash[i] - 1];
+	for (i = row_index_home(x, child_key(n->parent, n->fn)); x->slot[i];
+	     i = row_index_next(x, i)) {
+		const struct arc_node *o = &a->nodes[x->slot[i] - 1];
 
 		/* the newest child of a function is the one found, as a scan of
 		 * the children (newest first) found it */
-		if (a->child_hash[i] == node + 1 ||
-		    (o->parent == a->nodes[node].parent && o->fn == a->nodes[node].fn)) {
-			a->child_hash[i] = node + 1;
+		if (x->slot[i] == node + 1 || (o->parent == n->parent && o->fn == n->fn)) {
+			x->slot[i] = node + 1;
 			return;
 		}
 	}
-	a->child_hash[i] = node + 1;
+	x->slot[i] = node + 1;
 	a->nr_children++;
 }
 
@@ -375,17 +372,16 @@ static void child_index(struct arcs *a, uint32_t node)
  */
 static uint32_t node_child(struct arcs *a, uint32_t parent, uint32_t fn)
 {
+	const struct row_index *x = &a->children;
 	uint32_t c;
 
-	if (a->child_hash_size) {
-		size_t mask = a->child_hash_size - 1;
-
-		for (size_t i = child_key(parent, fn) & mask; a->child_hash[i];
-		     i = (i + 1) & mask) {
-			const struct arc_node *n = &a->nodes[a->child_hash[i] - 1];
+	if (x->size) {
+		for (size_t i = row_index_home(x, child_key(parent, fn)); x->slot[i];
+		     i = row_index_next(x, i)) {
+			const struct arc_node *n = &a->nodes[x->slot[i] - 1];
 
 			if (n->parent == parent && n->fn == fn)
-				return a->child_hash[i] - 1;
+				return x->slot[i] - 1;
 		}
 	}
 	c = node_new(a, fn, parent);
@@ -952,7 +948,7 @@ void arcs_free(struct arcs *a)
 	row_index_free(&a->edge_index);
 	free(a->nodes);
 	free(a->node_edge);
-	free(a->child_hash);
+	row_index_free(&a->children);
 	for (uint32_t i = 0; i < a->nr_replays; i++)
 		for (int k = 0; k < ARCS_REPLAY_WAYS; k++)
 			free(a->replays[i].way[k].d);

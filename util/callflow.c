@@ -18,38 +18,6 @@ const struct cf_limits cf_limits_default = {
 	.replays_total = 64u << 20,
 };
 
-static uint64_t hash_str(uint64_t h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-	return h;
-}
-
-/* ---- functions ---- */
-
-static uint64_t func_key(const char *module, const char *name)
-{
-	return hash_str(hash_str(0xcbf29ce484222325ull, module) * 31 + 7, name);
-}
-
-static void func_hash_grow(struct callflow *cf)
-{
-	uint32_t size = cf->func_hash_size ? cf->func_hash_size * 2 : 1024;
-
-	free(cf->func_hash);
-	cf->func_hash = xcalloc(size, sizeof(*cf->func_hash));
-	cf->func_hash_size = size;
-	for (uint32_t id = 0; id < cf->nr_funcs; id++) {
-		uint64_t h = func_key(cf->funcs[id].module, cf->funcs[id].name);
-
-		for (uint32_t i = h & (size - 1);; i = (i + 1) & (size - 1))
-			if (!cf->func_hash[i]) {
-				cf->func_hash[i] = id + 1;
-				break;
-			}
-	}
-}
-
 void cf_func_set_ring(struct callflow *cf, uint32_t fn, uint8_t ring)
 {
 	if (fn < cf->nr_funcs)
@@ -65,18 +33,16 @@ void cf_func_set_fold(struct callflow *cf, uint32_t fn, enum cf_fold fold)
 uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *module_path,
 			const char *name, uint64_t addr)
 {
-	uint64_t h = func_key(module, name);
-	uint32_t i, mask;
+	struct cf_func_key key = { module, name };
+	struct cf_func_ids_entry *e;
 	struct cf_func *f;
+	bool added;
 
-	if (2 * (cf->nr_funcs + 1) > cf->func_hash_size)
-		func_hash_grow(cf);
-	mask = cf->func_hash_size - 1;
-	for (i = h & mask; cf->func_hash[i]; i = (i + 1) & mask) {
-		f = &cf->funcs[cf->func_hash[i] - 1];
-		if (!strcmp(f->name, name) && !strcmp(f->module, module))
-			return cf->func_hash[i] - 1;
-	}
+	e = cf_func_ids_insert(&cf->func_ids, &key, &added);
+	if (!e)
+		xalloc_die();
+	if (!added)
+		return e->val;
 	if (cf->nr_funcs == cf->funcs_size) {
 		cf->funcs_size = cf->funcs_size ? cf->funcs_size * 2 : 256;
 		cf->funcs = xrealloc(cf->funcs, cf->funcs_size * sizeof(*cf->funcs));
@@ -89,8 +55,9 @@ uint32_t cf_func_intern(struct callflow *cf, const char *module, const char *mod
 	f->native = false;
 	f->ring = 0;
 	f->fold = CF_FOLD_NONE;
-	cf->func_hash[i] = ++cf->nr_funcs;
-	return cf->nr_funcs - 1;
+	e->key = (struct cf_func_key){ f->module, f->name };	/* the caller's strings go */
+	e->val = cf->nr_funcs++;
+	return e->val;
 }
 
 const struct cf_func *cf_func(const struct callflow *cf, uint32_t fn)
@@ -418,8 +385,8 @@ void cf_free(struct callflow *cf)
 		return;
 	for (uint32_t i = 0; i < cf->nr_threads; i++) {
 		free(cf->threads[i]->frames);
-		free(cf->threads[i]->fnstate);
-		free(cf->threads[i]->rets);
+		cf_fnstates_free(&cf->threads[i]->fnstate);
+		cf_rets_free(&cf->threads[i]->rets);
 		free(cf->threads[i]);
 	}
 	for (uint32_t i = 0; i < cf->nr_funcs; i++) {
@@ -431,9 +398,9 @@ void cf_free(struct callflow *cf)
 	cf_replays_release(&cf->replays);
 	cf_rec_release(&cf->replays.rec);
 	free(cf->threads);
-	free(cf->thread_hash);
+	cf_thread_map_free(&cf->thread_map);
 	free(cf->funcs);
-	free(cf->func_hash);
+	cf_func_ids_free(&cf->func_ids);
 	free(cf);
 }
 

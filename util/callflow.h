@@ -56,6 +56,7 @@
 #include <stdint.h>
 
 #include "arch/arch_decode.h"
+#include "util/hashtab.h"
 #include "util/trace_reader.h"
 
 #define CF_NO_FN UINT32_MAX	  /* "no function": a root frame's caller */
@@ -174,6 +175,45 @@ struct cf_frame {
 	uint32_t fnslot;	  /* where its function's state was in the thread's table */
 };
 
+/* Per thread, per function (the engine's): how many frames it has and its innermost one. */
+struct cf_fnstate {
+	uint32_t count;		  /* frames of fn on the stack */
+	int32_t innermost;	  /* index of the innermost frame, -1 none */
+	uint64_t since;		  /* thread clock when count went from 0 to 1 */
+};
+
+static inline uint64_t cf_fn_hash(const uint32_t *fn)
+{
+	return hashtab_mix64_short(*fn + 1ull);
+}
+
+static inline bool cf_fn_eq(const uint32_t *a, const uint32_t *b)
+{
+	return *a == *b;
+}
+
+/* A thread's function states, by function id. */
+HASHTAB_DEFINE(cf_fnstates, uint32_t, struct cf_fnstate, cf_fn_hash, cf_fn_eq)
+
+/* The frame index's key (cf_stack.c): a return address on one of its chains. */
+struct cf_ret_key {
+	uint64_t addr;
+	uint32_t chain;		  /* enum cf_chain */
+};
+
+static inline uint64_t cf_ret_hash(const struct cf_ret_key *k)
+{
+	return hashtab_mix64_short(k->addr * 4 + k->chain);
+}
+
+static inline bool cf_ret_eq(const struct cf_ret_key *a, const struct cf_ret_key *b)
+{
+	return a->addr == b->addr && a->chain == b->chain;
+}
+
+/* A thread's innermost frame per (return address, chain). */
+HASHTAB_DEFINE(cf_rets, struct cf_ret_key, int32_t, cf_ret_hash, cf_ret_eq)
+
 /* One thread as the engine sees it. Consumers may keep state in user[]. */
 struct cf_thread {
 	uint32_t pid, tid;
@@ -196,11 +236,9 @@ struct cf_thread {
 	bool switched_on;	  /* recording was switched on: the next step starts afresh */
 	bool native_gap;	  /* a native run was placed: the GAP after it says nothing more */
 	uint8_t ring;
-	struct cf_fnstate *fnstate;
-	uint32_t fnstate_size, fnstate_used;
-	/* frames by where they return to (callflow.c: the frame index) */
-	struct cf_retslot *rets;
-	uint32_t rets_size, rets_used;
+	struct cf_fnstates fnstate;
+	/* frames by where they return to (cf_stack.c: the frame index) */
+	struct cf_rets rets;
 	uint32_t ret_indexed;	  /* frames below it are on CHAIN_RET, none above */
 	int32_t top_resuming;	  /* the innermost resuming frame, -1 none */
 	/* block mode: the block whose extent the next block start tells */

@@ -20,14 +20,6 @@
 #include "util/log.h"
 #include "util/stepcodec.h"
 
-/* Per thread, per function: how many frames it has and its innermost one. */
-struct cf_fnstate {
-	uint32_t fn_plus1;	  /* 0: empty slot */
-	uint32_t count;		  /* frames of fn on the stack */
-	int32_t innermost;	  /* index of the innermost frame, -1 none */
-	uint64_t since;		  /* thread clock when count went from 0 to 1 */
-};
-
 struct cf_consumer {
 	const struct cf_consumer_ops *ops;
 	void *ctx;
@@ -105,6 +97,27 @@ struct cf_replay {
 	uint32_t words[CF_MAX_CONSUMERS][CF_REPLAY_WORDS]; /* the consumers' (zero when made) */
 };
 
+/* What makes two of a replay's counts one (struct cf_replay_count but count). */
+struct cf_count_key {
+	uint64_t to;
+	uint32_t pool;
+	uint16_t m, off;
+};
+
+static inline uint64_t cf_count_key_hash(const struct cf_count_key *k)
+{
+	return hashtab_mix64_short(((uint64_t)k->pool << 32) ^ k->to ^ ((uint64_t)k->m << 16) ^
+				   k->off);
+}
+
+static inline bool cf_count_key_eq(const struct cf_count_key *a, const struct cf_count_key *b)
+{
+	return a->pool == b->pool && a->m == b->m && a->off == b->off && a->to == b->to;
+}
+
+/* A replay's counts by key, while they are merged: the index of each one's first. */
+HASHTAB_DEFINE(cf_count_index, struct cf_count_key, uint32_t, cf_count_key_hash, cf_count_key_eq)
+
 /* A call being recorded: where it began, and where its parts begin in the logs. */
 struct cf_rec_level {
 	uint32_t call;		  /* its run */
@@ -143,7 +156,7 @@ struct cf_recorder {
 	struct cf_replay_frame *gfr; /* a replay's frames and counts, gathered */
 	struct cf_replay_count *gcounts;
 	uint32_t gfr_size, gcounts_size;
-	uint32_t *slots, slots_size; /* merging the counts */
+	struct cf_count_index merge; /* merging the counts */
 	uint32_t *open_end, open_end_size;
 	uint32_t last_pool;	  /* the pool index of the last run's last site (rec_run) */
 	struct cf_replay_count *counts;
@@ -170,6 +183,30 @@ struct cf_replays {
 	struct cf_recorder rec;
 };
 
+/* A function's key: its module and name (the strings are its cf_func's once interned). */
+struct cf_func_key {
+	const char *module, *name;
+};
+
+static inline uint64_t cf_func_key_hash(const struct cf_func_key *k)
+{
+	return hashtab_str(k->name) ^ hashtab_mix64_short(hashtab_str(k->module));
+}
+
+static inline bool cf_func_key_eq(const struct cf_func_key *a, const struct cf_func_key *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->module, b->module);
+}
+
+HASHTAB_DEFINE(cf_func_ids, struct cf_func_key, uint32_t, cf_func_key_hash, cf_func_key_eq)
+
+static inline uint64_t cf_tid_hash(const uint32_t *tid)
+{
+	return hashtab_mix64_short(*tid);
+}
+
+HASHTAB_DEFINE(cf_thread_map, uint32_t, struct cf_thread *, cf_tid_hash, cf_fn_eq)
+
 struct callflow {
 	struct cf_source src;
 	struct cf_consumer cons[CF_MAX_CONSUMERS];
@@ -177,13 +214,11 @@ struct callflow {
 	/* functions, interned by (module, name) */
 	struct cf_func *funcs;
 	uint32_t nr_funcs, funcs_size;
-	uint32_t *func_hash;	  /* id + 1, 0 empty */
-	uint32_t func_hash_size;
+	struct cf_func_ids func_ids;
 	/* threads, by tid; also in creation order for cf_finish */
 	struct cf_thread **threads;
 	uint32_t nr_threads, threads_size;
-	struct cf_thread **thread_hash;
-	uint32_t thread_hash_size;
+	struct cf_thread_map thread_map;
 	struct cf_thread *cur;	  /* the thread of the last step */
 	bool block_mode;
 	bool counting;		  /* cf_set_counting */
@@ -204,14 +239,6 @@ struct callflow {
 	struct cf_limits lim;	  /* the fast path's */
 };
 
-static inline uint64_t hash_u64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
-
 /* ---- the stack and its costs (cf_stack.c) ---- */
 
 struct push_args {
@@ -225,8 +252,11 @@ struct push_args {
 
 #define RESUMES(f) ((f)->resumes)
 
-/* fn's state in thread t, added if new: only adding one may grow the table (move every state). */
-struct cf_fnstate *cf_fnstate_of(struct cf_thread *t, uint32_t fn);
+/*
+ * fn's state in thread t, added if new (its position in *slot, unless
+ * NULL): only adding one may grow the table (move every state).
+ */
+struct cf_fnstate *cf_fnstate_of(struct cf_thread *t, uint32_t fn, uint32_t *slot);
 struct cf_thread *cf_thread_get(struct callflow *cf, uint32_t pid, uint32_t tid);
 void cf_emit_mark(struct callflow *cf, struct cf_thread *t, enum cf_mark m, uint64_t index);
 void cf_push(struct callflow *cf, struct cf_thread *t, const struct push_args *a);
@@ -253,9 +283,11 @@ void cf_adopt_caller(struct callflow *cf, struct cf_thread *t, const struct cf_s
  */
 static inline struct cf_fnstate *fnstate_at(struct cf_thread *t, uint32_t *slot, uint32_t fn)
 {
-	if (*slot >= t->fnstate_size || t->fnstate[*slot].fn_plus1 != fn + 1)
-		*slot = (uint32_t)(cf_fnstate_of(t, fn) - t->fnstate);
-	return &t->fnstate[*slot];
+	struct cf_fnstates_entry *e = cf_fnstates_at(&t->fnstate, *slot);
+
+	if (__builtin_expect(!e || e->key != fn, 0))
+		return cf_fnstate_of(t, fn, slot);
+	return &e->val;
 }
 
 static inline struct cf_frame *top(struct cf_thread *t)

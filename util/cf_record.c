@@ -153,35 +153,28 @@ void cf_rec_append(struct callflow *cf, struct cf_thread *t, struct cf_replay *c
 	r->frames += c->nr_frames;
 }
 
-static bool same_count_key(const struct cf_replay_count *a, const struct cf_replay_count *b)
+/* counts[0..n), the same run's or jump's added into one: how many are left, in place. */
+static uint32_t replay_counts_merge(struct cf_replay_count *counts, uint32_t n,
+				    struct cf_count_index *ix)
 {
-	return a->pool == b->pool && a->m == b->m && a->off == b->off && a->to == b->to;
-}
+	uint32_t w = 0;
 
-/*
- * counts[0..n), the same run's or jump's added into one (found by an
- * open-addressing table of slot: room for 2 * n, rounded up to a power
- * of two): how many are left, in place.
- */
-static uint32_t replay_counts_merge(struct cf_replay_count *counts, uint32_t n, uint32_t *slot,
-				    uint32_t size)
-{
-	uint32_t w = 0, mask = size - 1;
-
-	memset(slot, 0, size * sizeof(*slot));
+	cf_count_index_clear(ix);
 	for (uint32_t k = 0; k < n; k++) {
-		uint64_t key = ((uint64_t)counts[k].pool << 32) ^ counts[k].to ^
-			       ((uint64_t)counts[k].m << 16) ^ counts[k].off;
-		uint32_t h = (uint32_t)hash_u64(key) & mask;
+		struct cf_count_key key = { counts[k].to, counts[k].pool, counts[k].m,
+					    counts[k].off };
+		struct cf_count_index_entry *e;
+		bool added;
 
-		while (slot[h] && !same_count_key(&counts[slot[h] - 1], &counts[k]))
-			h = (h + 1) & mask;
-		if (slot[h]) {
-			counts[slot[h] - 1].count += counts[k].count;
+		e = cf_count_index_insert(ix, &key, &added);
+		if (!e)
+			xalloc_die();
+		if (!added) {
+			counts[e->val].count += counts[k].count;
 			continue;
 		}
 		counts[w] = counts[k];
-		slot[h] = ++w;
+		e->val = w++;
 	}
 	return w;
 }
@@ -208,10 +201,10 @@ static uint32_t replay_fns(struct cf_thread *t, uint32_t caller, const struct cf
 			;
 		m = &fns[j];
 		if (j == nr) {
-			struct cf_fnstate *st = cf_fnstate_of(t, fr[k].fn);
+			uint32_t slot;
+			struct cf_fnstate *st = cf_fnstate_of(t, fr[k].fn, &slot);
 
-			*m = (struct cf_replay_fn){ .fn = fr[k].fn,
-						    .slot = (uint32_t)(st - t->fnstate),
+			*m = (struct cf_replay_fn){ .fn = fr[k].fn, .slot = slot,
 						    .on_stack = st->count > 0 };
 			open_end[nr++] = UINT32_MAX;	/* none of its frames yet */
 		}
@@ -314,14 +307,7 @@ void cf_rec_end(struct callflow *cf, struct cf_thread *t, uint32_t call, uint32_
 	r->fns = rec_grow(r->fns, &r->fns_size, nr_fr, sizeof(*r->fns));
 	r->open_end = rec_grow(r->open_end, &r->open_end_size, nr_fr, sizeof(*r->open_end));
 	rec_gather(r, &l, &nr_counts);
-	{
-		uint32_t size = 16;
-
-		while (size < 2 * nr_counts)
-			size *= 2;
-		r->slots = rec_grow(r->slots, &r->slots_size, size, sizeof(*r->slots));
-		nr_counts = replay_counts_merge(r->gcounts, nr_counts, r->slots, size);
-	}
+	nr_counts = replay_counts_merge(r->gcounts, nr_counts, &r->merge);
 	size = sizeof(*c) + nr_fr * sizeof(*c->fr) + nr_fr * sizeof(*c->fns) +
 	       nr_counts * sizeof(*c->counts) + nbytes + 8;
 	if (!group[slot] && cs->total + size > cf->lim.replays_total) {
@@ -377,6 +363,6 @@ void cf_rec_release(struct cf_recorder *r)
 	free(r->refs);
 	free(r->gfr);
 	free(r->gcounts);
-	free(r->slots);
+	cf_count_index_free(&r->merge);
 	cf_rec_bury(r);
 }

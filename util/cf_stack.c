@@ -6,87 +6,49 @@
 
 /* ---- threads ---- */
 
-/* The table twice as large, every state rehashed: their slots change. */
-static void fnstate_grow(struct cf_thread *t)
-{
-	struct cf_fnstate *old = t->fnstate;
-	uint32_t old_size = t->fnstate_size, mask;
-
-	t->fnstate_size = old_size ? old_size * 2 : 64;
-	t->fnstate = xcalloc(t->fnstate_size, sizeof(*t->fnstate));
-	mask = t->fnstate_size - 1;
-	for (uint32_t k = 0; k < old_size; k++) {
-		uint32_t i;
-
-		if (!old[k].fn_plus1)
-			continue;
-		for (i = hash_u64(old[k].fn_plus1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
-			;
-		t->fnstate[i] = old[k];
-	}
-	free(old);
-}
-
 /*
- * fn's state in thread t, added if new.  Only adding one may grow the
- * table (so move every state): finding one moves none.
+ * fn's state in thread t, added if new (its position in *slot, unless
+ * NULL).  Only adding one may grow the table (so move every state):
+ * finding one moves none.
  */
-struct cf_fnstate *cf_fnstate_of(struct cf_thread *t, uint32_t fn)
+struct cf_fnstate *cf_fnstate_of(struct cf_thread *t, uint32_t fn, uint32_t *slot)
 {
-	uint32_t mask, i;
+	struct cf_fnstates_entry *e;
+	bool added;
 
-	if (t->fnstate_size) {
-		mask = t->fnstate_size - 1;
-		for (i = hash_u64(fn + 1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
-			if (t->fnstate[i].fn_plus1 == fn + 1)
-				return &t->fnstate[i];
-	}
-	if (2 * (t->fnstate_used + 1) > t->fnstate_size)
-		fnstate_grow(t);
-	mask = t->fnstate_size - 1;
-	for (i = hash_u64(fn + 1) & mask; t->fnstate[i].fn_plus1; i = (i + 1) & mask)
-		;
-	t->fnstate[i].fn_plus1 = fn + 1;
-	t->fnstate[i].innermost = -1;
-	t->fnstate_used++;
-	DASSERT(2 * t->fnstate_used <= t->fnstate_size);	/* probes end at an empty slot */
-	return &t->fnstate[i];
+	e = cf_fnstates_insert(&t->fnstate, &fn, &added);
+	if (!e)
+		xalloc_die();
+	if (added)
+		e->val.innermost = -1;
+	if (slot)
+		*slot = cf_fnstates_index(&t->fnstate, e);
+	return &e->val;
 }
 
 struct cf_thread *cf_thread_get(struct callflow *cf, uint32_t pid, uint32_t tid)
 {
-	uint32_t mask, i;
+	struct cf_thread_map_entry *e;
 	struct cf_thread *t = cf->cur;
+	bool added;
 
 	if (t && t->tid == tid) {	/* most steps are the thread of the step before */
 		t->pid = pid;
 		return t;
 	}
-	if (2 * (cf->nr_threads + 1) > cf->thread_hash_size) {
-		uint32_t size = cf->thread_hash_size ? cf->thread_hash_size * 2 : 64;
-
-		free(cf->thread_hash);
-		cf->thread_hash = xcalloc(size, sizeof(*cf->thread_hash));
-		cf->thread_hash_size = size;
-		for (uint32_t k = 0; k < cf->nr_threads; k++) {
-			for (i = hash_u64(cf->threads[k]->tid) & (size - 1); cf->thread_hash[i];
-			     i = (i + 1) & (size - 1))
-				;
-			cf->thread_hash[i] = cf->threads[k];
-		}
+	e = cf_thread_map_insert(&cf->thread_map, &tid, &added);
+	if (!e)
+		xalloc_die();
+	if (!added) {
+		e->val->pid = pid;
+		return e->val;
 	}
-	mask = cf->thread_hash_size - 1;
-	for (i = hash_u64(tid) & mask; cf->thread_hash[i]; i = (i + 1) & mask)
-		if (cf->thread_hash[i]->tid == tid) {
-			cf->thread_hash[i]->pid = pid;
-			return cf->thread_hash[i];
-		}
 	t = xcalloc(1, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
 	t->cpu = UINT32_MAX;
 	t->top_resuming = -1;
-	cf->thread_hash[i] = t;
+	e->val = t;
 	if (cf->nr_threads == cf->threads_size) {
 		cf->threads_size = cf->threads_size ? cf->threads_size * 2 : 16;
 		cf->threads = xrealloc(cf->threads, cf->threads_size * sizeof(*cf->threads));
@@ -120,111 +82,45 @@ enum cf_chain {
 	CHAIN_ALT,		  /* alt_ret (resuming frames only have one) */
 };
 
-struct cf_retslot {
-	uint64_t addr;
-	uint32_t chain;		  /* enum cf_chain; 0: an empty slot */
-	int32_t frame;		  /* the innermost frame on the chain */
-};
-
-static uint32_t retslot_home(uint64_t addr, uint32_t chain, uint32_t mask)
-{
-	return (uint32_t)hash_u64(addr * 4 + chain) & mask;
-}
-
-static struct cf_retslot *retslot_find(const struct cf_thread *t, uint64_t addr, uint32_t chain)
-{
-	uint32_t mask = t->rets_size - 1;
-
-	if (!t->rets_size)
-		return NULL;
-	for (uint32_t i = retslot_home(addr, chain, mask); t->rets[i].chain; i = (i + 1) & mask)
-		if (t->rets[i].addr == addr && t->rets[i].chain == chain)
-			return &t->rets[i];
-	return NULL;
-}
-
-static void retslot_grow(struct cf_thread *t)
-{
-	struct cf_retslot *old = t->rets;
-	uint32_t old_size = t->rets_size, mask;
-
-	t->rets_size = old_size ? 2 * old_size : 64;
-	t->rets = xcalloc(t->rets_size, sizeof(*t->rets));
-	mask = t->rets_size - 1;
-	for (uint32_t k = 0; k < old_size; k++) {
-		uint32_t i;
-
-		if (!old[k].chain)
-			continue;
-		for (i = retslot_home(old[k].addr, old[k].chain, mask); t->rets[i].chain;
-		     i = (i + 1) & mask)
-			;
-		t->rets[i] = old[k];
-	}
-	free(old);
-}
-
-/* Empty slot i, moving later entries of its probe run back (no tombstones). */
-static void retslot_remove(struct cf_thread *t, uint32_t i)
-{
-	uint32_t mask = t->rets_size - 1;
-
-	for (uint32_t j = (i + 1) & mask; t->rets[j].chain; j = (j + 1) & mask) {
-		uint32_t h = retslot_home(t->rets[j].addr, t->rets[j].chain, mask);
-
-		/* the entry at j may fill the hole unless its home lies in (i, j] */
-		if (i <= j ? h <= i || h > j : h <= i && h > j) {
-			t->rets[i] = t->rets[j];
-			i = j;
-		}
-	}
-	t->rets[i].chain = 0;
-	t->rets_used--;
-}
-
 /* Frame k becomes the innermost on (addr, chain); *prev: the one it hides, -1 none. */
 static void chain_push(struct cf_thread *t, uint64_t addr, uint32_t chain, int32_t k,
 		       int32_t *prev)
 {
-	struct cf_retslot *s;
-	uint32_t mask, i;
+	struct cf_ret_key key = { addr, chain };
+	struct cf_rets_entry *e;
+	bool added;
 
 	*prev = -1;
 	if (!addr)
 		return;
-	s = retslot_find(t, addr, chain);
-	if (s) {
-		*prev = s->frame;
-		s->frame = k;
-		return;
-	}
-	if (2 * (t->rets_used + 1) > t->rets_size)
-		retslot_grow(t);
-	mask = t->rets_size - 1;
-	for (i = retslot_home(addr, chain, mask); t->rets[i].chain; i = (i + 1) & mask)
-		;
-	t->rets[i] = (struct cf_retslot){ .addr = addr, .chain = chain, .frame = k };
-	t->rets_used++;
+	e = cf_rets_insert(&t->rets, &key, &added);
+	if (!e)
+		xalloc_die();
+	if (!added)
+		*prev = e->val;
+	e->val = k;
 }
 
 /* The innermost frame on (addr, chain) leaves it; prev is the next outer one. */
 static void chain_pop(struct cf_thread *t, uint64_t addr, uint32_t chain, int32_t prev)
 {
-	struct cf_retslot *s = addr ? retslot_find(t, addr, chain) : NULL;
+	struct cf_ret_key key = { addr, chain };
+	struct cf_rets_entry *e = addr ? cf_rets_find(&t->rets, &key) : NULL;
 
-	if (!s)
+	if (!e)
 		return;
 	if (prev >= 0)
-		s->frame = prev;
+		e->val = prev;
 	else
-		retslot_remove(t, (uint32_t)(s - t->rets));
+		cf_rets_erase(&t->rets, e);
 }
 
 static int32_t chain_innermost(const struct cf_thread *t, uint64_t addr, uint32_t chain)
 {
-	const struct cf_retslot *s = retslot_find(t, addr, chain);
+	struct cf_ret_key key = { addr, chain };
+	const struct cf_rets_entry *e = cf_rets_find(&t->rets, &key);
 
-	return s ? s->frame : -1;
+	return e ? e->val : -1;
 }
 
 /* Frame k (the top, or the only frames) goes on its chains (CHAIN_RET when looked up). */
@@ -384,8 +280,7 @@ void cf_push(struct callflow *cf, struct cf_thread *t, const struct push_args *a
 	f->self = 0;
 	f->child_acc = 0;
 	DASSERT(a->fn < cf->nr_funcs);
-	st = cf_fnstate_of(t, a->fn);
-	f->fnslot = (uint32_t)(st - t->fnstate);
+	st = cf_fnstate_of(t, a->fn, &f->fnslot);
 	/* a function's frames are chained innermost first, each below the last */
 	DASSERT(st->innermost < (int32_t)t->depth);
 	DASSERT((st->innermost >= 0) == (st->count > 0));
@@ -535,7 +430,7 @@ int32_t cf_find_return(struct cf_thread *t, uint64_t pc, bool resuming_only)
 /* Index of fn's innermost frame below the top, or -1. */
 int32_t cf_find_fn_below(struct cf_thread *t, uint32_t fn)
 {
-	struct cf_fnstate *st = cf_fnstate_of(t, fn);
+	struct cf_fnstate *st = cf_fnstate_of(t, fn, NULL);
 	int32_t k = st->innermost;
 
 	if (k == (int32_t)t->depth - 1)
@@ -581,15 +476,15 @@ void cf_adopt_caller(struct callflow *cf, struct cf_thread *t, const struct cf_s
 	f->ret_addr = pc;
 	f->caller_fn = site->fn;
 	if (g->fn != f->fn) {
-		st = cf_fnstate_of(t, g->fn);
+		st = cf_fnstate_of(t, g->fn, NULL);
 		st->count = 1;
 		st->since = f->entry_steps;
 		st->innermost = 0;
 		g->inner = true;
 		g->inner_since = f->entry_steps;
-		cf_fnstate_of(t, f->fn)->innermost = 1;
+		cf_fnstate_of(t, f->fn, NULL)->innermost = 1;
 	} else {
-		st = cf_fnstate_of(t, f->fn);
+		st = cf_fnstate_of(t, f->fn, NULL);
 		st->count = 2;
 		st->innermost = 1;
 		f->prev_same = 0;

@@ -607,6 +607,47 @@ static void count_bytes_by_id(struct counts *c, const struct trace_event *ev,
 }
 
 /*
+ * The steps of sb this pass does not count site by site, told: none
+ * (filtered out), or steps by process or thread.  true: nothing is left.
+ */
+static bool counted_apart(struct counts *c, const struct trace_event *ev,
+			  const struct step_bytes *sb)
+{
+	c->seen += sb->steps;
+	if (!sb->steps || !filter_ring(c->o.filter, ev->ring) ||
+	    !filter_thread(c->o.filter, ev->pid, ev->tid))
+		return true;
+	if (!c->by_id)
+		return false;
+	if (!filter_on_functions(c->o.filter))
+		count_steps(c, ev->pid, ev->tid, ev->pc, true, sb->steps);
+	else
+		count_bytes_by_id(c, ev, sb);
+	return true;
+}
+
+/*
+ * The site of pc after site s when neither of s's guesses is: found or
+ * made, and s's first guess from now on.  *moved: that moved the sites
+ * (a grown table) or dropped them (no memory to grow), and every path
+ * went with them.
+ */
+static struct site *site_after(struct counts *c, struct site *s, uint32_t pid, uint64_t pc,
+			       bool *moved)
+{
+	struct site *sites = c->sites, *nx;
+	uint32_t epoch = c->epoch;
+
+	nx = site_get(c, pid, pc);
+	if (c->sites == sites) {	/* a grown table moved every site */
+		s->alt = s->next;
+		s->next = (uint32_t)(nx - sites);
+	}
+	*moved = c->sites != sites || c->epoch != epoch;
+	return nx;
+}
+
+/*
  * A run of one thread's steps as they are encoded.  Code runs the same
  * way again: when the next bytes are one of the site's two paths, they
  * count as one (the path's times); else the steps are taken one by one,
@@ -624,17 +665,8 @@ void counts_bytes(struct counts *c, const struct trace_event *ev, const struct s
 	struct path *last;	  /* the path the steps just took (s and pc are not kept then) */
 	size_t mask, k;
 
-	c->seen += sb->steps;
-	if (!sb->steps || !filter_ring(c->o.filter, ev->ring) ||
-	    !filter_thread(c->o.filter, pid, ev->tid))
+	if (counted_apart(c, ev, sb))
 		return;
-	if (c->by_id) {
-		if (!filter_on_functions(c->o.filter))
-			count_steps(c, pid, ev->tid, ev->pc, true, sb->steps);
-		else
-			count_bytes_by_id(c, ev, sb);
-		return;
-	}
 	b += step_next_pc(b, end, &pc);
 	s = site_get(c, pid, pc);
 	s->steps++;
@@ -696,15 +728,10 @@ void counts_bytes(struct counts *c, const struct trace_event *ev, const struct s
 			if (nx->pc != pc || nx->key != key) {
 				nx = &sites[s->alt & mask];
 				if (nx->pc != pc || nx->key != key) {
-					uint32_t epoch = c->epoch;
+					bool moved;
 
-					nx = site_get(c, pid, pc);
-					if (c->sites == sites) {	/* a grown table moved every site */
-						s->alt = s->next;
-						s->next = (uint32_t)(nx - sites);
-					}
-					/* and every path went; no memory to grow may have dropped every site */
-					if (c->sites != sites || c->epoch != epoch)
+					nx = site_after(c, s, pid, pc, &moved);
+					if (moved)	/* every path went */
 						from = NULL;
 					key = ((struct site){ .pid = pid, .epoch = c->epoch }).key;
 					sites = c->sites;

@@ -58,6 +58,19 @@ static inline uint64_t hashtab_mix64(uint64_t x)
 	return x;
 }
 
+/*
+ * A cheaper spread (one multiply fewer) for small integer keys looked up
+ * at nearly every step (the call-flow engine's functions and threads),
+ * where hashtab_mix64's second round shows.
+ */
+static inline uint64_t hashtab_mix64_short(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
 /* A string's hash (FNV-1a). */
 static inline uint64_t hashtab_str(const char *s)
 {
@@ -103,8 +116,8 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 /*
  * HASHTAB_DEFINE(name, key_type, val_type, hash, eq): struct name, struct
  * name_entry { tag, epoch, key, val } and name_find, name_insert,
- * name_remove, name_next, name_reserve, name_clear, name_free,
- * name_count, name_gen.  hash: uint64_t hash(const key_type *); eq: bool
+ * name_remove, name_erase, name_next, name_reserve, name_clear, name_free,
+ * name_count, name_gen, name_index, name_at.  hash: uint64_t hash(const key_type *); eq: bool
  * eq(const key_type *, const key_type *).  Both are best static inline:
  * they are inlined into the probe loop.  A zeroed struct name is an empty
  * table.
@@ -215,18 +228,16 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 	}                                                                                      \
                                                                                                \
 	/*                                                                                     \
-	 * Remove key's entry (no tombstones: later entries of its run shift back into         \
+	 * Remove the entry e (no tombstones: later entries of its run shift back into         \
 	 * the hole, so entry pointers taken before are invalid).  What the entry owns         \
-	 * is the caller's to free first.  false: key was not there.                           \
+	 * is the caller's to free first.                                                      \
 	 */                                                                                    \
-	static inline __attribute__((unused)) bool name##_remove(struct name *t,              \
-								 const key_type *key)         \
+	static inline __attribute__((unused)) void name##_erase(struct name *t,               \
+								struct name##_entry *e)       \
 	{                                                                                      \
-		struct name##_entry *e = name##_find(t, key);                                  \
 		size_t mask, hole, i;                                                          \
                                                                                                \
-		if (!e)                                                                        \
-			return false;                                                          \
+		DASSERT(e >= t->slot && e < t->slot + t->size && e->epoch == t->epoch);        \
 		mask = t->size - 1;                                                            \
 		hole = (size_t)(e - t->slot);                                                  \
 		for (i = (hole + 1) & mask; t->slot[i].epoch == t->epoch; i = (i + 1) & mask) { \
@@ -241,7 +252,36 @@ static inline size_t hashtab_size_for(size_t n, size_t min)
 		t->slot[hole].epoch = 0;                                                       \
 		t->count--;                                                                    \
 		t->gen++;                                                                      \
+	}                                                                                      \
+                                                                                               \
+	/* Remove key's entry (as name_erase()).  false: key was not there. */                 \
+	static inline __attribute__((unused)) bool name##_remove(struct name *t,              \
+								 const key_type *key)         \
+	{                                                                                      \
+		struct name##_entry *e = name##_find(t, key);                                  \
+                                                                                               \
+		if (!e)                                                                        \
+			return false;                                                          \
+		name##_erase(t, e);                                                            \
 		return true;                                                                   \
+	}                                                                                      \
+                                                                                               \
+	/*                                                                                     \
+	 * An entry's position, and the entry at a position if one is there: a                \
+	 * position kept across inserts (which may grow the table) is a guess to               \
+	 * check, cheaper than a pointer that would dangle.  The caller compares the           \
+	 * entry's key; NULL: the slot is out of range or empty.                               \
+	 */                                                                                    \
+	static inline __attribute__((unused)) uint32_t name##_index(const struct name *t,     \
+								    const struct name##_entry *e) \
+	{                                                                                      \
+		return (uint32_t)(e - t->slot);                                                \
+	}                                                                                      \
+                                                                                               \
+	static inline __attribute__((unused)) struct name##_entry *name##_at(                 \
+		const struct name *t, uint32_t i)                                              \
+	{                                                                                      \
+		return i < t->size && t->slot[i].epoch == t->epoch ? &t->slot[i] : NULL;       \
 	}                                                                                      \
                                                                                                \
 	/* The entry after prev (NULL: the first), NULL after the last; order is no order. */ \

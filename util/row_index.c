@@ -4,6 +4,23 @@
 
 #include "util/row_index.h"
 
+/* Row r at its place in slot (size slots, a power of two). */
+static void place(uint32_t *slot, size_t size, uint32_t r, uint64_t hash)
+{
+	size_t i;
+
+	for (i = (size_t)hash & (size - 1); slot[i]; i = (i + 1) & (size - 1))
+		;
+	slot[i] = r + 1;
+}
+
+static void replace_slots(struct row_index *x, uint32_t *slot, size_t size)
+{
+	free(x->slot);
+	x->slot = slot;
+	x->size = size;
+}
+
 /* row_index_reserve's growth: the index is too small for one more row. */
 bool row_index_grow(struct row_index *x, size_t first, size_t rows, size_t min_size,
 		    row_index_hash_fn hash_of, const void *ctx)
@@ -17,17 +34,27 @@ bool row_index_grow(struct row_index *x, size_t first, size_t rows, size_t min_s
 	slot = calloc(size, sizeof(*slot));
 	if (!slot)
 		return false;
-	for (size_t r = first; r < rows; r++) {
-		size_t i;
+	for (size_t r = first; r < rows; r++)
+		place(slot, size, (uint32_t)r, hash_of(ctx, (uint32_t)r));
+	replace_slots(x, slot, size);
+	return true;
+}
 
-		for (i = (size_t)hash_of(ctx, (uint32_t)r) & (size - 1); slot[i];
-		     i = (i + 1) & (size - 1))
-			;
-		slot[i] = (uint32_t)r + 1;
-	}
-	free(x->slot);
-	x->slot = slot;
-	x->size = size;
+bool row_index_resize(struct row_index *x, size_t size, size_t rows, row_index_key_fn key_of,
+		      const void *ctx, size_t *nr)
+{
+	uint32_t *slot = calloc(size, sizeof(*slot));
+	uint64_t hash;
+
+	if (!slot)
+		return false;
+	*nr = 0;
+	for (size_t r = 0; r < rows; r++)
+		if (key_of(ctx, (uint32_t)r, &hash)) {
+			place(slot, size, (uint32_t)r, hash);
+			++*nr;
+		}
+	replace_slots(x, slot, size);
 	return true;
 }
 

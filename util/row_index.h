@@ -50,6 +50,19 @@ typedef uint64_t (*row_index_hash_fn)(const void *ctx, uint32_t row);
 bool row_index_grow(struct row_index *x, size_t first, size_t rows, size_t min_size,
 		    row_index_hash_fn hash_of, const void *ctx);
 
+/* row's key's hash in *hash, or false: row is not to be indexed. */
+typedef bool (*row_index_key_fn)(const void *ctx, uint32_t row, uint64_t *hash);
+
+/*
+ * The index at size slots (a power of two, more than twice the rows
+ * indexed), rows 0 .. rows - 1 re-indexed in order but those key_of
+ * leaves out; how many are indexed in *nr.  For a table whose index holds
+ * only some rows, and whose rows' keys change (a lookup checks the key a
+ * row has now).  false: out of memory (the index is as it was).
+ */
+bool row_index_resize(struct row_index *x, size_t size, size_t rows, row_index_key_fn key_of,
+		      const void *ctx, size_t *nr);
+
 static inline bool row_index_reserve(struct row_index *x, size_t first, size_t rows,
 				     size_t min_size, row_index_hash_fn hash_of, const void *ctx)
 {

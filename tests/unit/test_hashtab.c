@@ -268,6 +268,48 @@ static void test_string_keys(void)
 	str_set_free(&s);
 }
 
+/*
+ * A position kept across inserts: NAME_at() gives the entry there while it
+ * is (the key checked by the caller), and after growth moved it, another
+ * entry or NULL, never a stale one; erasing by entry keeps the others.
+ */
+static void test_positions_and_erase(void)
+{
+	struct u64_map m = { 0 };
+	uint32_t pos[300];
+	bool added;
+
+	for (uint64_t k = 0; k < 300; k++) {
+		struct u64_map_entry *e = u64_map_insert(&m, &k, &added);
+
+		CU_ASSERT_FATAL(e && added);
+		e->val = (uint32_t)(k * 3 + 1);
+		pos[k] = u64_map_index(&m, e);
+		CU_ASSERT_PTR_EQUAL(u64_map_at(&m, pos[k]), e);
+	}
+	for (uint64_t k = 0; k < 300; k++) {
+		struct u64_map_entry *e = u64_map_at(&m, pos[k]);
+
+		/* moved by growth or not: whatever is there is a live entry of its own key */
+		if (e)
+			CU_ASSERT_EQUAL(e->val, (uint32_t)(e->key * 3 + 1));
+		CU_ASSERT_EQUAL(u64_map_find(&m, &k)->key, k);
+	}
+	CU_ASSERT_PTR_NULL(u64_map_at(&m, (uint32_t)m.size));	/* out of range */
+	for (uint64_t k = 0; k < 300; k += 2)
+		u64_map_erase(&m, u64_map_find(&m, &k));
+	for (uint64_t k = 0; k < 300; k++) {
+		struct u64_map_entry *e = u64_map_find(&m, &k);
+
+		CU_ASSERT_EQUAL(e != NULL, k % 2 == 1);
+		if (e)
+			CU_ASSERT_EQUAL(e->val, (uint32_t)(k * 3 + 1));
+	}
+	CU_ASSERT_EQUAL(u64_map_count(&m), 150);
+	u64_map_free(&m);
+	CU_ASSERT_PTR_NULL(u64_map_at(&m, 0));
+}
+
 static CU_TestInfo hashtab_tests[] = {
 	{ "insert and find across growth thresholds", test_insert_find_grow },
 	{ "an existing key is found, not added", test_insert_existing },
@@ -277,6 +319,7 @@ static CU_TestInfo hashtab_tests[] = {
 	{ "iteration is independent of insertion order", test_iteration },
 	{ "clear drops every entry, across epoch wraps", test_clear_epochs },
 	{ "string keys", test_string_keys },
+	{ "positions kept across growth, erase by entry", test_positions_and_erase },
 	CU_TEST_INFO_NULL,
 };
 UNIT_SUITE(hashtab, hashtab_tests);
