@@ -3,6 +3,7 @@
 #
 #   make            bin/pitrace, bin/post (and lib/libpitrace.so)
 #   make ARCH=ppc64le   the same for POWER, cross-compiled (objects in build/ppc64le)
+#   make ARCH=arm64     the same for arm64 (build/arm64; docs/arm64.md)
 #   make deps       install what the build and tests need (apt-get, idempotent)
 #   make demo       deps + build + trace examples/demo and print reports
 #   make check      deps + build + every test (unit, fuzz, end-to-end, packages, VM)
@@ -20,13 +21,19 @@
 #   make DEBUG=1 ...  the same with invariants checked (DASSERT), in build/debug
 
 .DEFAULT_GOAL := all
-HOST_ARCH := $(shell uname -m)
+# ARCH names arch/ARCH: uname -m's name, but arm64 for aarch64 (as Linux and
+# Debian name it); traces say uname -m's (ARCH_NAME).
+HOST_ARCH := $(patsubst aarch64,arm64,$(shell uname -m))
 NPROC := $(shell nproc)
 ARCH ?= $(HOST_ARCH)
+override ARCH := $(patsubst aarch64,arm64,$(ARCH))
+ARCH_NAME_arm64 := aarch64
+ARCH_NAME := $(or $(ARCH_NAME_$(ARCH)),$(ARCH))
 # post reads traces of every architecture here (arch/<arch>/ decoders and
 # symbol rules); the ptrace backend and the driver are ARCH's only.
-ARCHES := x86_64 ppc64le
+ARCHES := x86_64 ppc64le arm64
 CROSS_COMPILE_ppc64le := powerpc64le-linux-gnu-
+CROSS_COMPILE_arm64 := aarch64-linux-gnu-
 CROSS_COMPILE_x86_64 := x86_64-linux-gnu-
 ifneq ($(ARCH),$(HOST_ARCH))
 CROSS_COMPILE ?= $(CROSS_COMPILE_$(ARCH))
@@ -75,11 +82,12 @@ POST_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard post/*.c))
 UNIT_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard tests/unit/*.c))
 
 # Test programs: PROG_DIR/NAME.{S,c,cc} -> build/progs/NAME (x86_64's in
-# tests/progs, POWER's in tests/progs/ppc64le).  A line "// build: FLAGS"
+# tests/progs, POWER's in tests/progs/ppc64le, arm64's in tests/progs/arm64).  A line "// build: FLAGS"
 # (or "# build: FLAGS" in .S) in the source adds flags, and sources
 # (util/*.c) to compile and link with it.
 PROG_DIR_x86_64 := tests/progs
 PROG_DIR_ppc64le := tests/progs/ppc64le
+PROG_DIR_arm64 := tests/progs/arm64
 PROG_DIR := $(PROG_DIR_$(ARCH))
 PROG_S := $(wildcard $(PROG_DIR)/*.S)
 PROG_C := $(wildcard $(PROG_DIR)/*.c)
@@ -121,7 +129,7 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(O)/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH)"'
+$(O)/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH_NAME)"'
 
 # bin/ and lib/ hold one architecture's build at a time: DIR/.arch says
 # which, so that switching ARCH relinks instead of keeping the other's.
@@ -220,8 +228,8 @@ demo: deps
 	@$(MAKE) --no-print-directory all progs
 	@scripts/demo.sh
 
-# Both architectures: the host's natively, then (on x86_64) POWER's VM
-# suite, cross-built.
+# Every architecture: the host's natively, then (on x86_64) POWER's VM
+# suite and arm64's ptrace smoke suite, cross-built.
 # The builds use every CPU; the suites run one after another.
 check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all progs $(O)/unit-tests $(O)/fuzz/fuzz_post
@@ -230,6 +238,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-unit check-fuzz check-e2e check-pkg check-vm
 ifeq ($(HOST_ARCH),x86_64)
 	@$(MAKE) --no-print-directory -j$(NPROC) ARCH=ppc64le check-vm
+	@$(MAKE) --no-print-directory -j$(NPROC) ARCH=arm64 check-vm
 endif
 
 ifeq ($(DEBUG),1)
@@ -254,9 +263,10 @@ else
 # A cross suite runs the guests' build from $(O) (bin/ stays the host's, whose
 # post the host-side checks run on the guests' traces).  Without POWER's
 # cross tools and kernels (make deps could not get them) it says SKIP and why.
+# ARCH=arm64: the ptrace backend's smoke cases (tests/vm/arm64), no driver.
 check-vm:
-	@if [ "$(ARCH)" = ppc64le ] && ! why=$$(scripts/deps-ppc64le.sh --check); then \
-		echo "vm[host]: SKIP ppc64le-suite: $$why (make deps)"; \
+	@if [ -x scripts/deps-$(ARCH).sh ] && ! why=$$(scripts/deps-$(ARCH).sh --check); then \
+		echo "vm[host]: SKIP $(ARCH)-suite: $$why (make deps)"; \
 		echo "check-vm: 0 passed, 0 failed, 1 skipped"; \
 	else \
 		$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) all && \
@@ -274,6 +284,9 @@ ifeq ($(ARCH),$(HOST_ARCH))
 bench: all progs
 	@scripts/bench.sh
 	@scripts/bench_post.sh
+else ifeq ($(ARCH),arm64)
+bench:
+	@echo "bench: no arm64 benchmarks yet (docs/arm64.md)"
 else
 # POWER: the driver's recorded against count-only steps/s in QEMU.
 bench:
@@ -380,7 +393,7 @@ FUZZ_CFLAGS = -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-li
 	$(filter-out -O% -g -DPT_DEBUG,$(CFLAGS)) -DPT_DEBUG
 FUZZ_OBJ := $(patsubst %.c,$(FUZZ_O)/%.o,$(CORE_SRC) $(filter-out post/main.c,$(wildcard post/*.c)))
 
-$(FUZZ_O)/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH)"'
+$(FUZZ_O)/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH_NAME)"'
 $(FUZZ_O)/util/version.o: $(O)/version-stamp
 $(FUZZ_O)/util/version.o: CFLAGS += -DPITRACE_VERSION='"$(VERSION)"'
 $(FUZZ_O)/%.o: %.c

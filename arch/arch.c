@@ -20,6 +20,7 @@
 static const struct arch_ops *const arches[] = {
 	&arch_ops_x86_64,
 	&arch_ops_ppc64le,
+	&arch_ops_arm64,
 };
 
 #define NR_ARCHES (sizeof(arches) / sizeof(arches[0]))

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-/* The native architecture's name ("x86_64", "ppc64le": uname -m). */
+/* The native architecture's name ("x86_64", "ppc64le", "aarch64": uname -m). */
 const char *arch_native_name(void);
 
 /* True when name is an architecture user space knows. */

@@ -68,5 +68,6 @@ struct arch_ops {
 
 extern const struct arch_ops arch_ops_x86_64;
 extern const struct arch_ops arch_ops_ppc64le;
+extern const struct arch_ops arch_ops_arm64;
 
 #endif /* PT_ARCH_OPS_H */

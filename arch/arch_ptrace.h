@@ -99,17 +99,20 @@ int arch_block_step_request(void);
 extern const bool arch_soft_block;
 
 /*
- * A load-reserve/store-conditional sequence (ppc64 lwarx..stwcx.): stepped,
- * each trap clears the reservation and the store never succeeds, so the
- * tracer runs it natively to breakpoints at its exits (as GDB's
- * ppc_deal_with_atomic_sequence() does) and records the instructions the
- * exit it stops at implies.
+ * A load-reserve/store-conditional sequence (ppc64 lwarx..stwcx., arm64
+ * ldxr..stxr): stepped, each trap clears the reservation and the store
+ * never succeeds, so the tracer runs it natively to breakpoints at its
+ * exits (as GDB's ppc_deal_with_atomic_sequence() and
+ * aarch64_software_single_step() do) and records the instructions the exit
+ * it stops at implies.
  */
 #define ARCH_ATOMIC_MAX_EXITS 8
 struct arch_atomic_seq {
 	uint64_t start;		  /* the load-reserve */
 	unsigned insn_len;	  /* bytes per instruction */
 	int addr_regs[2];	  /* registers whose sum it reserves (-1: none) */
+	int status_reg;		  /* the register the store-conditional writes its result to
+				   * (arm64 stxr's Ws); unused where a flag says it (ppc64 CR0) */
 	unsigned nr_exits;
 	struct {
 		uint64_t addr;	  /* a breakpoint where the native run stops */
@@ -139,10 +142,10 @@ int arch_atomic_sequence(const uint8_t *code, size_t avail, uint64_t pc,
 			 struct arch_atomic_seq *seq);
 
 /*
- * Required: stopped right after a sequence's store-conditional, whether it
+ * Required: stopped right after seq's store-conditional, whether it
  * stored: 1, 0, or -1 when unknown.
  */
-int arch_atomic_stored(pid_t tid);
+int arch_atomic_stored(pid_t tid, const struct arch_atomic_seq *seq);
 
 /*
  * Required: the address stopped thread tid's load-reserve (at seq->start,

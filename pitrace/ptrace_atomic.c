@@ -150,7 +150,7 @@ bool ptrace_atomic_end(struct ptrace_atomic *a, int memfd, pid_t tid, uint64_t p
 		else if (!q->exits[i].store)
 			*kind = PT_ATOMIC_LEFT;
 		else
-			*kind = arch_atomic_stored(tid) == 1 ? PT_ATOMIC_STORED : PT_ATOMIC_FAILED;
+			*kind = arch_atomic_stored(tid, q) == 1 ? PT_ATOMIC_STORED : PT_ATOMIC_FAILED;
 		return true;
 	}
 	/* A signal stopped it inside: what ran is the straight line up to pc. */

@@ -920,7 +920,9 @@ static void on_trap(struct engine *e, struct thread *t)
 	}
 	if (t->exec_trap) {
 		t->exec_trap = false;
-		if (arch_syscall_kind(r.syscall_nr) == ARCH_SC_EXEC) {
+		/* arm64's start_thread() forgets the system call: nothing ran
+		 * since the exec stop is as good a sign. */
+		if (arch_syscall_kind(r.syscall_nr) == ARCH_SC_EXEC || r.pc == t->prev_pc) {
 			resume(e, t);
 			return;
 		}

@@ -615,9 +615,13 @@ void trap_handler_entry(struct engine *e, struct thread *t, const struct arch_st
 
 bool trap_is_programs(const struct thread *t, const siginfo_t *si)
 {
-	(void)t;
 	/* Sent (kill, tgkill, sigqueue: <= 0), or an int3's (SI_KERNEL); a
-	 * step's has a TRAP_* code, a handler's entry SIGTRAP. */
+	 * step's has a TRAP_* code, a handler's entry SIGTRAP.  Except a step
+	 * reported at a system call's exit by the kernel's generic
+	 * user_single_step_report() (arm64's; x86 has its own, TRAP_BRKPT):
+	 * SI_USER from pid 0, which no kill() in the program's view sends. */
+	if (si->si_code == SI_USER && si->si_pid == 0 && t->stepped)
+		return false;
 	return si->si_signo == SIGTRAP && (si->si_code <= 0 || si->si_code == SI_KERNEL);
 }
 

@@ -19,14 +19,19 @@ pandoc man-db bash-completion dkms dh-dkms debhelper dpkg-dev lintian xz-utils t
 clang libclang-rt-14-dev
 lua5.4 pigz"
 
-# POWER's cross tools and kernels (make check tests both), then the test
-# kernels' vmlinux with debug info (kernel source lines, tests/vm kk60).
-# What POWER needs comes from the ppc64el archive, which can lag behind
-# (mid-sync) or be unreachable: without it the POWER suite says SKIP and why.
+# POWER's cross tools and kernels (make check tests both), arm64's (make
+# ARCH=arm64 builds), then the test kernels' vmlinux with debug info (kernel
+# source lines, tests/vm kk60).  What POWER and arm64 need comes from their
+# archives, which can lag behind (mid-sync) or be unreachable: without it
+# the POWER suite says SKIP and why.
 finish() {
 	if [ "$(uname -m)" = x86_64 ] && ! "$(dirname "$0")/deps-ppc64le.sh"; then
 		echo "deps: POWER's cross tools or kernels could not all be had: make check" \
 			"skips the POWER suite (scripts/deps-ppc64le.sh --check says why)" >&2
+	fi
+	if [ "$(uname -m)" = x86_64 ] && ! "$(dirname "$0")/deps-arm64.sh"; then
+		echo "deps: arm64's cross tools or kernels could not all be had" \
+			"(scripts/deps-arm64.sh --check says why)" >&2
 	fi
 	exec "$(dirname "$0")/debug-vmlinux.sh"
 }

@@ -161,10 +161,11 @@ int arch_atomic_reserved(pid_t tid, const struct arch_atomic_seq *seq, uint64_t 
 }
 
 /* CR0's EQ bit: the store-conditional stored. */
-int arch_atomic_stored(pid_t tid)
+int arch_atomic_stored(pid_t tid, const struct arch_atomic_seq *seq)
 {
 	long cr;
 
+	(void)seq;
 	errno = 0;
 	cr = ptrace(PTRACE_PEEKUSER, tid, (void *)(PT_CCR * sizeof(unsigned long)), NULL);
 	if (cr == -1 && errno)

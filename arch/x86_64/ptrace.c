@@ -129,9 +129,10 @@ int arch_atomic_sequence(const uint8_t *code, size_t avail, uint64_t pc,
 	return 0;
 }
 
-int arch_atomic_stored(pid_t tid)
+int arch_atomic_stored(pid_t tid, const struct arch_atomic_seq *seq)
 {
 	(void)tid;
+	(void)seq;
 	return -1;
 }
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The instruction decoders (x86_64, ppc64le): classes, lengths, targets and text of known encodings. */
+/*
+ * The instruction decoders (x86_64, ppc64le, aarch64): classes, lengths,
+ * targets and text of known encodings.
+ */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -101,6 +104,50 @@ static const struct decode_case ppc64le_cases[] = {
 	{ "no bytes at all", { 0 }, 0, ARCH_INSN_INVALID, 0, 0, 0, "(bad)" },
 };
 
+/*
+ * A64 words (as GNU as -march=armv8.3-a assembles them), at PC.  The text
+ * is capstone's (AArch64 mode), or arch/arm64's own where capstone 4 has
+ * none (the pointer-authenticating branches, as objdump writes them).
+ */
+static const struct decode_case aarch64_cases[] = {
+	{ "bl +0x10 (a call)", W(0x94000004), 4, ARCH_INSN_CALL, 4, HT, PC + 0x10, "bl #0x401010" },
+	{ "bl backwards", W(0x97fffffa), 4, ARCH_INSN_CALL, 4, HT, PC - 0x18, NULL },
+	{ "b -8", W(0x17fffffe), 4, ARCH_INSN_JUMP, 4, HT, PC - 8, "b #0x400ff8" },
+	{ "b.eq (conditional)", W(0x54000080), 4, ARCH_INSN_COND, 4, HT, PC + 0x10, "b.eq #0x401010" },
+	{ "b.al is branch always", W(0x5400008e), 4, ARCH_INSN_JUMP, 4, HT, PC + 0x10, NULL },
+	{ "cbz", W(0xb4000040), 4, ARCH_INSN_COND, 4, HT, PC + 8, "cbz x0, #0x401008" },
+	{ "cbnz backwards", W(0x35ffff82), 4, ARCH_INSN_COND, 4, HT, PC - 0x10, NULL },
+	{ "tbz", W(0x36180100), 4, ARCH_INSN_COND, 4, HT, PC + 0x20, "tbz w0, #3, #0x401020" },
+	{ "tbnz backwards", W(0xb7ffffe1), 4, ARCH_INSN_COND, 4, HT, PC - 4, NULL },
+	{ "br x17 (PLT entries, veneers, tail calls)", W(0xd61f0220), 4, ARCH_INSN_JUMP, 4, IND, 0,
+	  "br x17" },
+	{ "blr x1 (indirect call)", W(0xd63f0020), 4, ARCH_INSN_CALL, 4, IND, 0, "blr x1" },
+	{ "ret", W(0xd65f03c0), 4, ARCH_INSN_RET, 4, IND, 0, "ret" },
+	{ "ret x1", W(0xd65f0020), 4, ARCH_INSN_RET, 4, IND, 0, NULL },
+	{ "retaa (PAuth: autiasp and ret)", W(0xd65f0bff), 4, ARCH_INSN_RET, 4, IND, 0, "retaa" },
+	{ "retab", W(0xd65f0fff), 4, ARCH_INSN_RET, 4, IND, 0, "retab" },
+	{ "braaz x17", W(0xd61f0a3f), 4, ARCH_INSN_JUMP, 4, IND, 0, "braaz x17" },
+	{ "blraaz x17", W(0xd63f0a3f), 4, ARCH_INSN_CALL, 4, IND, 0, "blraaz x17" },
+	{ "braa x17, x17", W(0xd71f0a31), 4, ARCH_INSN_JUMP, 4, IND, 0, "braa x17, x17" },
+	{ "blraa xzr, x17", W(0xd73f0bf1), 4, ARCH_INSN_CALL, 4, IND, 0, "blraa xzr, x17" },
+	{ "paciasp (a hint: no transfer)", W(0xd503233f), 4, ARCH_INSN_OTHER, 4, 0, 0, NULL },
+	{ "autiasp", W(0xd50323bf), 4, ARCH_INSN_OTHER, 4, 0, 0, NULL },
+	{ "bti c", W(0xd503245f), 4, ARCH_INSN_OTHER, 4, 0, 0, NULL },
+	{ "svc #0", W(0xd4000001), 4, ARCH_INSN_SYSCALL, 4, 0, 0, "svc #0" },
+	{ "brk #0 (the breakpoint)", W(0xd4200000), 4, ARCH_INSN_INT, 4, 0, 0, "brk #0" },
+	{ "brk #1000 (__builtin_trap)", W(0xd4207d00), 4, ARCH_INSN_INT, 4, 0, 0, NULL },
+	{ "udf #0", W(0x00000000), 4, ARCH_INSN_INT, 4, 0, 0, NULL },
+	{ "eret", W(0xd69f03e0), 4, ARCH_INSN_KRET, 4, 0, 0, "eret" },
+	{ "nop", W(0xd503201f), 4, ARCH_INSN_OTHER, 4, 0, 0, "nop" },
+	{ "add", W(0x91000421), 4, ARCH_INSN_OTHER, 4, 0, 0, "add x1, x1, #1" },
+	{ "ldaxr", W(0x885ffc01), 4, ARCH_INSN_OTHER, 4, 0, 0, "ldaxr w1, [x0]" },
+	{ "stlxr", W(0x8802fc01), 4, ARCH_INSN_OTHER, 4, 0, 0, "stlxr w2, w1, [x0]" },
+	{ "extra bytes after the word are ignored", { 0xc0, 0x03, 0x5f, 0xd6, 0x11 }, 5,
+	  ARCH_INSN_RET, 4, IND, 0, NULL },
+	{ "three bytes are no instruction", { 0xc0, 0x03, 0x5f }, 3, ARCH_INSN_INVALID, 0, 0, 0,
+	  "(bad)" },
+};
+
 static const struct {
 	const char *arch;
 	const struct decode_case *cases;
@@ -108,6 +155,7 @@ static const struct {
 } tables[] = {
 	{ "x86_64", x86_64_cases, sizeof(x86_64_cases) / sizeof(x86_64_cases[0]) },
 	{ "ppc64le", ppc64le_cases, sizeof(ppc64le_cases) / sizeof(ppc64le_cases[0]) },
+	{ "aarch64", aarch64_cases, sizeof(aarch64_cases) / sizeof(aarch64_cases[0]) },
 };
 
 /* Each architecture's decoder, whatever the host: post reads every architecture's traces. */
@@ -175,8 +223,9 @@ static void test_selection(void)
 
 	CU_ASSERT_EQUAL(arch_select("mips64"), -1);
 	CU_ASSERT(!arch_known("mips64"));
-	CU_ASSERT(arch_known("x86_64") && arch_known("ppc64le"));
-	CU_ASSERT_STRING_EQUAL(arch_known_names(), "x86_64, ppc64le");
+	CU_ASSERT(arch_known("x86_64") && arch_known("ppc64le") && arch_known("aarch64"));
+	CU_ASSERT(!arch_known("arm64"));	/* the make name; traces say uname -m's */
+	CU_ASSERT_STRING_EQUAL(arch_known_names(), "x86_64, ppc64le, aarch64");
 	CU_ASSERT_EQUAL_FATAL(arch_select("ppc64le"), 0);
 	ppc = arch_decoder_new();
 	CU_ASSERT_EQUAL_FATAL(arch_select("x86_64"), 0);

@@ -1208,11 +1208,12 @@ static const char main_src[] =
 	"}\n";
 
 #define PPC "powerpc64le-linux-gnu-"
+#define A64 "aarch64-linux-gnu-"
 
 static const struct {
 	const char *what;
 	const char *arch;	  /* the file's (arch_select) */
-	const char *tools;	  /* prefix of its binutils: "" or PPC */
+	const char *tools;	  /* prefix of its binutils: "", PPC or A64 */
 	const char *cc;		  /* compiler and flags */
 	bool whole;		  /* main has its own FDE: its size is the symbol's too */
 } mains[] = {
@@ -1230,6 +1231,11 @@ static const struct {
 	/* lld leaves a relocated word 0 in the file: main is the relocation's addend. */
 	{ "ppc64le clang and lld, PIE", "ppc64le", PPC,
 	  "clang --target=powerpc64le-linux-gnu -O2 -fPIE -pie -fuse-ld=lld", true },
+	{ "aarch64 gcc, PIE", "aarch64", A64, A64 "gcc -O2 -fPIE -pie", true },
+	{ "aarch64 gcc, fixed address", "aarch64", A64, A64 "gcc -O2 -fno-pie -no-pie", true },
+	{ "aarch64 gcc, static", "aarch64", A64, A64 "gcc -O2 -static", true },
+	{ "aarch64 gcc, branch protection", "aarch64", A64,
+	  A64 "gcc -O2 -mbranch-protection=standard", true },
 };
 
 /* Whether the compiler of a row of mains[] (its first word) is here. */

@@ -19,7 +19,11 @@
 #   ppc64le boots the POWER kernels scripts/deps-ppc64le.sh put in
 #   PT_PPC64LE_DIR in qemu-system-ppc64 -M pseries -cpu power9, with
 #   pitrace.ko, bin/, lib/ and the programs cross-built for it, cases from
-#   tests/vm/ppc64le).
+#   tests/vm/ppc64le); arm64 boots the arm64 kernels scripts/deps-arm64.sh
+#   put in PT_ARM64_DIR in qemu-system-aarch64 -M virt -cpu max, with no
+#   module (arm64 has no driver yet: its cases say "# case-module: none"),
+#   bin/, lib/ and the programs cross-built for it, cases from
+#   tests/vm/arm64).
 #   PT_VM_JOBS=N (boot N releases at once, default one per host CPU),
 #   PT_VM_HOGS=N (run N CPU hogs on the host for the whole run, to show the
 #   suite holds on a loaded host: make check-vm-loaded starts two).
@@ -87,7 +91,12 @@ TIMEOUT=${PT_VM_TIMEOUT:-1800}
 # shellcheck disable=SC2206 # split on purpose: QEMU words
 ACCEL=(${PT_VM_ACCEL:--accel tcg,thread=single})
 VM_ARCH=${PT_VM_ARCH:-$(uname -m)}
+[ "$VM_ARCH" = aarch64 ] && VM_ARCH=arm64
 PPC64LE_DIR=${PT_PPC64LE_DIR:-/var/cache/pitrace/ppc64le}
+ARM64_DIR=${PT_ARM64_DIR:-/var/cache/pitrace/arm64}
+# Whether the guests get pitrace.ko (built for each release): not on arm64.
+DRIVER=1
+FOREIGN_LIBDIRS=
 # Per architecture: QEMU, its console, the guest's busybox, the test tools'
 # compiler, where its kernels and their header sets are, the case files.
 case $VM_ARCH in
@@ -105,9 +114,22 @@ ppc64le)
 	DEFAULT_CASES=$ROOT/tests/vm/ppc64le
 	kernel_image() { echo "$PPC64LE_DIR/$1/vmlinux"; }
 	kernel_build() { echo "$PPC64LE_DIR/$1/build"; }
+	RELEASES_FILE=$PPC64LE_DIR/releases
+	FOREIGN_TRIPLET=powerpc64le-linux-gnu
+	;;
+arm64)
+	# virt: a PL011 console; -cpu max has every feature TCG emulates (LSE, PAuth, BTI).
+	QEMU=(qemu-system-aarch64 -M virt -cpu max -m 1G)
+	CONSOLE=ttyAMA0 BUSYBOX=$ARM64_DIR/busybox TOOLS_CC=aarch64-linux-gnu-gcc
+	DEFAULT_CASES=$ROOT/tests/vm/arm64
+	kernel_image() { echo "$ARM64_DIR/$1/vmlinuz"; }
+	kernel_build() { echo "$ARM64_DIR/$1/build"; }
+	RELEASES_FILE=$ARM64_DIR/releases
+	FOREIGN_TRIPLET=aarch64-linux-gnu
+	DRIVER=0
 	;;
 *)
-	echo "check-vm: no VM suite for architecture $VM_ARCH (x86_64, ppc64le)" >&2
+	echo "check-vm: no VM suite for architecture $VM_ARCH (x86_64, ppc64le, arm64)" >&2
 	exit 2
 	;;
 esac
@@ -153,8 +175,8 @@ readelf -l "$BUSYBOX" 2>/dev/null | grep -q INTERP &&
 # Kernels to boot: images that have a matching header set.
 releases=${PT_VM_KERNELS:-}
 if [ -z "$releases" ]; then
-	if [ "$VM_ARCH" = ppc64le ]; then
-		candidates=$(cat "$PPC64LE_DIR/releases" 2>/dev/null)
+	if [ -n "${RELEASES_FILE:-}" ]; then
+		candidates=$(cat "$RELEASES_FILE" 2>/dev/null)
 	else
 		candidates=$(for k in /boot/vmlinuz-*; do echo "${k#/boot/vmlinuz-}"; done)
 	fi
@@ -180,7 +202,8 @@ done
 # host paths (the loader is a path the guest must have too).  Native files
 # ask ldd; foreign ones are walked by their DT_NEEDED entries through the
 # multiarch and cross library directories.
-FOREIGN_LIBDIRS="/lib/powerpc64le-linux-gnu /usr/lib/powerpc64le-linux-gnu /usr/powerpc64le-linux-gnu/lib"
+triplet=${FOREIGN_TRIPLET:-}
+[ -n "$triplet" ] && FOREIGN_LIBDIRS="/lib/$triplet /usr/lib/$triplet /usr/$triplet/lib"
 elf_libs() {	# elf_libs FILE
 	if [ "$VM_ARCH" = "$(uname -m)" ]; then
 		ldd "$1" 2>/dev/null | grep -o '/[^ ]*'
@@ -213,7 +236,7 @@ copy_elf() {	# copy_elf FILE DESTDIR ROOTFS
 	elf_libs "$1" | while read -r lib; do
 		dest=$lib
 		# The cross toolchain's libraries (libstdc++) live in the multiarch place in a guest.
-		case $lib in /usr/powerpc64le-linux-gnu/lib/*) dest=/lib/powerpc64le-linux-gnu/${lib##*/} ;; esac
+		case $lib in /usr/"${FOREIGN_TRIPLET:-none}"/lib/*) dest=/lib/$FOREIGN_TRIPLET/${lib##*/} ;; esac
 		[ -e "$3$dest" ] && continue
 		mkdir -p "$3$(dirname "$dest")"
 		cp -L "$lib" "$3$dest"
@@ -241,7 +264,7 @@ build_initramfs() {	# build_initramfs RELEASE KO OUT
 	rm -rf "$rfs"
 	mkdir -p "$rfs"/{bin,sbin,dev,proc,sys,tmp,etc,root,pt/bin,pt/progs,pt/lib,pt/tools,pt/cases}
 	cp "$BUSYBOX" "$rfs/bin/busybox"
-	install_module "$1" "$2" "$rfs" || return 1
+	[ "$DRIVER" = 0 ] || install_module "$1" "$2" "$rfs" || return 1
 	cp "$ROOT/tests/vm/init.sh" "$rfs/init"
 	chmod 755 "$rfs/init"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$rfs/etc/passwd"
@@ -340,6 +363,8 @@ prepare_release() {	# prepare_release RELEASE
 			return 1
 		fi
 		echo "vm[$rel]: module $ko ($(modinfo -F version "$ko"))"
+	elif [ "$DRIVER" = 0 ]; then
+		ko=""
 	# MAKEFLAGS from a calling make (O=, BIN=) would reach Kbuild, which reads O= itself.
 	elif ! MAKEFLAGS= make -s -C "$ROOT/driver" KDIR="$(kernel_build "$rel")" OUT="$WORK/driver" \
 		PITRACE_ARCH="$VM_ARCH" >"$WORK/driver-$rel.log" 2>&1; then
