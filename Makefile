@@ -175,7 +175,7 @@ LIBPITRACE_OBJ := $(O)/pic/libpitrace/pitrace.o $(O)/pic/libpitrace/reader.o
 $(O)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
-$(O)/pic/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH)"'
+$(O)/pic/arch/arch.o: CFLAGS += -DPT_NATIVE_ARCH='"$(ARCH_NAME)"'
 $(O)/pic/util/version.o: $(O)/version-stamp
 $(O)/pic/util/version.o: CFLAGS += -DPITRACE_VERSION='"$(VERSION)"'
 $(O)/libcore-pic.a: $(CORE_SRC:%.c=$(O)/pic/%.o)
