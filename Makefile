@@ -67,6 +67,16 @@ CFLAGS += -DHAVE_LIBARCHIVE
 $(BIN)/pitrace $(O)/unit-tests: LDLIBS_CORE += -larchive
 endif
 
+# Python 3 (libpython3-dev) for post script and the pitrace module
+# (python/): the system's, by its python3-config; without it post says so.
+PYTHON_CONFIG ?= /usr/bin/python3-config
+PYTHON_CFLAGS := $(shell $(PYTHON_CONFIG) --includes 2>/dev/null)
+ifeq ($(shell echo '\#include <Python.h>' | $(CC) $(PYTHON_CFLAGS) -E -x c - >/dev/null 2>&1 && echo y),y)
+HAVE_PYTHON := y
+PYTHON_LIBS := $(shell $(PYTHON_CONFIG) --ldflags --embed)
+PYTHON_EXT := $(shell $(PYTHON_CONFIG) --extension-suffix)
+endif
+
 CORE_SRC := $(wildcard util/*.c) arch/arch.c arch/$(ARCH)/ptrace.c \
 	    $(foreach a,$(ARCHES),$(filter-out arch/$(a)/ptrace.c,$(wildcard arch/$(a)/*.c)))
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
@@ -139,8 +149,25 @@ $(O)/libcore.a: $(CORE_OBJ)
 $(BIN)/pitrace: $(PITRACE_OBJ) $(O)/libcore.a $(BIN)/.arch
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE)
 
-$(BIN)/post: $(POST_OBJ) $(O)/libcore.a $(BIN)/.arch
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE) -lncursesw -ltinfo
+# post script: post links the reader and the pitrace module (python/) in.
+ifeq ($(HAVE_PYTHON),y)
+POST_PY_OBJ := $(O)/python/module.o $(O)/libpitrace/reader.o
+$(O)/post/cmd_script.o $(O)/python/module.o $(O)/pic/python/module.o: \
+	CFLAGS += -DHAVE_PYTHON $(PYTHON_CFLAGS)
+endif
+$(BIN)/post: $(POST_OBJ) $(POST_PY_OBJ) $(O)/libcore.a $(BIN)/.arch
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE) -lncursesw -ltinfo \
+		$(PYTHON_LIBS)
+
+# import pitrace in the system's Python 3: the same module as an extension
+# on libpitrace, in $(LIB)/python3 (PYTHONPATH; installed in dist-packages).
+ifeq ($(HAVE_PYTHON),y)
+PYTHON_MOD := $(LIB)/python3/pitrace$(PYTHON_EXT)
+all: $(PYTHON_MOD)
+$(PYTHON_MOD): $(O)/pic/python/module.o $(LIB)/libpitrace.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $< -L$(LIB) -lpitrace
+endif
 
 # pitrace's modules without main(), so unit tests can link the ones they test.
 $(O)/libpitrace-cmd.a: $(filter-out $(O)/pitrace/main.o,$(PITRACE_OBJ))
@@ -364,7 +391,8 @@ check-pkg: deb progs
 	PT_PROGS=$(O)/progs tests/pkg/install.sh
 
 -include $(CORE_OBJ:.o=.d) $(PITRACE_OBJ:.o=.d) $(POST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
-	$(CORE_SRC:%.c=$(O)/pic/%.d) $(LIBPITRACE_OBJ:.o=.d) $(O)/libpitrace/reader.d
+	$(CORE_SRC:%.c=$(O)/pic/%.d) $(LIBPITRACE_OBJ:.o=.d) $(O)/libpitrace/reader.d \
+	$(O)/python/module.d $(O)/pic/python/module.d
 
 # ---- fuzzing: post's trace reader and reports under libFuzzer, ASan and UBSan ----
 # make fuzz runs for FUZZ_TIME seconds (default 600); make check-fuzz (part of
