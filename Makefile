@@ -57,7 +57,10 @@ LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread -lstdc++ -lm
 # them): libdebuginfod (post's download progress and debuginfo of missing
 # files; loaded only when DEBUGINFOD_URLS is set, as libdw does), libarchive
 # (pitrace archive).
-have_header = $(shell echo '\#include <$(1)>' | $(CC) -E -x c - >/dev/null 2>&1 && echo y)
+# (\043 is '#': make 4.3 keeps a backslash before '#' in a function call,
+# and cpp -E passes a stray '\#include' through without an error.)
+have_header = $(shell printf '\043include <%s>\n' '$(1)' | $(CC) $(2) -E -x c - >/dev/null 2>&1 \
+		&& echo y)
 ifeq ($(call have_header,elfutils/debuginfod.h),y)
 CFLAGS += -DHAVE_LIBDEBUGINFOD
 LDLIBS_CORE += -ldl
@@ -71,7 +74,7 @@ endif
 # (python/): the system's, by its python3-config; without it post says so.
 PYTHON_CONFIG ?= /usr/bin/python3-config
 PYTHON_CFLAGS := $(shell $(PYTHON_CONFIG) --includes 2>/dev/null)
-ifeq ($(shell echo '\#include <Python.h>' | $(CC) $(PYTHON_CFLAGS) -E -x c - >/dev/null 2>&1 && echo y),y)
+ifeq ($(call have_header,Python.h,$(PYTHON_CFLAGS)),y)
 HAVE_PYTHON := y
 PYTHON_LIBS := $(shell $(PYTHON_CONFIG) --ldflags --embed)
 PYTHON_EXT := $(shell $(PYTHON_CONFIG) --extension-suffix)
