@@ -74,6 +74,7 @@ endif
 # (python/): the system's, by its python3-config; without it post says so.
 PYTHON_CONFIG ?= /usr/bin/python3-config
 PYTHON_CFLAGS := $(shell $(PYTHON_CONFIG) --includes 2>/dev/null)
+PYTHON_VERSION := $(patsubst python%,%,$(notdir $(firstword $(PYTHON_CFLAGS:-I%=%))))
 ifeq ($(call have_header,Python.h,$(PYTHON_CFLAGS)),y)
 HAVE_PYTHON := y
 PYTHON_LIBS := $(shell $(PYTHON_CONFIG) --ldflags --embed)
@@ -338,6 +339,10 @@ MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/pitrace
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Where the system's python3 looks for modules: Debian's own under /usr,
+# the local site directory of its version elsewhere.
+PYTHON3DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$\
+	$(PREFIX)/lib/python$(PYTHON_VERSION)/dist-packages)
 DKMS_VERSION ?= $(VERSION)
 DKMSDIR ?= /usr/src/pitrace-$(DKMS_VERSION)
 INSTALL ?= install
@@ -359,13 +364,18 @@ install: all man $(O)/libpitrace.pc
 	$(INSTALL) -m 644 completion/pitrace.bash $(DESTDIR)$(BASHCOMPDIR)/pitrace
 	$(INSTALL) -m 644 completion/post.bash $(DESTDIR)$(BASHCOMPDIR)/post
 	$(INSTALL) -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+ifeq ($(HAVE_PYTHON),y)
+	$(INSTALL) -d $(DESTDIR)$(PYTHON3DIR)
+	$(INSTALL) -m 644 $(PYTHON_MOD) $(DESTDIR)$(PYTHON3DIR)/
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pitrace $(DESTDIR)$(BINDIR)/post \
 		$(DESTDIR)$(LIBDIR)/$(LIBPITRACE_SONAME) $(DESTDIR)$(LIBDIR)/libpitrace.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/libpitrace.pc \
 		$(addprefix $(DESTDIR)$(INCLUDEDIR)/pitrace/,$(notdir $(wildcard include/pitrace/*.h))) \
-		$(DESTDIR)$(BASHCOMPDIR)/pitrace $(DESTDIR)$(BASHCOMPDIR)/post
+		$(DESTDIR)$(BASHCOMPDIR)/pitrace $(DESTDIR)$(BASHCOMPDIR)/post \
+		$(if $(PYTHON_MOD),$(DESTDIR)$(PYTHON3DIR)/$(notdir $(PYTHON_MOD)))
 	set -e; for p in $(notdir $(MAN_PAGES)); do rm -f $(DESTDIR)$(MANDIR)/man$${p##*.}/$$p; done
 	rm -rf $(DESTDIR)$(DOCDIR)
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/pitrace
