@@ -4,11 +4,13 @@
 #include "python/module.h"
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "post/cmdline.h"
 #include "post/post.h"
@@ -46,6 +48,18 @@ static int script_error(const char *script)
 		PyErr_Clear();
 		pr_err("script: %s interrupted", script);
 		return 130;
+	}
+	if (PyErr_ExceptionMatches(PyExc_BrokenPipeError)) {
+		/* the reader of our output (head, a pager) had enough: not the script's
+		 * error; what Python still holds to flush goes nowhere */
+		int fd = open("/dev/null", O_WRONLY);
+
+		PyErr_Clear();
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			close(fd);
+		}
+		return 0;
 	}
 	if (PyErr_ExceptionMatches(PyExc_SystemExit)) {
 		PyObject *type, *value, *tb, *code;
@@ -154,7 +168,8 @@ static int script_pass(PyObject *globals, PyObject *trace)
 	for (size_t i = 0; kw && i < sizeof(pass_callbacks) / sizeof(pass_callbacks[0]); i++) {
 		PyObject *fn = PyDict_GetItemString(globals, pass_callbacks[i]);
 
-		if (fn && PyCallable_Check(fn) && PyDict_SetItemString(kw, pass_callbacks[i], fn) < 0)
+		if (fn && PyCallable_Check(fn) &&
+		    PyDict_SetItemString(kw, pass_callbacks[i], fn) < 0)
 			Py_CLEAR(kw);
 	}
 	if (kw && args)

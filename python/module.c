@@ -30,7 +30,7 @@ typedef struct {
 	uint64_t gen;		  /* t's pass that loc is of */
 	bool have_loc;
 	struct ptr_location loc;
-	PyObject *path;		  /* a task's path, copied (the reader's lives for the callback) */
+	PyObject *path;		  /* a task's path, copied: the reader's lives for the callback */
 	union {
 		struct ptr_step step;
 		struct ptr_call call;
@@ -215,11 +215,11 @@ GETTER(ret_call_kind, KIND(call_kinds, e->u.ret.call_kind))
 GETTER(sys_time, PyLong_FromUnsignedLongLong(e->u.sys.time_ns))
 GETTER(as_time, PyLong_FromUnsignedLongLong(e->u.as.time_ns))
 GETTER(as_kind, KIND(async_kinds, e->u.as.kind))
-GETTER(as_kernel, e->u.as.kernel == 2 ? (Py_INCREF(Py_None), Py_None) : PyBool_FromLong(e->u.as.kernel))
+GETTER(as_kernel, e->u.as.kernel == 2 ? Py_NewRef(Py_None) : PyBool_FromLong(e->u.as.kernel))
 GETTER(task_time, PyLong_FromUnsignedLongLong(e->u.task.time_ns))
 GETTER(task_kind, KIND(task_kinds, e->u.task.kind))
 GETTER(task_thread, PyBool_FromLong(e->u.task.thread))
-GETTER(task_path, (Py_INCREF(e->path), e->path))
+GETTER(task_path, Py_NewRef(e->path))
 GETTER(gap_time, PyLong_FromUnsignedLongLong(e->u.gap.time_ns))
 GETTER(gap_kind, KIND(gap_kinds, e->u.gap.kind))
 
@@ -302,7 +302,8 @@ static PyMemberDef task_members[] = {
 	{ NULL }
 };
 static PyGetSetDef task_getset[] = {
-	GET("time", task_time, NULL), GET("kind", task_kind, "fork, exec, comm, exit, mmap, munmap"),
+	GET("time", task_time, NULL),
+	GET("kind", task_kind, "fork, exec, comm, exit, mmap, munmap"),
 	GET("thread", task_thread, NULL), GET("path", task_path, NULL),
 	{ NULL }
 };
@@ -433,7 +434,7 @@ static PyObject *trace_run(TraceObject *t, PyObject *args, PyObject *kw)
 		return NULL;
 	}
 	if (t->in_pass) {
-		PyErr_SetString(PyExc_RuntimeError, "pitrace: run() inside a pass of the same trace");
+		PyErr_SetString(PyExc_RuntimeError, "pitrace: run() inside a pass of this trace");
 		return NULL;
 	}
 	for (int k = 0; k < EV_KINDS; k++) {
@@ -484,7 +485,7 @@ static PyObject *trace_resolve(TraceObject *t, PyObject *args, PyObject *kw)
 			     "module_offset", (unsigned long long)l.module_offset, "symbol",
 			     str_or_none(l.symbol), "offset", (unsigned long long)l.symbol_offset,
 			     "file", str_or_none(l.file), "line",
-			     l.line ? PyLong_FromUnsignedLong(l.line) : (Py_INCREF(Py_None), Py_None),
+			     l.line ? PyLong_FromUnsignedLong(l.line) : Py_NewRef(Py_None),
 			     "insn", str_or_none(l.text), "bytes", (const char *)l.bytes,
 			     (Py_ssize_t)l.nr_bytes);
 }

@@ -104,8 +104,20 @@ run_expect_status "run(call=1)" 1 "$POST" -i tr script badrun.py 2>badrun.err
 grep -q '^TypeError: pitrace: run(call=...) is not callable' badrun.err ||
 	{ cat badrun.err; fail "run(call=1) not refused"; }
 
+# a reader that closes the pipe early: no traceback, exit 0
+printf 'def end():\n    for i in range(200000):\n        print(i)\n' >many.py
+"$POST" -i tr script many.py 2>pipe.err | head -1 >/dev/null
+expect_eq "exit status with head" 0 "${PIPESTATUS[0]}"
+[ -s pipe.err ] && { cat pipe.err; fail "output to head said something on stderr"; }
+
 # Ctrl-C: KeyboardInterrupt in the script ends the pass, exit 130
-printf 'import time\ndef begin():\n    open("started", "w").close()\ndef step(s):\n    time.sleep(0.01)\n' >slow.py
+cat >slow.py <<'PY'
+import time
+def begin():
+    open("started", "w").close()
+def step(s):
+    time.sleep(0.01)
+PY
 env --default-signal=INT "$POST" -i tr script slow.py 2>int.err &
 pid=$!
 for _ in $(seq 200); do [ -e started ] && break; sleep 0.05; done
@@ -113,5 +125,6 @@ for _ in $(seq 200); do [ -e started ] && break; sleep 0.05; done
 kill -INT "$pid"
 wait "$pid"
 expect_eq "exit status after Ctrl-C" 130 $?
-grep -q 'post: error: script: slow.py interrupted' int.err || { cat int.err; fail "no interrupted line"; }
+grep -q 'post: error: script: slow.py interrupted' int.err ||
+	{ cat int.err; fail "no interrupted line"; }
 echo PASS

@@ -48,7 +48,8 @@ grep -q ' cond=' mix.out && grep -q ' call=' mix.out || fail "insn_mix has no co
 "$POST" -i tr script "$EX/insn_mix.py" -m >mixm.out || fail "insn_mix.py -m"
 sed 's/^ *\([0-9]*\)  \([^:]*\):.*/\2 \1/' mixm.out | sort >mixm.rows
 expect_same_file "insn_mix -m per function" base.rows mixm.rows
-sed 's/^[^:]*: //' mixm.out | tr ' ' '\n' | awk -F= '{ n[$1] += $2 } END { for (m in n) print m, n[m] }' |
+sed 's/^[^:]*: //' mixm.out | tr ' ' '\n' |
+	awk -F= '{ n[$1] += $2 } END { for (m in n) print m, n[m] }' |
 	sort >mnem.script
 csv_rows count instruction <insn.csv |
 	awk '{ n[$2] += $1 } END { for (m in n) print m, n[m] }' | sort >mnem.post
@@ -59,7 +60,7 @@ expect_same_file "mnemonics in all" mnem.post mnem.script
 
 # syscall_cost
 "$POST" -i tr script "$EX/syscall_cost.py" >sys.out || fail "syscall_cost.py"
-nsys=$(awk '$2 == "syscall" { n += $1 } END { print n + 0 }' < <(csv_rows count instruction <insn.csv))
+nsys=$(csv_rows count instruction <insn.csv | awk '$2 == "syscall" { n += $1 } END { print n + 0 }')
 [ "$nsys" -gt 10 ] || fail "too few system calls in the trace: $nsys"
 expect_eq "system calls" "total: $nsys system calls" "$(tail -1 sys.out)"
 csv_rows entry kind name calls cum <arc.csv | awk '$2 == "caller"' >callers.rows
@@ -90,14 +91,17 @@ run_expect_status "call_paths.py without an address" 1 "$POST" -i tr script "$EX
 "$POST" -i tr script "$EX/callgraph_dot.py" >graph.dot || fail "callgraph_dot.py"
 head -1 graph.dot | grep -qx 'digraph calls {' && tail -1 graph.dot | grep -qx '}' ||
 	fail "callgraph_dot.py's output is no digraph"
-if command -v dot >/dev/null; then dot -Tsvg graph.dot >/dev/null || fail "dot refuses the graph"; fi
-sed -n 's/^\t"\([^"]*\)" -> "\([^"]*\)" \[label="\([0-9]*\)"\];$/\1 \2 \3/p' graph.dot | sort >edges.dot
+if command -v dot >/dev/null; then
+	dot -Tsvg graph.dot >/dev/null || fail "dot refuses the graph"
+fi
+sed -n 's/^\t"\([^"]*\)" -> "\([^"]*\)" \[label="\([0-9]*\)"\];$/\1 \2 \3/p' graph.dot |
+	sort >edges.dot
 csv_rows entry kind name calls <arc.csv | awk '$2 == "callee" && $4 != 0 { print $1, $3, $4 }' |
 	sort >edges.arc
 [ "$(wc -l <edges.arc)" -gt 20 ] || fail "arc has too few edges"
 expect_same_file "the graph's edges" edges.arc edges.dot
-sed -n 's/^\t"\([^"]*\)" \[label=".*\\ncalls \([0-9]*\) base \([0-9]*\) cum \([0-9]*\)"\];$/\1 \2 \3 \4/p' \
-	graph.dot | sort >nodes.dot
+node='^\t"\([^"]*\)" \[label=".*\\ncalls \([0-9]*\) base \([0-9]*\) cum \([0-9]*\)"\];$'
+sed -n "s/$node/\\1 \\2 \\3 \\4/p" graph.dot | sort >nodes.dot
 expect_same_file "the graph's nodes" profile.rows nodes.dot
 
 # loops: annot_loops' loops, by construction: nested() 10 runs of 7 trips

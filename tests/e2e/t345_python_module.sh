@@ -91,7 +91,8 @@ expect_eq "stats of a step pass" "stats $steps $steps $steps" "$(grep '^stats' a
 expect_eq "a calls-only pass" "fast 1 1" "$(grep '^fast' api.out)"
 expect_eq "resolve" "resolve _start 0 True" "$(grep '^resolve' api.out)"
 expect_eq "a window" "window 20000" "$(grep '^window' api.out)"
-expect_eq "--symbol cmp" "cmp $(awk '$3 == "cmp" { print $2 }' profile.rows)" "$(grep '^cmp' api.out)"
+expect_eq "--symbol cmp" "cmp $(awk '$3 == "cmp" { print $2 }' profile.rows)" \
+	"$(grep '^cmp' api.out)"
 expect_eq "errors" "error missing OSError
 error keyword TypeError
 error ring ValueError
