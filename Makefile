@@ -70,7 +70,7 @@ CFLAGS += -DHAVE_LIBARCHIVE
 $(BIN)/pitrace $(O)/unit-tests: LDLIBS_CORE += -larchive
 endif
 
-# Python 3 (libpython3-dev) for post script and the pitrace module
+# Python 3 (python3-dev) for post script and the pitrace module
 # (python/): the system's, by its python3-config; without it post says so.
 PYTHON_CONFIG ?= /usr/bin/python3-config
 PYTHON_CFLAGS := $(shell $(PYTHON_CONFIG) --includes 2>/dev/null)

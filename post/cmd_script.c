@@ -262,7 +262,7 @@ int cmd_script(int argc, char **argv, struct post_opts *opts)
 #ifdef HAVE_PYTHON
 	return script_run(nargs, args, opts, &f);
 #else
-	pr_err("script: this post was built without Python (libpython3-dev)");
+	pr_err("script: this post was built without Python (python3-dev)");
 	return EXIT_RUNTIME;
 #endif /* HAVE_PYTHON */
 }

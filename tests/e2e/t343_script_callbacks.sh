@@ -13,7 +13,7 @@
 
 "$POST" script --help >/dev/null || fail "post script --help"
 "$POST" -i /nonexistent script /dev/null 2>&1 | grep -q 'built without Python' &&
-	skip "post was built without Python (libpython3-dev)"
+	skip "post was built without Python (python3-dev)"
 arc_record tr "$PROGS/bench_calls" 2
 
 # rows "N module symbol" of a report's csv, sorted

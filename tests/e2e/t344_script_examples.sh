@@ -15,7 +15,7 @@
 
 EX=$ROOT/examples/scripts
 "$POST" -i /nonexistent script /dev/null 2>&1 | grep -q 'built without Python' &&
-	skip "post was built without Python (libpython3-dev)"
+	skip "post was built without Python (python3-dev)"
 arc_record tr "$PROGS/bench_calls" 2
 
 # csv_rows COLUMN... <CSV: the columns of each row, space-separated, sorted

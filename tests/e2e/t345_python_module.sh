@@ -12,7 +12,7 @@ LIB=${PT_LIB:-$ROOT/lib}
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip "no $PY"
 compgen -G "$LIB/python3/pitrace*.so" >/dev/null ||
-	skip "no $LIB/python3/pitrace*.so (post built without libpython3-dev)"
+	skip "no $LIB/python3/pitrace*.so (post built without python3-dev)"
 export PYTHONPATH=$LIB/python3 LD_LIBRARY_PATH=$LIB
 "$PY" -c 'import pitrace' || fail "import pitrace"
 arc_record tr "$PROGS/bench_calls" 2
