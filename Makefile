@@ -64,7 +64,10 @@ LDLIBS_CORE := -ldw -lelf -lcapstone -lzstd -lz -lpthread -lstdc++ -lm
 # them): libdebuginfod (post's download progress and debuginfo of missing
 # files; loaded only when DEBUGINFOD_URLS is set, as libdw does), libarchive
 # (pitrace archive).
-have_header = $(shell echo '\#include <$(1)>' | $(CC) -E -x c - >/dev/null 2>&1 && echo y)
+# (\043 is '#': make 4.3 keeps a backslash before '#' in a function call,
+# and cpp -E passes a stray '\#include' through without an error.)
+have_header = $(shell printf '\043include <%s>\n' '$(1)' | $(CC) $(2) -E -x c - >/dev/null 2>&1 \
+		&& echo y)
 ifeq ($(call have_header,elfutils/debuginfod.h),y)
 CFLAGS += -DHAVE_LIBDEBUGINFOD
 LDLIBS_CORE += -ldl
@@ -72,6 +75,17 @@ endif
 ifeq ($(call have_header,archive.h),y)
 CFLAGS += -DHAVE_LIBARCHIVE
 $(BIN)/pitrace $(O)/unit-tests: LDLIBS_CORE += -larchive
+endif
+
+# Python 3 (python3-dev) for post script and the pitrace module
+# (python/): the system's, by its python3-config; without it post says so.
+PYTHON_CONFIG ?= /usr/bin/python3-config
+PYTHON_CFLAGS := $(shell $(PYTHON_CONFIG) --includes 2>/dev/null)
+PYTHON_VERSION := $(patsubst python%,%,$(notdir $(firstword $(PYTHON_CFLAGS:-I%=%))))
+ifeq ($(call have_header,Python.h,$(PYTHON_CFLAGS)),y)
+HAVE_PYTHON := y
+PYTHON_LIBS := $(shell $(PYTHON_CONFIG) --ldflags --embed)
+PYTHON_EXT := $(shell $(PYTHON_CONFIG) --extension-suffix)
 endif
 
 CORE_SRC := $(wildcard util/*.c) arch/arch.c arch/$(ARCH)/ptrace.c \
@@ -147,8 +161,25 @@ $(O)/libcore.a: $(CORE_OBJ)
 $(BIN)/pitrace: $(PITRACE_OBJ) $(O)/libcore.a $(BIN)/.arch
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE)
 
-$(BIN)/post: $(POST_OBJ) $(O)/libcore.a $(BIN)/.arch
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE) -lncursesw -ltinfo
+# post script: post links the reader and the pitrace module (python/) in.
+ifeq ($(HAVE_PYTHON),y)
+POST_PY_OBJ := $(O)/python/module.o $(O)/libpitrace/reader.o
+$(O)/post/cmd_script.o $(O)/python/module.o $(O)/pic/python/module.o: \
+	CFLAGS += -DHAVE_PYTHON $(PYTHON_CFLAGS)
+endif
+$(BIN)/post: $(POST_OBJ) $(POST_PY_OBJ) $(O)/libcore.a $(BIN)/.arch
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE) -lncursesw -ltinfo \
+		$(PYTHON_LIBS)
+
+# import pitrace in the system's Python 3: the same module as an extension
+# on libpitrace, in $(LIB)/python3 (PYTHONPATH; installed in dist-packages).
+ifeq ($(HAVE_PYTHON),y)
+PYTHON_MOD := $(LIB)/python3/pitrace$(PYTHON_EXT)
+all: $(PYTHON_MOD)
+$(PYTHON_MOD): $(O)/pic/python/module.o $(LIB)/libpitrace.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $< -L$(LIB) -lpitrace
+endif
 
 # pitrace's modules without main(), so unit tests can link the ones they test.
 $(O)/libpitrace-cmd.a: $(filter-out $(O)/pitrace/main.o,$(PITRACE_OBJ))
@@ -321,6 +352,10 @@ MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/pitrace
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Where the system's python3 looks for modules: Debian's own under /usr,
+# the local site directory of its version elsewhere.
+PYTHON3DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$\
+	$(PREFIX)/lib/python$(PYTHON_VERSION)/dist-packages)
 DKMS_VERSION ?= $(VERSION)
 DKMSDIR ?= /usr/src/pitrace-$(DKMS_VERSION)
 INSTALL ?= install
@@ -342,13 +377,18 @@ install: all man $(O)/libpitrace.pc
 	$(INSTALL) -m 644 completion/pitrace.bash $(DESTDIR)$(BASHCOMPDIR)/pitrace
 	$(INSTALL) -m 644 completion/post.bash $(DESTDIR)$(BASHCOMPDIR)/post
 	$(INSTALL) -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+ifeq ($(HAVE_PYTHON),y)
+	$(INSTALL) -d $(DESTDIR)$(PYTHON3DIR)
+	$(INSTALL) -m 644 $(PYTHON_MOD) $(DESTDIR)$(PYTHON3DIR)/
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pitrace $(DESTDIR)$(BINDIR)/post \
 		$(DESTDIR)$(LIBDIR)/$(LIBPITRACE_SONAME) $(DESTDIR)$(LIBDIR)/libpitrace.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/libpitrace.pc \
 		$(addprefix $(DESTDIR)$(INCLUDEDIR)/pitrace/,$(notdir $(wildcard include/pitrace/*.h))) \
-		$(DESTDIR)$(BASHCOMPDIR)/pitrace $(DESTDIR)$(BASHCOMPDIR)/post
+		$(DESTDIR)$(BASHCOMPDIR)/pitrace $(DESTDIR)$(BASHCOMPDIR)/post \
+		$(if $(PYTHON_MOD),$(DESTDIR)$(PYTHON3DIR)/$(notdir $(PYTHON_MOD)))
 	set -e; for p in $(notdir $(MAN_PAGES)); do rm -f $(DESTDIR)$(MANDIR)/man$${p##*.}/$$p; done
 	rm -rf $(DESTDIR)$(DOCDIR)
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/pitrace
@@ -377,7 +417,8 @@ check-pkg: deb progs
 	PT_PROGS=$(O)/progs tests/pkg/install.sh
 
 -include $(CORE_OBJ:.o=.d) $(PITRACE_OBJ:.o=.d) $(POST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
-	$(CORE_SRC:%.c=$(O)/pic/%.d) $(LIBPITRACE_OBJ:.o=.d) $(O)/libpitrace/reader.d
+	$(CORE_SRC:%.c=$(O)/pic/%.d) $(LIBPITRACE_OBJ:.o=.d) $(O)/libpitrace/reader.d \
+	$(O)/python/module.d $(O)/pic/python/module.d
 
 # ---- fuzzing: post's trace reader and reports under libFuzzer, ASan and UBSan ----
 # make fuzz runs for FUZZ_TIME seconds (default 600); make check-fuzz (part of

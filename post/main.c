@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{ "export", cmd_export, "callgrind, folded stacks, flame graph SVG or Chrome JSON", true },
 	{ "diff", cmd_diff, "calls, Base and Cum of two traces, with deltas and ratios", false },
 	{ "tui", cmd_tui, "an interactive viewer: functions, callers, trees, annotate, flow", false },
+	{ "script", cmd_script, "run a Python script's callbacks on the trace's events", false },
 };
 
 static char description[2048];

@@ -46,6 +46,7 @@ int cmd_steps(int argc, char **argv, struct post_opts *opts);
 int cmd_export(int argc, char **argv, struct post_opts *opts);
 int cmd_diff(int argc, char **argv, struct post_opts *opts);
 int cmd_tui(int argc, char **argv, struct post_opts *opts);
+int cmd_script(int argc, char **argv, struct post_opts *opts);
 
 /*
  * post --verify COMMAND...: the command twice, through the fast paths and

@@ -58,9 +58,10 @@ if [ "${LINTIAN:-1}" != 0 ]; then
 		grep -v 'running with root privileges' "$work/lintian.log" | sed 's/^/lintian: /' || true
 	fi
 fi
-# The three packages; the automatic -dbgsym one stays in $work.
-rm -f "$root"/pitrace_*.deb "$root"/pitrace-dkms_*.deb "$root"/libpitrace-dev_*.deb
-for p in pitrace pitrace-dkms libpitrace-dev; do
+# The four packages; the automatic -dbgsym one stays in $work.
+rm -f "$root"/pitrace_*.deb "$root"/pitrace-dkms_*.deb "$root"/libpitrace-dev_*.deb \
+	"$root"/python3-pitrace_*.deb
+for p in pitrace pitrace-dkms libpitrace-dev python3-pitrace; do
 	f=$(ls "$work/${p}_$debver"_*.deb)
 	mv "$f" "$root/"
 	echo "deb: $(basename "$f") ($(du -k "$root/$(basename "$f")" | cut -f1) KiB)"

@@ -105,7 +105,7 @@ expect_completion "$P record -- basenam" basename
 expect_completion "$P record -o x --mode step basenam" basename
 
 # post: reports, options (common ones before the report too), values.
-expect_only "$Q " info dump counts arc tree profile flow annotate steps export diff tui
+expect_only "$Q " info dump counts arc tree profile flow annotate steps export diff tui script
 expect_only "$Q -i names.data ar" arc
 expect_completion "$Q -" -i -v --force --vmlinux --debug-dir --no-demangle \
 	--help --version

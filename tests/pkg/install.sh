@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make install and uninstall (staged), then the Debian packages (make deb)
 # on this host, as a user gets them:
-#   apt install ./pitrace_*.deb ./pitrace-dkms_*.deb ./libpitrace-dev_*.deb
+#   apt install ./pitrace_*.deb ./pitrace-dkms_*.deb ./libpitrace-dev_*.deb ./python3-pitrace_*.deb
 # then the installed commands record and report a program whose count is
 # known by construction, man pages and bash completion are found where man
 # and bash-completion look, a program builds against libpitrace with
@@ -25,7 +25,7 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DEBS=$(realpath -m "${PT_DEBS:-$ROOT}")
 PROGS=$(realpath -m "${PT_PROGS:-$ROOT/build/progs}")
-PKGS=(pitrace pitrace-dkms libpitrace-dev)
+PKGS=(pitrace pitrace-dkms libpitrace-dev python3-pitrace)
 MARK=/var/tmp/pitrace-pkg-test.installed
 WORK=$(mktemp -d /tmp/pitrace-pkg.XXXXXX)
 APT=(apt-get -y -q -o DPkg::Lock::Timeout=600)
@@ -234,6 +234,25 @@ check dev-reader-build "cannot build a reader: $(head -n 3 "$WORK/cc-reader.log"
 read_steps=$("$WORK/count_steps" "$WORK/loop.data" 2>"$WORK/reader.log" | sed -n 's/^steps //p')
 check dev-reader "the reader read '$read_steps' steps of 30004: $(head -n 2 "$WORK/reader.log")" \
 	test "$read_steps" = 30004
+
+# python3-pitrace: the system's python3 imports the module and counts the
+# trace's steps; post script runs the same callbacks.
+cat >"$WORK/steps.py" <<'PY'
+n = 0
+def step(s):
+    global n
+    n += 1
+def end():
+    print(n)
+PY
+py_steps=$(cd / && /usr/bin/python3 -c 'import sys, pitrace
+n = [0]
+def step(s): n[0] += 1
+pitrace.open(sys.argv[1]).run(step=step)
+print(n[0])' "$WORK/loop.data" 2>&1)
+check python3-module "python3 read '$py_steps' steps of 30004" test "$py_steps" = 30004
+script_steps=$(post -i "$WORK/loop.data" script "$WORK/steps.py" 2>&1)
+check post-script "post script counted '$script_steps' steps of 30004" test "$script_steps" = 30004
 
 # dkms built and installed the module for each kernel, from /usr/src.
 for k in $kernels; do
