@@ -28,7 +28,10 @@
  * writable (a JIT's code is single-stepped), never in the vDSO, never
  * inside --on regions (their end is seen at a step), and only while no
  * other thread pitrace traces is running (none can run onto a breakpoint,
- * nor change the code).
+ * nor change the code); and none is let run while one is under way
+ * (sblock_held): a thread resumed meanwhile (the scheduler letting its
+ * parked threads go one after another, a new thread's first stop) waits,
+ * parked, for the run to end.
  */
 #define PR_FMT "ptrace"
 #include <string.h>
@@ -60,6 +63,14 @@ static bool others_running(struct engine *e, struct thread *t)
 {
 	for (struct thread *o = e->threads; o; o = o->next)
 		if (o != t && o->running)
+			return true;
+	return false;
+}
+
+bool sblock_held(struct engine *e, struct thread *t)
+{
+	for (struct thread *o = e->threads; o; o = o->next)
+		if (o != t && o->sblock.active)
 			return true;
 	return false;
 }

@@ -456,9 +456,10 @@ static void do_resume(struct engine *e, struct thread *t)
 	/*
 	 * While a thread runs a sequence natively, its exits hold breakpoints:
 	 * the process's other stepped threads wait (its end lets them go), so
-	 * that none steps onto one or plants its own over them.
+	 * that none steps onto one or plants its own over them.  A software
+	 * block run's breakpoints hold every other thread (ptrace_block.c).
 	 */
-	if (t->stepping && atomic_held(e, t, 0)) {
+	if ((t->stepping && atomic_held(e, t, 0)) || sblock_held(e, t)) {
 		t->parked = true;
 		return;
 	}
@@ -507,6 +508,10 @@ static void do_resume(struct engine *e, struct thread *t)
 			   (void *)(long)sig);
 		t->stepped = false;
 	}
+	/* Only a step is reported at execve's exit: a native run (a software
+	 * block run from the entry point) leaves no trap for exec_trap to take. */
+	if (!t->stepped)
+		t->exec_trap = false;
 	/* ESRCH: killed meanwhile (SIGKILL); its exit is reported next. */
 	if (r < 0 && errno != ESRCH)
 		pr_warn("cannot resume %d: %s", t->tid, strerror(errno));
@@ -591,7 +596,8 @@ static void resume(struct engine *e, struct thread *t)
 		do_resume(e, t);	/* single thread: nothing to schedule */
 		return;
 	}
-	if (e->owner && e->owner != t) {
+	/* (an owner parked itself, waiting for another's native run, owns nothing) */
+	if (e->owner && e->owner != t && !e->owner->parked) {
 		t->parked = true;
 		return;
 	}
@@ -1124,6 +1130,13 @@ static void on_new_task(struct engine *e, struct thread *t, int event)
 	if (!c)
 		c = pte_new_thread(e, tid);
 	c->known = true;
+	/*
+	 * Its first stop is still to come, and it runs once that is seen: it
+	 * counts as running from now on, so that no software block run (which
+	 * writes breakpoints into memory it may share) starts meanwhile.
+	 */
+	if (!c->started)
+		c->running = true;
 	if (is_thread) {
 		pte_attach_thread(c, p);
 		c->stepping = !e->on_mode && p->recorded;

@@ -361,6 +361,8 @@ bool region_left(const struct thread *t, const struct arch_stop_regs *r);
  * its end and say true (resume t natively).
  */
 bool sblock_begin(struct engine *e, struct thread *t);
+/* Whether a thread other than t is in a run: t must not run meanwhile. */
+bool sblock_held(struct engine *e, struct thread *t);
 /*
  * t stopped during its run: the breakpoint is taken out and the
  * instructions it ran are recorded; prev_pc is where it stands.  True when

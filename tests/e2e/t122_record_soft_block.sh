@@ -13,7 +13,7 @@
 # are exact.  pushf shows no trap flag either way.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/ptrace_lib.sh"
-need_prog pt_loops pt_jit repmovs pt_cpuid pt_signal pt_fault_mid pt_segv pt_forkspin pt_threads \
+need_prog pt_loops pt_jit bench_calls repmovs pt_cpuid pt_signal pt_fault_mid pt_segv pt_forkspin pt_threads \
 	pt_async_sig pt_fid_pushf
 for c in gzip pigz lua5.4; do
 	command -v $c >/dev/null || skip "$c not installed (make deps)"
@@ -83,6 +83,15 @@ for sym in pt_spin pt_spin2 worker main; do
 	expect_eq "threads: $sym" "$(count_of step.threads/t $sym)" "$(count_of soft.threads/t $sym)"
 done
 expect_eq "threads: pt_spin" 120006 "$(count_of soft.threads/t pt_spin)"
+# threads being created while another runs natively: a new thread, or one
+# the scheduler lets go, waits for the run's end (it once stepped onto the
+# run's breakpoint in clone3 and died of SIGTRAP, 2 recordings in 10)
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	rm -rf bc
+	timeout 300 "$PITRACE" record -o bc -- "$PROGS/bench_calls" 2 >/dev/null 2>bc.err ||
+		{ cat bc.err; fail "bench_calls, recording $i: exit status $?"; }
+	"$POST" -i bc arc --check >/dev/null || fail "bench_calls, recording $i: arc --check"
+done
 compare true /bin/true
 head -c 3000 "$ROOT/README.md" >small
 compare gzip gzip -c small
