@@ -49,10 +49,22 @@ expect_eq "stderr of a normal recording" 1 "$(wc -l <err)"
 grep -q '^pitrace: 3 steps, 0 lost, 1 process, 1 thread in ' err || { cat err; fail "summary of pt_exit3"; }
 grep -q $'\r' err && fail "progress written to a file"
 
-# on a terminal: the live count and rate, then the summary in its place
+# on a terminal: the live count and rate, then the summary in its place.
+# The live line comes after a second of recording, however fast the host
+# records: a command that runs until it is killed, killed once it shows.
 command -v script >/dev/null || skip "script (util-linux) not installed: no terminal to test"
-script -qfec "'$PITRACE' record -o tty -- '$PROGS/pt_segv' >/dev/null" typescript >/dev/null 2>&1
-grep -qE $'\rpitrace: [0-9]+ steps, [0-9.]+[kM]? steps/s' typescript ||
-	{ cat -v typescript; fail "no live step count on a terminal"; }
-grep -q 'steps, 0 lost, 1 process, 1 thread in' typescript || fail "no summary on a terminal"
+need_prog pt_forever
+: >counter
+script -qfec "'$PITRACE' record -o tty -- '$PROGS/pt_forever' '$TMP/counter' >/dev/null" \
+	typescript >/dev/null 2>&1 &
+spid=$!
+deadline=$((SECONDS + 300))
+until grep -qE $'\rpitrace: [0-9]+ steps, [0-9.]+[kM]? steps/s' typescript 2>/dev/null; do
+	[ $SECONDS -lt $deadline ] || { kill $spid; cat -v typescript; fail "no live step count on a terminal"; }
+	sleep 0.2
+done
+pkill -TERM -xf "$PROGS/pt_forever $TMP/counter" || fail "pt_forever is not running"
+wait $spid
+grep -q 'steps, 0 lost, 1 process, 1 thread in' typescript || { cat -v typescript; fail "no summary on a terminal"; }
+grep -q 'pt_forever killed by SIGTERM' typescript || { cat -v typescript; fail "no death line on a terminal"; }
 echo "PASS"
