@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include <pitrace/format.h>
+#include "util/assert.h"
 #include "util/log.h"
 #include "pitrace/ptrace_int.h"
 #include "util/trace_writer.h"
@@ -67,12 +68,23 @@ static bool others_running(struct engine *e, struct thread *t)
 	return false;
 }
 
+/* The scan that e->sblock_runner stands for, for debug builds' asserts. */
+static __attribute__((unused)) struct thread *runner_scanned(struct engine *e)
+{
+	struct thread *found = NULL;
+
+	for (struct thread *o = e->threads; o; o = o->next)
+		if (o->sblock.active) {
+			DASSERT(!found);	/* one run at a time */
+			found = o;
+		}
+	return found;
+}
+
 bool sblock_held(struct engine *e, struct thread *t)
 {
-	for (struct thread *o = e->threads; o; o = o->next)
-		if (o != t && o->sblock.active)
-			return true;
-	return false;
+	DASSERT(e->sblock_runner == runner_scanned(e));
+	return e->sblock_runner && e->sblock_runner != t;
 }
 
 /* Whether [a, a + len) holds a byte of the run's code. */
@@ -232,19 +244,23 @@ bool sblock_begin(struct engine *e, struct thread *t)
 	find_run(e, p, b, t->prev_pc);
 	if (!fit_bps(p, b) || !plant(p, b))
 		return false;
+	DASSERT(!e->sblock_runner);
 	b->active = true;
+	e->sblock_runner = t;
 	e->soft_runs++;
 	return true;
 }
 
-void sblock_abandon(struct thread *t)
+void sblock_abandon(struct engine *e, struct thread *t)
 {
 	struct sblock_run *b = &t->sblock;
 	unsigned len = arch_breakpoint_len;
 
 	if (!b->active)
 		return;
+	DASSERT(e->sblock_runner == t);
 	b->active = false;
+	e->sblock_runner = NULL;
 	/* fails only when the process is gone (killed during the run) */
 	for (unsigned i = b->nr_bps; i-- > 0;)
 		if (t->proc && t->proc->memfd >= 0 &&
@@ -286,7 +302,7 @@ bool sblock_stopped(struct engine *e, struct thread *t, int sig, int event)
 	bool at_end;
 	int ran;
 
-	sblock_abandon(t);
+	sblock_abandon(e, t);
 	t->stepped = false;
 	if (arch_read_regs(t->tid, &r) < 0)
 		return false;	/* gone (SIGKILL): its exit is reported next */

@@ -144,7 +144,7 @@ void pte_remove_thread(struct engine *e, struct thread *t)
 	int kind;
 
 	/* Its run's or sequence's breakpoints must not stay for the other threads. */
-	sblock_abandon(t);
+	sblock_abandon(e, t);
 	if (atomic && p && p->memfd >= 0)
 		ptrace_atomic_end(&t->atomic, p->memfd, t->tid, 0, &steps, &kind);
 	for (struct thread **pp = &e->threads; *pp; pp = &(*pp)->next) {

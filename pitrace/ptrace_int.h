@@ -199,6 +199,7 @@ struct engine {
 	bool on_mode;
 	bool block;		  /* block stepping requested and not found missing */
 	bool soft_block;	  /* straight-line runs natively to a breakpoint (ptrace_block.c) */
+	struct thread *sblock_runner; /* the one thread in a run, or NULL (ptrace_block.c) */
 	uint64_t soft_runs;	  /* runs taken so far */
 	uint64_t soft_steps;	  /* the steps they ran */
 	unsigned block_probes;
@@ -371,7 +372,7 @@ bool sblock_held(struct engine *e, struct thread *t);
  */
 bool sblock_stopped(struct engine *e, struct thread *t, int sig, int event);
 /* t goes away during its run (killed, detached): take the breakpoint out. */
-void sblock_abandon(struct thread *t);
+void sblock_abandon(struct engine *e, struct thread *t);
 
 /* ---- vDSO calls run natively (ptrace_vdso.c) ---- */
 /*
