@@ -150,16 +150,18 @@ done
 [ ${#hogs[@]} = 0 ] || echo "check-vm: ${#hogs[@]} CPU hogs on the host (pids ${hogs[*]})"
 
 npass=0 nfail=0 nskip=0
+failures=()
 result() {	# result RELEASE "PASS name" | "FAIL name: why" | "SKIP name: why"
 	echo "vm[$1]: $2"
-	[ -n "${TALLY:-}" ] && echo "${2%% *}" >>"$TALLY"
+	[ -n "${TALLY:-}" ] && echo "$2" >>"$TALLY"
 	case $2 in
 	PASS*) npass=$((npass + 1)) ;;
-	FAIL*) nfail=$((nfail + 1)) ;;
+	FAIL*) nfail=$((nfail + 1)) failures+=("vm[$1]: $2") ;;
 	SKIP*) nskip=$((nskip + 1)) ;;
 	esac
 }
-finish() {
+finish() {	# the failures again last: a log's tail names them
+	[ ${#failures[@]} = 0 ] || printf 'check-vm: %s\n' "${failures[@]}"
 	echo "check-vm: $npass passed, $nfail failed, $nskip skipped"
 	[ "$nfail" = 0 ]
 	exit
@@ -440,5 +442,6 @@ for rel in "${booted[@]}"; do
 	npass=$((npass + $(grep -c '^PASS' "$WORK/tally-$rel")))
 	nfail=$((nfail + $(grep -c '^FAIL' "$WORK/tally-$rel")))
 	nskip=$((nskip + $(grep -c '^SKIP' "$WORK/tally-$rel")))
+	while read -r line; do failures+=("vm[$rel]: $line"); done < <(grep '^FAIL' "$WORK/tally-$rel")
 done
 finish

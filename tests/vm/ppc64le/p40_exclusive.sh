@@ -36,8 +36,7 @@ fi
 mkfifo in
 ptstep $PT_PROGS/vm_block <in >ptstep.out 2>&1 &
 exec 3>in
-i=0
-until grep -q stepping ptstep.out || [ $i -ge 100 ]; do i=$((i + 1)); sleep 0.1; done
+until grep -q stepping ptstep.out; do sleep 0.1; done	# the case timeout guards a hang
 tracer=$(sed -n 's/^ptstep: tracer \([0-9]*\) stepping.*/\1/p' ptstep.out)
 stepped=$(sed -n 's/^ptstep: tracer [0-9]* stepping \([0-9]*\)/\1/p' ptstep.out)
 state() { sed 's/.*) \(.\).*/\1/' /proc/$stepped/stat 2>/dev/null; }
