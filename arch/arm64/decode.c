@@ -7,7 +7,10 @@
  * every capstone version: capstone 4 puts bl and blr in its jump group,
  * not the call group, and does not decode the pointer-authenticating
  * branches (retaa, braa, blraa) at all.  capstone (AArch64 mode) writes the
- * text (arch/arch.c); this file writes it for the branches it lacks.
+ * text (arch/arch.c); this file writes it for the branches it lacks, and
+ * for ARMv8.1's LSE atomics (cas, casp, ldadd, swp, ... and their st*
+ * aliases) and ARMv8.3's ldapr, which capstone 4 does not decode either:
+ * they are what glibc's and libgcc's atomics run on every CPU that has them.
  */
 #include <stdio.h>
 
@@ -143,11 +146,91 @@ static bool pauth_branch_text(uint32_t w, char *buf, size_t size)
 	return false;
 }
 
+/* A general register's name: w or x by sf, 31 as zr (for sp, see xreg). */
+static const char *greg(unsigned r, bool sf, char buf[8])
+{
+	if (r == 31)
+		return sf ? "xzr" : "wzr";
+	snprintf(buf, 8, "%c%u", sf ? 'x' : 'w', r);
+	return buf;
+}
+
+/* The a, l or al of an acquire/release form, and b or h of a byte/half size. */
+static void lse_suffix(char *out, size_t size, bool acq, bool rel, unsigned sz)
+{
+	snprintf(out, size, "%s%s%s", acq ? "a" : "", rel ? "l" : "", sz == 0 ? "b" : sz == 1 ? "h" : "");
+}
+
+/*
+ * Atomic memory operations (FEAT_LSE: ldadd .. ldumin, swp; FEAT_LRCPC:
+ * ldapr): size 111 V=0 00 A R 1 Rs o3 opc 00 Rn Rt.  With Rt the zero
+ * register and no acquire, ld<op> is written st<op>, as objdump does.
+ */
+static bool lse_memop_text(uint32_t w, char *buf, size_t size)
+{
+	static const char *const ops[8] = { "add", "clr", "eor", "set", "smax", "smin", "umax", "umin" };
+	unsigned sz = w >> 30, rs = (w >> 16) & 31, opc = (w >> 12) & 7, rn = (w >> 5) & 31, rt = w & 31;
+	bool acq = w & (1u << 23), rel = w & (1u << 22), o3 = w & (1u << 15), sf = sz == 3;
+	char sfx[4], a[8], b[8], c[8];
+
+	if ((w & 0x3f200c00) != 0x38200000)
+		return false;
+	if (o3 && opc == 4 && acq && !rel && rs == 31) {	/* ldapr, ldaprb, ldaprh */
+		snprintf(buf, size, "ldapr%s %s, [%s]", sz == 0 ? "b" : sz == 1 ? "h" : "",
+			 greg(rt, sf, a), xreg(rn, "sp", c));
+		return true;
+	}
+	if (o3 && opc)
+		return false;	/* unallocated */
+	lse_suffix(sfx, sizeof(sfx), acq, rel, sz);
+	if (o3)
+		snprintf(buf, size, "swp%s %s, %s, [%s]", sfx, greg(rs, sf, a), greg(rt, sf, b),
+			 xreg(rn, "sp", c));
+	else if (rt == 31 && !acq)
+		snprintf(buf, size, "st%s%s %s, [%s]", ops[opc], sfx, greg(rs, sf, a),
+			 xreg(rn, "sp", c));
+	else
+		snprintf(buf, size, "ld%s%s %s, %s, [%s]", ops[opc], sfx, greg(rs, sf, a),
+			 greg(rt, sf, b), xreg(rn, "sp", c));
+	return true;
+}
+
+/*
+ * Compare and swap (FEAT_LSE): cas (size 001000 1 L 1 Rs o0 11111 Rn Rt)
+ * and casp (0 sz 001000 0 L 1 Rs o0 11111 Rn Rt, register pairs).
+ */
+static bool lse_cas_text(uint32_t w, char *buf, size_t size)
+{
+	unsigned sz = w >> 30, rs = (w >> 16) & 31, rn = (w >> 5) & 31, rt = w & 31;
+	bool acq = w & (1u << 22), rel = w & (1u << 15);
+	char sfx[4], a[8], b[8], c[8], d[8], e[8];
+
+	if ((w & 0x3fa07c00) == 0x08a07c00) {
+		lse_suffix(sfx, sizeof(sfx), acq, rel, sz);
+		snprintf(buf, size, "cas%s %s, %s, [%s]", sfx, greg(rs, sz == 3, a),
+			 greg(rt, sz == 3, b), xreg(rn, "sp", c));
+		return true;
+	}
+	if ((w & 0xbfa07c00) == 0x08207c00 && !(rs & 1) && !(rt & 1)) {
+		bool sf = sz & 1;
+
+		lse_suffix(sfx, sizeof(sfx), acq, rel, 2);
+		snprintf(buf, size, "casp%s %s, %s, %s, %s, [%s]", sfx, greg(rs, sf, a),
+			 greg(rs + 1, sf, b), greg(rt, sf, d), greg(rt + 1, sf, e), xreg(rn, "sp", c));
+		return true;
+	}
+	return false;
+}
+
 size_t arm64_disasm_fallback(const uint8_t *code, size_t avail, char *buf, size_t size)
 {
+	uint32_t w;
+
 	if (avail < 4)
 		return 0;
-	if (!pauth_branch_text(arm64_word(code), buf, size))
+	w = arm64_word(code);
+	if (!pauth_branch_text(w, buf, size) && !lse_memop_text(w, buf, size) &&
+	    !lse_cas_text(w, buf, size))
 		snprintf(buf, size, ".inst 0x%08x", arm64_word(code));
 	return 4;
 }
