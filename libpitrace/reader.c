@@ -768,7 +768,7 @@ static bool table_selected(struct table_pass *p, uint32_t fn)
 	return !p->fn_filter || (fn != CF_NO_FN && session_fn_selected(p->r->s, fn));
 }
 
-/* Descending by a then b, then by name: the order of post's reports (Base, then Cum). */
+/* Descending by a, then by b. */
 static int desc2(uint64_t a1, uint64_t a2, uint64_t b1, uint64_t b2)
 {
 	if (a1 != a2)
@@ -785,7 +785,8 @@ static int profile_cmp(const void *pa, const void *pb, void *arg)
 	const struct arc_fn_stats *x = arcs_fn(p->arcs, a), *y = arcs_fn(p->arcs, b);
 	int d = desc2(x->base, y->base, x->cum, y->cum);
 
-	return d ? d : strcmp(fn_name(p, a), fn_name(p, b));
+	d = d ? d : strcmp(fn_name(p, a), fn_name(p, b));
+	return d ? d : strcmp(fn_module(p, a), fn_module(p, b));
 }
 
 /* post profile's rows: functions that ran or were called, selected, by Base. */
@@ -875,7 +876,8 @@ static int node_cmp(const void *pa, const void *pb, void *arg)
 	struct table_pass *p = arg;
 	const struct arc_node *x = arcs_node(p->arcs, *(const uint32_t *)pa);
 	const struct arc_node *y = arcs_node(p->arcs, *(const uint32_t *)pb);
-	int d = desc2(x->cum, y->cum, x->calls, y->calls);
+	/* post tree's order: Cum, then the name */
+	int d = desc2(x->cum, y->cum, 0, 0);
 
 	return d ? d : strcmp(fn_name(p, x->fn), fn_name(p, y->fn));
 }
