@@ -1178,9 +1178,20 @@ static PyObject *table_to_pandas(TableObject *tab, PyObject *unused)
 	return df;
 }
 
+/* t[i] and t[a:b] as the list of rows has them */
+static PyObject *table_subscript(TableObject *tab, PyObject *key)
+{
+	return PyObject_GetItem(tab->rows, key);
+}
+
 static PySequenceMethods table_seq = {
 	.sq_length = (lenfunc)table_len,
 	.sq_item = (ssizeargfunc)table_item,
+};
+
+static PyMappingMethods table_map = {
+	.mp_length = (lenfunc)table_len,
+	.mp_subscript = (binaryfunc)table_subscript,
 };
 
 static PyMemberDef table_members[] = {
@@ -1202,6 +1213,7 @@ static PyTypeObject table_type = {
 	.tp_dealloc = (destructor)table_dealloc,
 	.tp_doc = "A report's rows (named tuples), as post's report has them.",
 	.tp_as_sequence = &table_seq,
+	.tp_as_mapping = &table_map,
 	.tp_iter = (getiterfunc)table_iter,
 	.tp_repr = (reprfunc)table_repr,
 	.tp_members = table_members,
