@@ -546,7 +546,7 @@ static PyObject *trace_stats(TraceObject *t, PyObject *unused)
  * before each task event, so that what an event resolves (its symbol,
  * line) is resolved before a later mapping change, as in a callback.
  */
-#define ITER_BATCH 256
+#define ITER_BATCH 1024
 
 struct iter_event {
 	uint8_t kind;		  /* enum ev_kind */
@@ -578,6 +578,7 @@ typedef struct {
 	int result;		  /* ptr_run's */
 	size_t n, pos;		  /* events in the batch, and taken */
 	struct iter_event *ev;	  /* ITER_BATCH */
+	PyObject *alt[EV_KINDS];  /* a second spare event per kind (see iter_event_object) */
 } IterObject;
 
 static PyTypeObject iter_type;
@@ -706,6 +707,8 @@ static void iter_finish(IterObject *it)
 	Py_END_ALLOW_THREADS
 	it->joined = true;
 	iter_free_batch(it);
+	for (int k = 0; k < EV_KINDS; k++)
+		Py_CLEAR(it->alt[k]);	/* their references to the trace: no cycle */
 	trace_pass_end(it->t);
 }
 
@@ -743,10 +746,24 @@ static int iter_start(IterObject *it)
 	return 0;
 }
 
-/* The batch's next event as an object (event_get's: reused when no one kept it). */
+/*
+ * The batch's next event as an object.  event_get reuses the trace's
+ * spare when no one kept it; but a loop's variable still holds the last
+ * event when the next is made, so the loop keeps a second spare and
+ * swaps: each of the two is free every other event.
+ */
 static PyObject *iter_event_object(IterObject *it, const struct iter_event *ev)
 {
-	EventObject *e = event_get(it->t, (enum ev_kind)ev->kind);
+	enum ev_kind k = (enum ev_kind)ev->kind;
+	PyObject **spare = &it->t->spare[k], *keep;
+	EventObject *e;
+
+	if (*spare && Py_REFCNT(*spare) > 1 && (!it->alt[k] || Py_REFCNT(it->alt[k]) == 1)) {
+		keep = *spare;
+		*spare = it->alt[k];
+		it->alt[k] = keep;
+	}
+	e = event_get(it->t, k);
 
 	if (!e)
 		return NULL;
@@ -1434,8 +1451,9 @@ PyMODINIT_FUNC PyInit_pitrace(void)
 	if (!m)
 		return NULL;
 	Py_INCREF(&table_type);
-	if (PyModule_AddObject(m, "Table", (PyObject *)&table_type) < 0) {
-		Py_DECREF(&table_type);
+	Py_INCREF(&iter_type);
+	if (PyModule_AddObject(m, "Table", (PyObject *)&table_type) < 0 ||
+	    PyModule_AddObject(m, "Events", (PyObject *)&iter_type) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

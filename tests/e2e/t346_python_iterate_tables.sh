@@ -3,8 +3,8 @@
 # import pitrace: loops over t.steps(), t.calls(), t.returns() and
 # t.events(), and the tables t.profile(), t.counts(by=), t.arcs(),
 # t.tree(), each checked against post's own report of the same trace;
-# open()'s filters and window; a loop left early frees its pass; to_pandas()
-# (or its one-line ImportError without pandas).
+# events kept from a loop; open()'s filters and window; a loop left early
+# frees its pass; to_pandas() (or its one-line ImportError without pandas).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
 
@@ -66,6 +66,13 @@ rets = Counter()
 for r in t.returns():
     rets[r.function] += r.base
 write("calls.py", ["%s|%d|%d" % (f, calls[f], rets[f]) for f in set(calls) | set(rets)])
+# events kept from a loop keep their values (the loop reuses only events no one holds)
+kept, seen = [], []
+for n, s in enumerate(t.steps()):
+    if n % 997 == 0:
+        kept.append(s)
+        seen.append((s.index, s.pc, s.tid, s.function))
+print("kept", [(s.index, s.pc, s.tid, s.function) for s in kept] == seen, len(kept) > 10)
 kinds = Counter(type(e).__name__ for e in t.events())
 print("events", kinds["Step"], kinds["Call"], kinds["Return"], kinds["Task"] > 0)
 print("calls+rets", sum(1 for e in t.events(kinds=["call", "ret"])))
@@ -152,6 +159,7 @@ expect_eq "events(): task events" True "$ev_tasks"
 expect_eq "events(kinds=[call, ret])" "calls+rets $((ev_calls + ev_rets))" "$(grep '^calls+rets' py.out)"
 expect_eq "profile()'s rows" "profile $(wc -l <profile.post) True True ProfileRow" \
 	"$(grep '^profile' py.out)"
+expect_eq "events kept from a loop" "kept True True" "$(grep '^kept' py.out)"
 expect_eq "a loop left early" "early True True" "$(grep '^early' py.out)"
 expect_eq "calls of --symbol cmp" "cmp calls $(awk -F'|' '$1 == "cmp" { print $3 }' profile.post)" \
 	"$(grep '^cmp calls' py.out)"
