@@ -4,7 +4,8 @@
 # t.events(), and the tables t.profile(), t.counts(by=), t.arcs(),
 # t.tree(), each checked against post's own report of the same trace;
 # events kept from a loop; open()'s filters and window; a loop left early
-# frees its pass; to_pandas() (or its one-line ImportError without pandas).
+# (break, Ctrl-C) frees its pass; to_pandas() (or its one-line ImportError
+# without pandas).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
 
@@ -97,6 +98,15 @@ it = t.calls()
 next(it)
 del it
 print("early", len(os.listdir("/proc/self/task")) == threads, len(t.profile()) == len(p))
+# Ctrl-C in a loop: KeyboardInterrupt there, the pass ends with it
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+try:
+    for n, s in enumerate(t.steps()):
+        if n == 1000:
+            signal.raise_signal(signal.SIGINT)
+except KeyboardInterrupt:
+    print("ctrl-c", n, len(os.listdir("/proc/self/task")) == threads, len(t.profile()) == len(p))
 # filters and the window of open()
 c = pitrace.open(path, symbol="cmp")
 write("steps.cmp.py", ["%s|%s|%d" % (m, s, n) for (m, s), n in
@@ -161,6 +171,7 @@ expect_eq "profile()'s rows" "profile $(wc -l <profile.post) True True ProfileRo
 	"$(grep '^profile' py.out)"
 expect_eq "events kept from a loop" "kept True True" "$(grep '^kept' py.out)"
 expect_eq "a loop left early" "early True True" "$(grep '^early' py.out)"
+expect_eq "Ctrl-C in a loop" "ctrl-c 1000 True True" "$(grep '^ctrl-c' py.out)"
 expect_eq "calls of --symbol cmp" "cmp calls $(awk -F'|' '$1 == "cmp" { print $3 }' profile.post)" \
 	"$(grep '^cmp calls' py.out)"
 expect_eq "a window" "window 20000" "$(grep '^window' py.out)"
