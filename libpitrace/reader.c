@@ -45,6 +45,7 @@ struct ptr_reader {
 	struct ptr_pass_stats stats;
 	uint32_t replay_fn[READER_REPLAY_FNS]; /* a replay's frames' functions by depth */
 	char text[64];		  /* ptr_resolve's disassembly */
+	const char *count_cols[COUNTS_MAX_COLS + 1]; /* the counts table's column names */
 	char *argv_empty[1];
 };
 
@@ -946,7 +947,6 @@ static int table_counts(struct table_pass *p, enum counts_by by)
 	static const struct session_consumer_ops ops = { .event = counts_consume,
 							   .steps = counts_consume_steps,
 							   .bytes = counts_consume_bytes };
-	static const char *names[COUNTS_BY_NR][COUNTS_MAX_COLS + 1];
 	struct counts_options o = { .by = by, .filter = session_select(p->r->s) };
 	struct counts_sym_arg arg = { session_symbols(p->r->s), session_trace(p->r->s) };
 	const struct counts_row *rows;
@@ -961,11 +961,11 @@ static int table_counts(struct table_pass *p, enum counts_by by)
 	if (!c || session_add_consumer(p->r->s, &ops, c) < 0 || session_run(p->r->s))
 		goto out;
 	for (size_t k = 0; k < nc; k++)
-		names[by][k] = cols[k];
-	names[by][nc] = "count";
+		p->r->count_cols[k] = cols[k];
+	p->r->count_cols[nc] = "count";
 	n = counts_result(c, &rows);
 	for (size_t i = 0; i < n; i++) {
-		row_start(p, names[by], (uint32_t)nc + 1, (1u << nc) - 1);
+		row_start(p, p->r->count_cols, (uint32_t)nc + 1, (1u << nc) - 1);
 		for (size_t k = 0; k < nc; k++)
 			p->out.str[k] = rows[i].cols[k];
 		p->out.num[nc] = rows[i].count;
