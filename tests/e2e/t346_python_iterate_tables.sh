@@ -114,6 +114,9 @@ write("steps.cmp.py", ["%s|%s|%d" % (m, s, n) for (m, s), n in
 write("profile.cmp.py", rows(c.profile()))
 write("counts.cmp.py", rows(c.counts()))
 print("cmp calls", sum(1 for x in c.calls() if x.counts))
+tid = t.tree()[-1].tid      # the last thread
+print("tid", tid, sum(1 for s in pitrace.open(path, tid=tid).steps()),
+      sum(r.base for r in pitrace.open(path, tid=tid).profile()))
 w = pitrace.open(path, from_=1000, to=20999)
 print("window", sum(1 for s in w.steps()))
 write("counts.window.py", rows(w.counts()))
@@ -175,6 +178,11 @@ expect_eq "Ctrl-C in a loop" "ctrl-c 1000 True True" "$(grep '^ctrl-c' py.out)"
 expect_eq "calls of --symbol cmp" "cmp calls $(awk -F'|' '$1 == "cmp" { print $3 }' profile.post)" \
 	"$(grep '^cmp calls' py.out)"
 expect_eq "a window" "window 20000" "$(grep '^window' py.out)"
+read -r _ tid tid_steps tid_base < <(grep '^tid' py.out)
+"$POST" -i tr counts --by thread --format csv >threads.csv || fail "post counts --by thread"
+expect_eq "tid=$tid: steps and profile's Base" \
+	"$(awk -F, -v t="$tid" 'index($4, t " ") == 1 { print $1, $1 }' threads.csv)" \
+	"$tid_steps $tid_base"
 if "$PY" -c 'import pandas' 2>/dev/null; then
 	expect_eq "to_pandas()" "pandas True True True True True" "$(grep '^pandas' py.out)"
 else
