@@ -5,7 +5,9 @@
 
 #include <pitrace/reader.h>
 
+#include "util/arcs.h"
 #include "util/cf_sites.h"
+#include "util/counts.h"
 #include "util/log.h"
 #include "util/session.h"
 
@@ -43,6 +45,7 @@ struct ptr_reader {
 	struct ptr_pass_stats stats;
 	uint32_t replay_fn[READER_REPLAY_FNS]; /* a replay's frames' functions by depth */
 	char text[64];		  /* ptr_resolve's disassembly */
+	const char *count_cols[COUNTS_MAX_COLS + 1]; /* the counts table's column names */
 	char *argv_empty[1];
 };
 
@@ -710,4 +713,329 @@ int ptr_resolve(struct ptr_reader *r, uint32_t pid, uint64_t pc, int kernel,
 	memcpy(out, &l, size < sizeof(l) ? size : sizeof(l));
 	out->size = size < sizeof(l) ? size : sizeof(l);
 	return 0;
+}
+
+/* ---- tables: post's reports' rows, from the engine and util/ code post uses ---- */
+
+/* A table pass: the row callback, and the row it fills. */
+struct table_pass {
+	struct ptr_reader *r;
+	int (*row)(void *ctx, const struct ptr_row *row);
+	void *ctx;
+	struct ptr_row out;
+	struct arcs *arcs;	  /* profile, arcs, tree */
+	bool fn_filter;
+	bool merged;		  /* tree: one merged tree */
+	uint32_t pid, tid;	  /* tree: the thread being told */
+};
+
+static const char *const profile_cols[] = { "function", "module", "calls", "base", "cum" };
+static const char *const arcs_cols[] = { "caller", "caller_module", "callee", "callee_module",
+					 "calls", "base", "cum" };
+static const char *const tree_cols[] = { "pid", "tid", "depth", "function", "module",
+					 "calls", "base", "cum" };
+
+static void row_start(struct table_pass *p, const char *const *names, uint32_t n, uint32_t text)
+{
+	memset(&p->out, 0, sizeof(p->out));
+	p->out.size = sizeof(p->out);
+	p->out.names = names;
+	p->out.nr_cols = n;
+	p->out.text = text;
+}
+
+/* Tell the row filled; false when the caller asked to stop. */
+static bool row_tell(struct table_pass *p)
+{
+	int v = p->row(p->ctx, &p->out);
+
+	if (v)
+		p->r->stop = v;
+	return !v;
+}
+
+static const char *fn_name(struct table_pass *p, uint32_t fn)
+{
+	return fn == CF_NO_FN ? NULL : cf_func(p->r->cf, fn)->name;
+}
+
+static const char *fn_module(struct table_pass *p, uint32_t fn)
+{
+	return fn == CF_NO_FN ? NULL : cf_func(p->r->cf, fn)->module;
+}
+
+static bool table_selected(struct table_pass *p, uint32_t fn)
+{
+	return !p->fn_filter || (fn != CF_NO_FN && session_fn_selected(p->r->s, fn));
+}
+
+/* Descending by a, then by b. */
+static int desc2(uint64_t a1, uint64_t a2, uint64_t b1, uint64_t b2)
+{
+	if (a1 != a2)
+		return a1 > a2 ? -1 : 1;
+	if (b1 != b2)
+		return b1 > b2 ? -1 : 1;
+	return 0;
+}
+
+static int profile_cmp(const void *pa, const void *pb, void *arg)
+{
+	struct table_pass *p = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const struct arc_fn_stats *x = arcs_fn(p->arcs, a), *y = arcs_fn(p->arcs, b);
+	int d = desc2(x->base, y->base, x->cum, y->cum);
+
+	d = d ? d : strcmp(fn_name(p, a), fn_name(p, b));
+	return d ? d : strcmp(fn_module(p, a), fn_module(p, b));
+}
+
+/* post profile's rows: functions that ran or were called, selected, by Base. */
+static int table_profile(struct table_pass *p)
+{
+	uint32_t nf = cf_nr_funcs(p->r->cf), n = 0;
+	uint32_t *fns = malloc((nf + 1) * sizeof(*fns));
+
+	if (!fns)
+		return PTR_ERR_RUNTIME;
+	for (uint32_t f = 0; f < nf; f++) {
+		const struct arc_fn_stats *st = arcs_fn(p->arcs, f);
+
+		if ((st->cum || st->calls) && session_fn_selected(p->r->s, f))
+			fns[n++] = f;
+	}
+	qsort_r(fns, n, sizeof(*fns), profile_cmp, p);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct arc_fn_stats *st = arcs_fn(p->arcs, fns[i]);
+
+		row_start(p, profile_cols, 5, 0x3);
+		p->out.str[0] = fn_name(p, fns[i]);
+		p->out.str[1] = fn_module(p, fns[i]);
+		p->out.num[2] = st->calls;
+		p->out.num[3] = st->base;
+		p->out.num[4] = st->cum;
+		if (!row_tell(p))
+			break;
+	}
+	free(fns);
+	return 0;
+}
+
+static int edge_cmp(const void *pa, const void *pb, void *arg)
+{
+	struct table_pass *p = arg;
+	const struct arc_edge *x = *(const struct arc_edge *const *)pa;
+	const struct arc_edge *y = *(const struct arc_edge *const *)pb;
+	const char *nx, *ny;
+	int d = desc2(x->cum, y->cum, x->calls, y->calls);
+
+	if (d)
+		return d;
+	nx = fn_name(p, x->callee);
+	ny = fn_name(p, y->callee);
+	d = strcmp(nx, ny);
+	if (d)
+		return d;
+	nx = fn_name(p, x->caller);
+	ny = fn_name(p, y->caller);
+	return !nx || !ny ? (nx ? 1 : ny ? -1 : 0) : strcmp(nx, ny);
+}
+
+/* post arc's arcs: every caller -> callee with a selected end, by Cum. */
+static int table_arcs(struct table_pass *p)
+{
+	size_t ne = arcs_nr_edges(p->arcs), n = 0;
+	const struct arc_edge **e = malloc((ne + 1) * sizeof(*e));
+
+	if (!e)
+		return PTR_ERR_RUNTIME;
+	for (size_t i = 0; i < ne; i++) {
+		const struct arc_edge *a = arcs_edge(p->arcs, i);
+
+		if (table_selected(p, a->caller) || table_selected(p, a->callee))
+			e[n++] = a;
+	}
+	qsort_r(e, n, sizeof(*e), edge_cmp, p);
+	for (size_t i = 0; i < n; i++) {
+		row_start(p, arcs_cols, 7, 0xf);
+		p->out.str[0] = fn_name(p, e[i]->caller);
+		p->out.str[1] = fn_module(p, e[i]->caller);
+		p->out.str[2] = fn_name(p, e[i]->callee);
+		p->out.str[3] = fn_module(p, e[i]->callee);
+		p->out.num[4] = e[i]->calls;
+		p->out.num[5] = e[i]->base;
+		p->out.num[6] = e[i]->cum;
+		if (!row_tell(p))
+			break;
+	}
+	free(e);
+	return 0;
+}
+
+static int node_cmp(const void *pa, const void *pb, void *arg)
+{
+	struct table_pass *p = arg;
+	const struct arc_node *x = arcs_node(p->arcs, *(const uint32_t *)pa);
+	const struct arc_node *y = arcs_node(p->arcs, *(const uint32_t *)pb);
+	/* post tree's order: Cum, then the name */
+	int d = desc2(x->cum, y->cum, 0, 0);
+
+	return d ? d : strcmp(fn_name(p, x->fn), fn_name(p, y->fn));
+}
+
+/* A node's row, as post tree shows it: under a selected function, or one itself. */
+static int tree_visit(void *ctx, uint32_t node, unsigned depth, const uint32_t *path, int shown)
+{
+	struct table_pass *p = ctx;
+	const struct arc_node *n = arcs_node(p->arcs, node);
+
+	(void)path;
+	if (p->r->stop)
+		return ARC_WALK_SKIP;
+	shown = shown || table_selected(p, n->fn);
+	if (!shown)
+		return 0;
+	row_start(p, tree_cols, 8, 0x18);
+	p->out.num[0] = p->pid;
+	p->out.num[1] = p->tid;
+	p->out.num[2] = depth;
+	p->out.str[3] = fn_name(p, n->fn);
+	p->out.str[4] = fn_module(p, n->fn);
+	p->out.num[5] = n->calls;
+	p->out.num[6] = n->base;
+	p->out.num[7] = n->cum;
+	return row_tell(p) ? 1 : ARC_WALK_SKIP;
+}
+
+/* post tree's nodes: per thread (or merged), depth first, children by Cum. */
+static int table_tree(struct table_pass *p)
+{
+	if (p->merged) {
+		p->pid = p->tid = 0;
+		return arcs_walk(p->arcs, arcs_merged_root(p->arcs), node_cmp, tree_visit, p) < 0 ?
+			       PTR_ERR_RUNTIME : 0;
+	}
+	for (size_t i = 0; i < arcs_nr_threads(p->arcs) && !p->r->stop; i++) {
+		uint32_t root = arcs_thread_root(p->arcs, i, &p->pid, &p->tid);
+
+		if (arcs_walk(p->arcs, root, node_cmp, tree_visit, p) < 0)
+			return PTR_ERR_RUNTIME;
+	}
+	return 0;
+}
+
+static void counts_consume(void *ctx, const struct trace_event *ev)
+{
+	counts_event(ctx, ev);
+}
+
+static void counts_consume_steps(void *ctx, const struct trace_event *ev, const uint64_t *pcs,
+				 size_t n)
+{
+	counts_steps(ctx, ev, pcs, n);
+}
+
+static void counts_consume_bytes(void *ctx, const struct trace_event *ev,
+				 const struct step_bytes *sb)
+{
+	counts_bytes(ctx, ev, sb);
+}
+
+/* post counts --by BY: a pass of util/counts.c as post counts makes it, its rows. */
+static int table_counts(struct table_pass *p, enum counts_by by)
+{
+	static const struct session_consumer_ops ops = { .event = counts_consume,
+							   .steps = counts_consume_steps,
+							   .bytes = counts_consume_bytes };
+	struct counts_options o = { .by = by, .filter = session_select(p->r->s) };
+	struct counts_sym_arg arg = { session_symbols(p->r->s), session_trace(p->r->s) };
+	const struct counts_row *rows;
+	const char *const *cols;
+	struct counts_resolver res;
+	struct counts *c;
+	size_t nc = counts_columns(by, &cols), n;
+	int e = PTR_ERR_RUNTIME;
+
+	counts_sym_resolver(&res, &arg);
+	c = counts_new(&o, &res);
+	if (!c || session_add_consumer(p->r->s, &ops, c) < 0 || session_run(p->r->s))
+		goto out;
+	for (size_t k = 0; k < nc; k++)
+		p->r->count_cols[k] = cols[k];
+	p->r->count_cols[nc] = "count";
+	n = counts_result(c, &rows);
+	for (size_t i = 0; i < n; i++) {
+		row_start(p, p->r->count_cols, (uint32_t)nc + 1, (1u << nc) - 1);
+		for (size_t k = 0; k < nc; k++)
+			p->out.str[k] = rows[i].cols[k];
+		p->out.num[nc] = rows[i].count;
+		if (!row_tell(p))
+			break;
+	}
+	e = 0;
+out:
+	counts_free(c);
+	return e;
+}
+
+/* The call-flow tables: arcs collected from the engine, then the rows. */
+static int table_flow(struct table_pass *p, const char *table)
+{
+	struct ptr_reader *r = p->r;
+	int e = PTR_ERR_RUNTIME;
+
+	r->cf = session_callflow(r->s);
+	p->arcs = r->cf ? arcs_new(r->cf) : NULL;
+	if (!p->arcs || session_run(r->s))
+		goto out;
+	p->fn_filter = r->pf.f.module || r->pf.f.symbol || r->pf.f.ring;
+	if (!strcmp(table, "profile"))
+		e = table_profile(p);
+	else if (!strcmp(table, "arcs"))
+		e = table_arcs(p);
+	else
+		e = table_tree(p);
+out:
+	arcs_free(p->arcs);
+	return e;
+}
+
+int ptr_table(struct ptr_reader *r, const struct ptr_filter *f, const char *table,
+	      const char *by, int (*row)(void *ctx, const struct ptr_row *row), void *ctx)
+{
+	struct table_pass p = { .r = r, .row = row, .ctx = ctx };
+	enum counts_by cb = COUNTS_BY_SYMBOL;
+	struct pass_filter pf;
+	bool flow;
+	int e;
+
+	if (!r || !table || !row)
+		return PTR_ERR_USAGE;
+	if (r->in_pass)
+		return PTR_ERR_STATE;
+	flow = !strcmp(table, "profile") || !strcmp(table, "arcs") || !strcmp(table, "tree");
+	if (!strcmp(table, "tree") && by) {
+		if (strcmp(by, "merged") && strcmp(by, "threads"))
+			return PTR_ERR_USAGE;
+		p.merged = !strcmp(by, "merged");
+	} else if (flow && by) {
+		return PTR_ERR_USAGE;
+	}
+	if (!flow && (strcmp(table, "counts") || (by && counts_parse_by(by, &cb) < 0)))
+		return PTR_ERR_USAGE;
+	e = pass_filter_make(&pf, f);
+	if (e < 0)
+		return e;
+	/* a table pass adds its own consumers: always a session of its own */
+	e = reader_session(r, &pf);
+	if (e < 0)
+		return e;
+	r->stop = 0;
+	r->in_pass = true;
+	r->cf = NULL;
+	e = flow ? table_flow(&p, table) : table_counts(&p, cb);
+	r->in_pass = false;
+	/* the session has run: a later ptr_run opens a new one */
+	r->fresh = false;
+	return e < 0 ? e : r->stop;
 }

@@ -25,7 +25,7 @@ static const struct popt_cmd cmd = {
 	"A callback it does not define costs nothing: without step() and\n"
 	"syscall() the engine counts runs of steps and known calls whole.  The\n"
 	"filters and the window apply as in the reports; pitrace.trace is the\n"
-	"trace (resolve(), info(), stats()).  docs/script.md has the events'\n"
+	"trace (resolve(), info(), stats()).  docs/scripting.md has the events'\n"
 	"attributes and examples/scripts/ has scripts.",
 	.epilog = "Exit status: 0; 1 when the trace cannot be read or the script raises\n"
 		  "(its traceback on stderr); 2 on a usage error; 130 on Ctrl-C.",

@@ -3,8 +3,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "python/module.h"
@@ -532,6 +535,708 @@ static PyObject *trace_stats(TraceObject *t, PyObject *unused)
 			     (unsigned long long)s.steps_whole, "cpu_seconds", s.cpu_seconds);
 }
 
+/* ---- iteration: a pass on a thread of its own, handed over a batch at a time ---- */
+
+/*
+ * The reader tells events through callbacks (its fast path needs it).  An
+ * iterator runs that pass on a thread of its own, which fills a batch of
+ * ITER_BATCH events and then waits while Python takes them: the two take
+ * turns, so only one thread uses the reader at a time (the reader's rule)
+ * and memory stays bounded whatever the trace's length.  A batch ends
+ * before each task event, so that what an event resolves (its symbol,
+ * line) is resolved before a later mapping change, as in a callback.
+ */
+#define ITER_BATCH 1024
+
+struct iter_event {
+	uint8_t kind;		  /* enum ev_kind */
+	char *path;		  /* a task's path, copied */
+	union {
+		uint32_t size;
+		struct ptr_step step;
+		struct ptr_call call;
+		struct ptr_return ret;
+		struct ptr_syscall sys;
+		struct ptr_async as;
+		struct ptr_task task;
+		struct ptr_gap gap;
+	} u;
+};
+
+typedef struct {
+	PyObject_HEAD
+	TraceObject *t;
+	unsigned kinds;		  /* 1 << enum ev_kind: what it yields */
+	bool started, joined;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool producer_turn;	  /* the pass's thread holds the batch */
+	bool cancel;		  /* stop the pass (the iterator is going away) */
+	bool done;		  /* the pass has ended */
+	bool no_memory;		  /* a task's path could not be copied */
+	int result;		  /* ptr_run's */
+	size_t n, pos;		  /* events in the batch, and taken */
+	struct iter_event *ev;	  /* ITER_BATCH */
+	PyObject *alt[EV_KINDS];  /* a second spare event per kind (see iter_event_object) */
+} IterObject;
+
+static PyTypeObject iter_type;
+
+/* The pass's thread: give the batch to Python and wait for it back; true: stop the pass. */
+static bool iter_hand_over(IterObject *it)
+{
+	bool cancel;
+
+	pthread_mutex_lock(&it->lock);
+	it->producer_turn = false;
+	pthread_cond_broadcast(&it->cond);
+	while (!it->producer_turn)
+		pthread_cond_wait(&it->cond, &it->lock);
+	cancel = it->cancel;
+	pthread_mutex_unlock(&it->lock);
+	return cancel;
+}
+
+static int iter_put(IterObject *it, enum ev_kind k, const void *ev, size_t size)
+{
+	struct iter_event *slot;
+
+	if (it->n == ITER_BATCH && iter_hand_over(it))
+		return 1;
+	slot = &it->ev[it->n++];
+	slot->kind = (uint8_t)k;
+	slot->path = NULL;
+	event_copy(&slot->u, size, ev);
+	return 0;
+}
+
+#define ITER_PUT(fn, kind, type)                                                              \
+	static int fn(void *ctx, const type *ev)                                              \
+	{                                                                                     \
+		return iter_put(ctx, kind, ev, sizeof(*ev));                                  \
+	}
+ITER_PUT(iter_step, EV_STEP, struct ptr_step)
+ITER_PUT(iter_call, EV_CALL, struct ptr_call)
+ITER_PUT(iter_ret, EV_RET, struct ptr_return)
+ITER_PUT(iter_syscall, EV_SYSCALL, struct ptr_syscall)
+ITER_PUT(iter_async, EV_SIGNAL, struct ptr_async)
+ITER_PUT(iter_gap, EV_GAP, struct ptr_gap)
+
+/* A task event ends the batch before it (see above); it is told only when asked for. */
+static int iter_task(void *ctx, const struct ptr_task *ev)
+{
+	IterObject *it = ctx;
+
+	if (it->n && iter_hand_over(it))
+		return 1;
+	if (!(it->kinds & (1u << EV_TASK)))
+		return 0;
+	if (iter_put(it, EV_TASK, ev, sizeof(*ev)))
+		return 1;
+	if (ev->path) {
+		it->ev[it->n - 1].path = strdup(ev->path);
+		if (!it->ev[it->n - 1].path) {
+			it->no_memory = true;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void *iter_main(void *arg)
+{
+	IterObject *it = arg;
+	struct ptr_callbacks cb = { .size = sizeof(cb) };
+	sigset_t all;
+	int e;
+
+	/* Python's signal handlers run in its main thread: Ctrl-C goes there */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	cb.step = it->kinds & (1u << EV_STEP) ? iter_step : NULL;
+	cb.call = it->kinds & (1u << EV_CALL) ? iter_call : NULL;
+	cb.ret = it->kinds & (1u << EV_RET) ? iter_ret : NULL;
+	cb.syscall = it->kinds & (1u << EV_SYSCALL) ? iter_syscall : NULL;
+	cb.async = it->kinds & (1u << EV_SIGNAL) ? iter_async : NULL;
+	cb.gap = it->kinds & (1u << EV_GAP) ? iter_gap : NULL;
+	cb.task = iter_task;
+	e = ptr_run(it->t->r, &it->t->f, &cb, it);
+	pthread_mutex_lock(&it->lock);
+	it->result = e;
+	it->done = true;
+	it->producer_turn = false;
+	pthread_cond_broadcast(&it->cond);
+	pthread_mutex_unlock(&it->lock);
+	return NULL;
+}
+
+static void iter_free_batch(IterObject *it)
+{
+	for (size_t i = 0; i < it->n; i++)
+		free(it->ev[i].path);
+	it->n = it->pos = 0;
+}
+
+/* Python's side: hand the (taken) batch back and wait for the next, the GIL released. */
+static void iter_wait_batch(IterObject *it, bool cancel)
+{
+	iter_free_batch(it);
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&it->lock);
+	if (!it->done) {
+		it->cancel = cancel;
+		it->producer_turn = true;
+		pthread_cond_broadcast(&it->cond);
+		while (it->producer_turn)
+			pthread_cond_wait(&it->cond, &it->lock);
+	}
+	pthread_mutex_unlock(&it->lock);
+	Py_END_ALLOW_THREADS
+}
+
+/* The pass is over (or stopped): its thread joined, the trace free for another pass. */
+static void iter_finish(IterObject *it)
+{
+	if (!it->started || it->joined)
+		return;
+	while (!it->done)
+		iter_wait_batch(it, true);
+	Py_BEGIN_ALLOW_THREADS
+	pthread_join(it->thread, NULL);
+	Py_END_ALLOW_THREADS
+	it->joined = true;
+	iter_free_batch(it);
+	for (int k = 0; k < EV_KINDS; k++)
+		Py_CLEAR(it->alt[k]);	/* their references to the trace: no cycle */
+	trace_pass_end(it->t);
+}
+
+static int iter_start(IterObject *it)
+{
+	TraceObject *t = it->t;
+
+	if (!t->r) {
+		PyErr_SetString(PyExc_ValueError, "pitrace: the trace is closed");
+		return -1;
+	}
+	if (t->in_pass) {
+		PyErr_SetString(PyExc_RuntimeError,
+				"pitrace: another pass over this trace is in progress (an "
+				"unfinished loop or run()): finish or delete it first");
+		return -1;
+	}
+	t->in_pass = true;
+	t->gen++;
+	Py_CLEAR(t->names);	/* ids and names are a pass's */
+	it->producer_turn = true;
+	if (pthread_create(&it->thread, NULL, iter_main, it)) {
+		t->in_pass = false;
+		PyErr_SetString(PyExc_RuntimeError, "pitrace: cannot start the pass's thread");
+		return -1;
+	}
+	it->started = true;
+	/* the thread has the first turn: wait for its first batch */
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&it->lock);
+	while (it->producer_turn)
+		pthread_cond_wait(&it->cond, &it->lock);
+	pthread_mutex_unlock(&it->lock);
+	Py_END_ALLOW_THREADS
+	return 0;
+}
+
+/*
+ * The batch's next event as an object.  event_get reuses the trace's
+ * spare when no one kept it; but a loop's variable still holds the last
+ * event when the next is made, so the loop keeps a second spare and
+ * swaps: each of the two is free every other event.
+ */
+static PyObject *iter_event_object(IterObject *it, const struct iter_event *ev)
+{
+	enum ev_kind k = (enum ev_kind)ev->kind;
+	PyObject **spare = &it->t->spare[k], *keep;
+	EventObject *e;
+
+	if (*spare && Py_REFCNT(*spare) > 1 && (!it->alt[k] || Py_REFCNT(it->alt[k]) == 1)) {
+		keep = *spare;
+		*spare = it->alt[k];
+		it->alt[k] = keep;
+	}
+	e = event_get(it->t, k);
+
+	if (!e)
+		return NULL;
+	event_copy(&e->u, sizeof(e->u), &ev->u);
+	if (ev->kind == EV_TASK) {
+		e->path = str_or_none(ev->path);
+		if (!e->path)
+			return NULL;
+	}
+	Py_INCREF(e);
+	return (PyObject *)e;
+}
+
+static PyObject *iter_next(IterObject *it)
+{
+	int result;
+
+	if (it->joined)
+		return NULL;
+	if (!it->started && iter_start(it) < 0)
+		return NULL;
+	while (it->pos == it->n && !it->done)
+		iter_wait_batch(it, false);
+	if (it->pos < it->n)
+		return iter_event_object(it, &it->ev[it->pos++]);
+	result = it->result;
+	iter_finish(it);
+	if (it->no_memory)
+		return PyErr_NoMemory();
+	if (result < 0)
+		return PyErr_Format(PyExc_RuntimeError, "pitrace: the pass failed: %s",
+				    ptr_strerror(result));
+	return NULL;		/* StopIteration */
+}
+
+static PyObject *iter_close(IterObject *it, PyObject *unused)
+{
+	(void)unused;
+	iter_finish(it);
+	it->joined = true;
+	Py_RETURN_NONE;
+}
+
+static void iter_dealloc(IterObject *it)
+{
+	iter_finish(it);
+	pthread_cond_destroy(&it->cond);
+	pthread_mutex_destroy(&it->lock);
+	free(it->ev);
+	Py_XDECREF(it->t);
+	PyObject_Free(it);
+}
+
+static PyMethodDef iter_methods[] = {
+	{ "close", (PyCFunction)iter_close, METH_NOARGS,
+	  "Stop the pass now (a loop left early does it too)." },
+	{ NULL }
+};
+
+static PyTypeObject iter_type = {
+	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pitrace.Events",
+	.tp_basicsize = sizeof(IterObject),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_dealloc = (destructor)iter_dealloc,
+	.tp_doc = "The events of one pass over a trace, in order (Trace.steps() and others).",
+	.tp_iter = PyObject_SelfIter,
+	.tp_iternext = (iternextfunc)iter_next,
+	.tp_methods = iter_methods,
+};
+
+static PyObject *iter_new(TraceObject *t, unsigned kinds)
+{
+	IterObject *it;
+
+	if (!t->r) {
+		PyErr_SetString(PyExc_ValueError, "pitrace: the trace is closed");
+		return NULL;
+	}
+	it = PyObject_New(IterObject, &iter_type);
+	if (!it)
+		return NULL;
+	memset((char *)it + sizeof(PyObject), 0, sizeof(*it) - sizeof(PyObject));
+	pthread_mutex_init(&it->lock, NULL);
+	pthread_cond_init(&it->cond, NULL);
+	it->ev = calloc(ITER_BATCH, sizeof(*it->ev));
+	Py_INCREF(t);
+	it->t = t;
+	it->kinds = kinds;
+	if (!it->ev) {
+		Py_DECREF(it);
+		return PyErr_NoMemory();
+	}
+	return (PyObject *)it;
+}
+
+static PyObject *trace_steps(TraceObject *t, PyObject *unused)
+{
+	(void)unused;
+	return iter_new(t, 1u << EV_STEP);
+}
+
+static PyObject *trace_calls(TraceObject *t, PyObject *unused)
+{
+	(void)unused;
+	return iter_new(t, 1u << EV_CALL);
+}
+
+static PyObject *trace_returns(TraceObject *t, PyObject *unused)
+{
+	(void)unused;
+	return iter_new(t, 1u << EV_RET);
+}
+
+/* events(kinds=None): kinds, names as run()'s keywords; None: every kind. */
+static PyObject *trace_events(TraceObject *t, PyObject *args, PyObject *kw)
+{
+	static const char *const keywords[] = { "kinds", NULL };
+	PyObject *kinds = Py_None, *seq, *name;
+	unsigned mask = 0;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:events", (char **)keywords, &kinds))
+		return NULL;
+	if (kinds == Py_None)
+		return iter_new(t, (1u << EV_KINDS) - 1);
+	if (PyUnicode_Check(kinds))
+		return PyErr_Format(PyExc_TypeError, "pitrace: events(kinds=...) takes a list of "
+				    "kinds, e.g. ['call', 'ret']");
+	seq = PySequence_Fast(kinds, "pitrace: events(kinds=...) takes a list of kinds");
+	if (!seq)
+		return NULL;
+	for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+		int k;
+
+		name = PySequence_Fast_GET_ITEM(seq, i);
+		for (k = 0; k < EV_KINDS; k++)
+			if (PyUnicode_Check(name) &&
+			    !PyUnicode_CompareWithASCIIString(name, run_keywords[k]))
+				break;
+		if (k == EV_KINDS) {
+			Py_DECREF(seq);
+			return PyErr_Format(PyExc_ValueError, "pitrace: event kind %R: step, call, "
+					    "ret, syscall, signal, task or gap", name);
+		}
+		mask |= 1u << k;
+	}
+	Py_DECREF(seq);
+	return iter_new(t, mask);
+}
+
+/* ---- tables: post's reports as rows (the reader's ptr_table) ---- */
+
+typedef struct {
+	PyObject_HEAD
+	PyObject *name;		  /* "profile", ... */
+	PyObject *columns;	  /* a tuple of str */
+	PyObject *rows;		  /* a list of named tuples */
+} TableObject;
+
+static PyTypeObject table_type;
+
+/* A named tuple type per table (and counts' by), made once. */
+static PyObject *row_type(const char *tname, const struct ptr_row *row, PyObject **columns)
+{
+	static PyObject *types;
+	PyObject *cls, *collections, *make, *args, *kw;
+
+	*columns = PyTuple_New(row->nr_cols);
+	if (!*columns)
+		return NULL;
+	for (uint32_t k = 0; k < row->nr_cols; k++)
+		PyTuple_SET_ITEM(*columns, k, PyUnicode_FromString(row->names[k]));
+	if (!types && !(types = PyDict_New()))
+		return NULL;
+	cls = PyDict_GetItemString(types, tname);
+	if (cls)
+		return cls;
+	collections = PyImport_ImportModule("collections");
+	if (!collections)
+		return NULL;
+	make = PyObject_GetAttrString(collections, "namedtuple");
+	Py_DECREF(collections);
+	args = Py_BuildValue("(sO)", tname, *columns);
+	kw = Py_BuildValue("{s:s}", "module", "pitrace");
+	cls = make && args && kw ? PyObject_Call(make, args, kw) : NULL;
+	Py_XDECREF(make);
+	Py_XDECREF(args);
+	Py_XDECREF(kw);
+	if (!cls)
+		return NULL;
+	if (PyDict_SetItemString(types, tname, cls) < 0) {
+		Py_DECREF(cls);
+		return NULL;
+	}
+	Py_DECREF(cls);		/* the dict holds it */
+	return cls;
+}
+
+struct table_build {
+	TableObject *tab;
+	const char *tname;	  /* the rows' type name */
+	PyObject *cls;
+};
+
+static int table_row(void *ctx, const struct ptr_row *row)
+{
+	struct table_build *b = ctx;
+	PyObject *v, *r;
+
+	if (!b->cls && !(b->cls = row_type(b->tname, row, &b->tab->columns)))
+		return 1;
+	v = PyTuple_New(row->nr_cols);
+	if (!v)
+		return 1;
+	for (uint32_t k = 0; k < row->nr_cols; k++) {
+		PyObject *c = row->text & (1u << k) ? str_or_none(row->str[k]) :
+						      PyLong_FromUnsignedLongLong(row->num[k]);
+
+		if (!c) {
+			Py_DECREF(v);
+			return 1;
+		}
+		PyTuple_SET_ITEM(v, k, c);
+	}
+	r = PyObject_Call(b->cls, v, NULL);
+	Py_DECREF(v);
+	if (!r || PyList_Append(b->tab->rows, r) < 0) {
+		Py_XDECREF(r);
+		return 1;
+	}
+	Py_DECREF(r);
+	return 0;
+}
+
+/* The columns of a table with no rows: a row told with none. */
+static const char *const *empty_columns(const char *table, const char *by, size_t *n);
+
+static PyObject *table_make(TraceObject *t, const char *table, const char *by, const char *tname)
+{
+	struct table_build b = { .tname = tname };
+	int err;
+
+	if (!t->r) {
+		PyErr_SetString(PyExc_ValueError, "pitrace: the trace is closed");
+		return NULL;
+	}
+	if (t->in_pass) {
+		PyErr_SetString(PyExc_RuntimeError,
+				"pitrace: another pass over this trace is in progress (an "
+				"unfinished loop or run()): finish or delete it first");
+		return NULL;
+	}
+	b.tab = PyObject_New(TableObject, &table_type);
+	if (!b.tab)
+		return NULL;
+	b.tab->name = PyUnicode_FromString(table);
+	b.tab->columns = NULL;
+	b.tab->rows = PyList_New(0);
+	if (!b.tab->name || !b.tab->rows) {
+		Py_DECREF(b.tab);
+		return NULL;
+	}
+	t->in_pass = true;
+	t->gen++;
+	Py_CLEAR(t->names);
+	err = ptr_table(t->r, &t->f, table, by, table_row, &b);
+	t->in_pass = false;
+	if (err > 0 && PyErr_Occurred()) {
+		Py_DECREF(b.tab);
+		return NULL;
+	}
+	if (err < 0) {
+		Py_DECREF(b.tab);
+		return PyErr_Format(PyExc_RuntimeError, "pitrace: the %s table failed: %s", table,
+				    ptr_strerror(err));
+	}
+	if (!b.tab->columns) {
+		size_t n;
+		const char *const *names = empty_columns(table, by, &n);
+
+		b.tab->columns = PyTuple_New((Py_ssize_t)n);
+		for (size_t k = 0; b.tab->columns && k < n; k++)
+			PyTuple_SET_ITEM(b.tab->columns, k, PyUnicode_FromString(names[k]));
+		if (!b.tab->columns) {
+			Py_DECREF(b.tab);
+			return NULL;
+		}
+	}
+	return (PyObject *)b.tab;
+}
+
+/* The columns ptr_table names (reader.h), for a table without rows. */
+static const char *const *empty_columns(const char *table, const char *by, size_t *n)
+{
+	static const char *const profile[] = { "function", "module", "calls", "base", "cum" };
+	static const char *const arcs[] = { "caller", "caller_module", "callee", "callee_module",
+					    "calls", "base", "cum" };
+	static const char *const tree[] = { "pid", "tid", "depth", "function", "module", "calls",
+					    "base", "cum" };
+	static const struct {
+		const char *by;
+		const char *cols[4];
+		size_t n;
+	} counts[] = {
+		{ "process", { "process", "count" }, 2 },
+		{ "thread", { "pid", "thread", "count" }, 3 },
+		{ "module", { "module", "count" }, 2 },
+		{ "symbol", { "module", "symbol", "count" }, 3 },
+		{ "line", { "module", "line", "count" }, 3 },
+		{ "insn", { "address", "symbol", "instruction", "count" }, 4 },
+	};
+
+	if (!strcmp(table, "profile")) {
+		*n = 5;
+		return profile;
+	}
+	if (!strcmp(table, "arcs")) {
+		*n = 7;
+		return arcs;
+	}
+	if (!strcmp(table, "tree")) {
+		*n = 8;
+		return tree;
+	}
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		if (!strcmp(by, counts[i].by)) {
+			*n = counts[i].n;
+			return counts[i].cols;
+		}
+	}
+	*n = 0;
+	return profile;
+}
+
+static PyObject *trace_profile(TraceObject *t, PyObject *unused)
+{
+	(void)unused;
+	return table_make(t, "profile", NULL, "ProfileRow");
+}
+
+static PyObject *trace_arcs(TraceObject *t, PyObject *unused)
+{
+	(void)unused;
+	return table_make(t, "arcs", NULL, "ArcRow");
+}
+
+static PyObject *trace_tree(TraceObject *t, PyObject *args, PyObject *kw)
+{
+	static const char *const keywords[] = { "merged", NULL };
+	int merged = 0;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|$p:tree", (char **)keywords, &merged))
+		return NULL;
+	return table_make(t, "tree", merged ? "merged" : "threads", "TreeRow");
+}
+
+static PyObject *trace_counts(TraceObject *t, PyObject *args, PyObject *kw)
+{
+	static const char *const keywords[] = { "by", NULL };
+	static const char *const bys[] = { "process", "thread", "module", "symbol", "line",
+					   "insn" };
+	static const char *const tnames[] = { "ProcessCount", "ThreadCount", "ModuleCount",
+					      "SymbolCount", "LineCount", "InsnCount" };
+	const char *by = "symbol";
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|s:counts", (char **)keywords, &by))
+		return NULL;
+	for (size_t i = 0; i < sizeof(bys) / sizeof(bys[0]); i++)
+		if (!strcmp(by, bys[i]))
+			return table_make(t, "counts", by, tnames[i]);
+	return PyErr_Format(PyExc_ValueError, "pitrace: counts(by='%s'): process, thread, module, "
+			    "symbol, line or insn", by);
+}
+
+static void table_dealloc(TableObject *tab)
+{
+	Py_XDECREF(tab->name);
+	Py_XDECREF(tab->columns);
+	Py_XDECREF(tab->rows);
+	PyObject_Free(tab);
+}
+
+static Py_ssize_t table_len(TableObject *tab)
+{
+	return PyList_GET_SIZE(tab->rows);
+}
+
+static PyObject *table_item(TableObject *tab, Py_ssize_t i)
+{
+	PyObject *r = PyList_GetItem(tab->rows, i);
+
+	if (!r) {
+		PyErr_SetString(PyExc_IndexError, "pitrace: table index out of range");
+		return NULL;
+	}
+	Py_INCREF(r);
+	return r;
+}
+
+static PyObject *table_iter(TableObject *tab)
+{
+	return PyObject_GetIter(tab->rows);
+}
+
+static PyObject *table_repr(TableObject *tab)
+{
+	return PyUnicode_FromFormat("<pitrace.Table %U: %zd rows, columns %R>", tab->name,
+				    PyList_GET_SIZE(tab->rows), tab->columns);
+}
+
+/* A pandas.DataFrame of the rows, or ImportError when pandas is not there. */
+static PyObject *table_to_pandas(TableObject *tab, PyObject *unused)
+{
+	PyObject *pandas, *cols, *df;
+
+	(void)unused;
+	pandas = PyImport_ImportModule("pandas");
+	if (!pandas) {
+		if (!PyErr_ExceptionMatches(PyExc_ImportError))
+			return NULL;
+		PyErr_Clear();
+		PyErr_SetString(PyExc_ImportError,
+				"pandas is not installed: apt install python3-pandas");
+		return NULL;
+	}
+	cols = PySequence_List(tab->columns);
+	df = cols ? PyObject_CallMethod(pandas, "DataFrame", "OsO", tab->rows, NULL, cols) : NULL;
+	Py_XDECREF(cols);
+	Py_DECREF(pandas);
+	return df;
+}
+
+/* t[i] and t[a:b] as the list of rows has them */
+static PyObject *table_subscript(TableObject *tab, PyObject *key)
+{
+	return PyObject_GetItem(tab->rows, key);
+}
+
+static PySequenceMethods table_seq = {
+	.sq_length = (lenfunc)table_len,
+	.sq_item = (ssizeargfunc)table_item,
+};
+
+static PyMappingMethods table_map = {
+	.mp_length = (lenfunc)table_len,
+	.mp_subscript = (binaryfunc)table_subscript,
+};
+
+static PyMemberDef table_members[] = {
+	{ "name", T_OBJECT, offsetof(TableObject, name), READONLY, "the report" },
+	{ "columns", T_OBJECT, offsetof(TableObject, columns), READONLY, "the columns' names" },
+	{ NULL }
+};
+
+static PyMethodDef table_methods[] = {
+	{ "to_pandas", (PyCFunction)table_to_pandas, METH_NOARGS,
+	  "The rows as a pandas.DataFrame (ImportError without pandas)." },
+	{ NULL }
+};
+
+static PyTypeObject table_type = {
+	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pitrace.Table",
+	.tp_basicsize = sizeof(TableObject),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_dealloc = (destructor)table_dealloc,
+	.tp_doc = "A report's rows (named tuples), as post's report has them.",
+	.tp_as_sequence = &table_seq,
+	.tp_as_mapping = &table_map,
+	.tp_iter = (getiterfunc)table_iter,
+	.tp_repr = (reprfunc)table_repr,
+	.tp_members = table_members,
+	.tp_methods = table_methods,
+};
+
 static void trace_free_reader(TraceObject *t)
 {
 	ptr_close(t->r);
@@ -582,6 +1287,25 @@ static PyMethodDef trace_methods[] = {
 	{ "info", (PyCFunction)trace_info, METH_NOARGS, "The trace's header." },
 	{ "stats", (PyCFunction)trace_stats, METH_NOARGS, "How the last pass went." },
 	{ "close", (PyCFunction)trace_close, METH_NOARGS, "Close the trace." },
+	{ "steps", (PyCFunction)trace_steps, METH_NOARGS,
+	  "steps(): an iterator over every step (pitrace.Step), in order." },
+	{ "calls", (PyCFunction)trace_calls, METH_NOARGS,
+	  "calls(): an iterator over every frame entered (pitrace.Call), in order." },
+	{ "returns", (PyCFunction)trace_returns, METH_NOARGS,
+	  "returns(): an iterator over every frame ended (pitrace.Return), in order." },
+	{ "events", (PyCFunction)(void (*)(void))trace_events, METH_VARARGS | METH_KEYWORDS,
+	  "events(kinds=None): an iterator over the events of the kinds named (step, call,\n"
+	  "ret, syscall, signal, task, gap; None: all), in order; each event's type says its kind." },
+	{ "profile", (PyCFunction)trace_profile, METH_NOARGS,
+	  "profile(): post profile's rows: function, module, calls, base, cum." },
+	{ "counts", (PyCFunction)(void (*)(void))trace_counts, METH_VARARGS | METH_KEYWORDS,
+	  "counts(by='symbol'): post counts --by BY's rows (process, thread, module, symbol,\n"
+	  "line, insn): its columns, then count." },
+	{ "arcs", (PyCFunction)trace_arcs, METH_NOARGS,
+	  "arcs(): post arc's arcs: caller, caller_module, callee, callee_module, calls, base, cum." },
+	{ "tree", (PyCFunction)(void (*)(void))trace_tree, METH_VARARGS | METH_KEYWORDS,
+	  "tree(merged=False): post tree's nodes, depth first: pid, tid, depth, function,\n"
+	  "module, calls, base, cum." },
 	{ "__enter__", trace_enter, METH_NOARGS, NULL },
 	{ "__exit__", (PyCFunction)trace_exit, METH_VARARGS, NULL },
 	{ NULL }
@@ -721,9 +1445,18 @@ PyMODINIT_FUNC PyInit_pitrace(void)
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (PyType_Ready(types[i]) < 0)
 			return NULL;
+	if (PyType_Ready(&iter_type) < 0 || PyType_Ready(&table_type) < 0)
+		return NULL;
 	m = PyModule_Create(&module_def);
 	if (!m)
 		return NULL;
+	Py_INCREF(&table_type);
+	Py_INCREF(&iter_type);
+	if (PyModule_AddObject(m, "Table", (PyObject *)&table_type) < 0 ||
+	    PyModule_AddObject(m, "Events", (PyObject *)&iter_type) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		Py_INCREF(types[i]);
 		if (PyModule_AddObject(m, strrchr(types[i]->tp_name, '.') + 1,

@@ -11,7 +11,7 @@ set -eu
 
 PACKAGES="gcc g++ make pkg-config libelf-dev libdw-dev libcapstone-dev libzstd-dev zlib1g-dev
 libncurses-dev libcunit1-dev libarchive-dev libdebuginfod-dev valgrind gdb strace python3
-python3-dev dh-python
+python3-dev dh-python python3-pandas
 debuginfod curl zstd llvm
 kcachegrind xvfb xdotool imagemagick tesseract-ocr tesseract-ocr-eng dbus chromium
 linux-headers-amd64 linux-headers-6.12-amd64 linux-image-amd64 linux-image-6.12-amd64

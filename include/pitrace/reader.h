@@ -45,7 +45,7 @@ extern "C" {
 
 #define PTR_VERSION(major, minor) (((uint32_t)(major) << 16) | (uint32_t)(minor))
 #define PTR_VERSION_MAJOR 1
-#define PTR_VERSION_MINOR 0
+#define PTR_VERSION_MINOR 1
 #define PTR_VERSION_CURRENT PTR_VERSION(PTR_VERSION_MAJOR, PTR_VERSION_MINOR)
 
 /* The library's PTR_VERSION(major, minor). */
@@ -403,6 +403,44 @@ struct ptr_location {
  */
 int ptr_resolve(struct ptr_reader *r, uint32_t pid, uint64_t pc, int kernel,
 		struct ptr_location *out);
+
+/* ---- tables: post's reports as rows (since 1.1) ---- */
+
+#define PTR_TABLE_MAX_COLS 9
+
+/*
+ * One row of a table: nr_cols cells, column k named names[k].  A text
+ * column (bit k of text set) has its cell in str[k] (NULL: none, as a
+ * root's caller), a number column in num[k].  The names and strings
+ * live until the next ptr_run, ptr_table or ptr_close.
+ */
+struct ptr_row {
+	uint32_t size;
+	uint32_t nr_cols;
+	const char *const *names;
+	uint32_t text;		  /* bit k: column k is text */
+	uint32_t reserved;
+	const char *str[PTR_TABLE_MAX_COLS];
+	uint64_t num[PTR_TABLE_MAX_COLS];
+};
+
+/*
+ * One pass (f as ptr_run's) that computes the table post's report of
+ * that name computes, with post's own code, and tells its rows in the
+ * report's order (docs/reader.md, "Tables"):
+ *   "profile"  function, module, calls, base, cum (post profile)
+ *   "arcs"     caller, caller_module, callee, callee_module, calls,
+ *              base, cum (post arc: every caller -> callee arc)
+ *   "tree"     pid, tid, depth, function, module, calls, base, cum
+ *              (post tree: by NULL or "threads" a tree per thread,
+ *              "merged" one tree, pid and tid 0)
+ *   "counts"   the columns of post counts --by BY, then count (by:
+ *              process, thread, module, symbol (NULL), line, insn)
+ * 0 at the end, what row returned when not 0 (the rows stop there), or
+ * a negative enum ptr_error (PTR_ERR_USAGE: an unknown table or by).
+ */
+int ptr_table(struct ptr_reader *r, const struct ptr_filter *f, const char *table,
+	      const char *by, int (*row)(void *ctx, const struct ptr_row *row), void *ctx);
 
 #ifdef __cplusplus
 }

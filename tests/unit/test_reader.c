@@ -370,6 +370,80 @@ static void test_symbol_filter(void)
 	ptr_close(t.r);
 }
 
+/* Rows as "name=value|..." lines: what a table told. */
+struct rows {
+	char log[2048];
+	size_t len;
+	int stop_after;		  /* return this from the first row (0: never stop) */
+};
+
+static int table_row(void *ctx, const struct ptr_row *row)
+{
+	struct rows *t = ctx;
+
+	for (uint32_t k = 0; k < row->nr_cols; k++) {
+		const char *v = row->str[k] ? row->str[k] : "-";
+		char num[32];
+
+		if (!(row->text & (1u << k))) {
+			snprintf(num, sizeof(num), "%llu", (unsigned long long)row->num[k]);
+			v = num;
+		} else if (!strncmp(v, "ut_reader_", 10)) {
+			v += 10;
+		}
+		if (!strcmp(row->names[k], "module") || !strcmp(row->names[k], "caller_module") ||
+		    !strcmp(row->names[k], "callee_module") || !strcmp(row->names[k], "pid") ||
+		    !strcmp(row->names[k], "tid"))
+			continue;	/* the test program's name, the thread: known elsewhere */
+		t->len += (size_t)snprintf(t->log + t->len, sizeof(t->log) - t->len, "%s%s=%s",
+					   k ? "|" : "", row->names[k], v);
+	}
+	t->len += (size_t)snprintf(t->log + t->len, sizeof(t->log) - t->len, " ");
+	return t->stop_after;
+}
+
+static const struct {
+	const char *table, *by, *rows;
+} tables[] = {
+	{ "profile", NULL, "function=leaf|calls=2|base=6|cum=6 function=caller|calls=0|base=4|cum=10 " },
+	{ "arcs", NULL, "caller=-|callee=caller|calls=0|base=4|cum=10 "
+			"caller=caller|callee=leaf|calls=2|base=6|cum=6 " },
+	{ "tree", NULL, "|depth=0|function=caller|calls=0|base=4|cum=10 "
+			"|depth=1|function=leaf|calls=2|base=6|cum=6 " },
+	{ "counts", "symbol", "|symbol=leaf|count=6 |symbol=caller|count=4 " },
+};
+
+/* post's tables through ptr_table: the rows of the trace's two functions, and errors. */
+static void test_tables(void)
+{
+	struct ptr_reader *r = open_trace();
+	struct rows t = { .stop_after = 0 };
+	struct told told = { .r = r };
+
+	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
+		t.len = 0;
+		t.log[0] = 0;
+		CU_ASSERT_EQUAL(ptr_table(r, NULL, tables[k].table, tables[k].by, table_row, &t), 0);
+#ifdef HAVE_CODE
+		if (strcmp(t.log, tables[k].rows))
+			fprintf(stderr, "\n%s:\n  told     %s\n  expected %s\n", tables[k].table,
+				t.log, tables[k].rows);
+		CU_ASSERT_STRING_EQUAL(t.log, tables[k].rows);
+#endif /* HAVE_CODE */
+	}
+	t.stop_after = 5;
+	t.len = 0;
+	CU_ASSERT_EQUAL(ptr_table(r, NULL, "profile", NULL, table_row, &t), 5);
+	CU_ASSERT_EQUAL(ptr_table(r, NULL, "flow", NULL, table_row, &t), PTR_ERR_USAGE);
+	CU_ASSERT_EQUAL(ptr_table(r, NULL, "counts", "color", table_row, &t), PTR_ERR_USAGE);
+	CU_ASSERT_EQUAL(ptr_table(r, NULL, "profile", "symbol", table_row, &t), PTR_ERR_USAGE);
+	CU_ASSERT_EQUAL(ptr_table(NULL, NULL, "profile", NULL, table_row, &t), PTR_ERR_USAGE);
+	/* a pass after a table pass: every event again */
+	CU_ASSERT_EQUAL(ptr_run(r, NULL, &all_cb, &told), 0);
+	CU_ASSERT_EQUAL(told.steps, NR_STEPS);
+	ptr_close(r);
+}
+
 static CU_TestInfo tests[] = {
 	{ "events in order, calls only, a window", test_passes },
 	{ "a callback stops the pass", test_stop },
@@ -377,6 +451,7 @@ static CU_TestInfo tests[] = {
 	{ "addresses resolved", test_resolve },
 	{ "bad input", test_errors },
 	{ "a symbol filter", test_symbol_filter },
+	{ "post's tables", test_tables },
 	CU_TEST_INFO_NULL,
 };
 
