@@ -52,6 +52,7 @@ struct ptr_reader {
 	uint32_t replay_fn[READER_REPLAY_FNS]; /* a replay's frames' functions by depth */
 	struct site_code *code;	  /* the pass's sites' bytes by site id */
 	size_t nr_code;
+	struct site_code code_no_id; /* a site without an id: filled each time */
 	char text[64];		  /* ptr_resolve's disassembly */
 	char *argv_empty[1];
 };
@@ -416,7 +417,6 @@ static void tell_syscall(struct ptr_reader *r, struct cf_thread *t, const struct
 static const struct site_code *step_code(struct ptr_reader *r, struct cf_thread *t,
 					 const struct cf_step *st)
 {
-	static struct site_code none;
 	uint32_t id = st->site->id;
 	const struct cf_site_info *in;
 	struct site_code *c;
@@ -425,7 +425,7 @@ static const struct site_code *step_code(struct ptr_reader *r, struct cf_thread 
 		return &r->code[id];
 	in = cf_sites_code(session_sites(r->s), r->cf, t->pid, st->pc, st->ring);
 	if (!id) {	/* ids ran out: the cache's entry each time */
-		c = &none;
+		c = &r->code_no_id;
 	} else {
 		if (id >= r->nr_code) {
 			size_t n = r->nr_code ? r->nr_code : 1024;
