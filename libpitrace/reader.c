@@ -5,6 +5,7 @@
 
 #include <pitrace/reader.h>
 
+#include "util/alloc.h"
 #include "util/arcs.h"
 #include "util/cf_sites.h"
 #include "util/counts.h"
@@ -13,6 +14,13 @@
 
 /* The frames a replay may stack above its caller, plus that caller. */
 #define READER_REPLAY_FNS (CF_REPLAY_DEPTH_MAX + 1)
+
+/* A site's instruction bytes, as a step pass tells them (reader.step_code). */
+struct site_code {
+	uint8_t known;		  /* filled from the site cache */
+	uint8_t nr_bytes;
+	uint8_t bytes[PTR_INSN_MAX_LEN];
+};
 
 /* A session's filter and the strings it points to: they live as long as it. */
 struct pass_filter {
@@ -44,6 +52,9 @@ struct ptr_reader {
 	struct session_pass_stats pass;
 	struct ptr_pass_stats stats;
 	uint32_t replay_fn[READER_REPLAY_FNS]; /* a replay's frames' functions by depth */
+	struct site_code *code;	  /* the pass's sites' bytes by site id */
+	size_t nr_code;
+	struct site_code code_no_id; /* a site without an id: filled each time */
 	char text[64];		  /* ptr_resolve's disassembly */
 	const char *count_cols[COUNTS_MAX_COLS + 1]; /* the counts table's column names */
 	char *argv_empty[1];
@@ -104,6 +115,7 @@ static void reader_free(struct ptr_reader *r)
 	free(r->debug_dir);
 	free(r->vmlinux);
 	pass_filter_free(&r->pf);
+	free(r->code);
 	free(r);
 }
 
@@ -399,16 +411,52 @@ static void tell_syscall(struct ptr_reader *r, struct cf_thread *t, const struct
 		answer(r, r->cb.syscall(r->ctx, &e));
 }
 
+/*
+ * The bytes of step st's instruction.  The site cache has them, but a
+ * lookup there between two of the engine's own breaks the cache's guess
+ * of the next site, costing the engine and the reader a hash probe a
+ * step; so they are copied once per site, indexed by its id.
+ */
+static const struct site_code *step_code(struct ptr_reader *r, struct cf_thread *t,
+					 const struct cf_step *st)
+{
+	uint32_t id = st->site->id;
+	const struct cf_site_info *in;
+	struct site_code *c;
+
+	if (id < r->nr_code && r->code[id].known)
+		return &r->code[id];
+	in = cf_sites_code(session_sites(r->s), r->cf, t->pid, st->pc, st->ring);
+	if (!id) {	/* ids ran out: the cache's entry each time */
+		c = &r->code_no_id;
+	} else {
+		if (id >= r->nr_code) {
+			size_t n = r->nr_code ? r->nr_code : 1024;
+
+			while (n <= id)
+				n *= 2;
+			r->code = xreallocarray(r->code, n, sizeof(*r->code));
+			memset(r->code + r->nr_code, 0, (n - r->nr_code) * sizeof(*r->code));
+			r->nr_code = n;
+		}
+		c = &r->code[id];
+	}
+	c->known = 1;
+	c->nr_bytes = in->nr_bytes;
+	memcpy(c->bytes, in->bytes, sizeof(c->bytes));
+	return c;
+}
+
 static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
 {
 	struct ptr_reader *r = ctx;
-	const struct cf_site_info *in;
+	const struct site_code *code;
 	struct ptr_step s;
 
 	if (r->stop || !fn_selected(r, st->fn))
 		return;
 	if (r->cb.step) {
-		in = cf_sites_code(session_sites(r->s), r->cf, t->pid, st->pc, st->ring);
+		code = step_code(r, t, st);
 		s.size = sizeof(s);
 		s.pid = t->pid;
 		s.tid = t->tid;
@@ -419,9 +467,9 @@ static void on_step(void *ctx, struct cf_thread *t, const struct cf_step *st)
 		s.kernel = st->ring;
 		s.insn_class = st->site->insn.cls;
 		s.len = st->site->insn.len;
-		s.nr_bytes = in->nr_bytes;
+		s.nr_bytes = code->nr_bytes;
 		s.func = st->fn;
-		memcpy(s.bytes, in->bytes, sizeof(s.bytes));
+		memcpy(s.bytes, code->bytes, sizeof(s.bytes));
 		answer(r, r->cb.step(r->ctx, &s));
 	}
 	if (r->cb.syscall && !st->ring && st->site->insn.cls == ARCH_INSN_SYSCALL)
@@ -591,6 +639,8 @@ static int reader_pass(struct ptr_reader *r)
 	    cf_add_consumer(r->cf, steps ? &each_step_ops : &calls_ops, r) < 0)
 		return PTR_ERR_RUNTIME;
 	r->fn_filter = r->pf.f.module || r->pf.f.symbol || r->pf.f.ring;
+	if (r->nr_code)		/* site ids are the pass's session's */
+		memset(r->code, 0, r->nr_code * sizeof(*r->code));
 	memset(&r->pass, 0, sizeof(r->pass));
 	st = session_run(r->s);
 	r->stats = (struct ptr_pass_stats){

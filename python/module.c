@@ -24,6 +24,7 @@ typedef struct {
 	bool in_pass;
 	PyObject *names;	  /* this pass's function names by id (None: not made yet) */
 	PyObject *cb[EV_KINDS];	  /* this pass's callbacks */
+	vectorcallfunc vcall[EV_KINDS]; /* their vectorcall entries (NULL: none) */
 	PyObject *spare[EV_KINDS]; /* the last event of each kind, reused when no one kept it */
 } TraceObject;
 
@@ -375,39 +376,67 @@ static void event_copy(void *dst, size_t dst_size, const void *src)
 	memcpy(dst, src, size < dst_size ? size : dst_size);
 }
 
-/* Call kind k's callback: non-zero stops the pass (a Python exception is set). */
-static int event_tell(TraceObject *t, enum ev_kind k, const void *ev, size_t size)
-{
-	EventObject *e = event_get(t, k);
-	PyObject *r;
+/*
+ * The same for an event of a known type: a library of this module's own
+ * version passes events of our sizes, copied as a struct (a step pass
+ * copies one per step, and a copy of unknown length is a rep movs).
+ */
+#define EVENT_COPY(dst, src)                                                                  	do {                                                                                  		if ((src)->size == sizeof(*(dst)))                                            			*(dst) = *(src);                                                      		else                                                                          			event_copy((dst), sizeof(*(dst)), (src));                             	} while (0)
 
-	if (!e)
+/*
+ * Call kind k's callback with e: non-zero stops the pass (a Python
+ * exception is set).  A Python function is called through its vectorcall
+ * entry, found when the pass began: no argument tuple, no lookup.
+ */
+static int event_call(TraceObject *t, enum ev_kind k, EventObject *e)
+{
+	PyObject *args[2] = { NULL, (PyObject *)e }, *r;
+
+	if (t->vcall[k])
+		r = t->vcall[k](t->cb[k], args + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+	else
+		r = PyObject_CallOneArg(t->cb[k], (PyObject *)e);
+	if (!r) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_SystemError, "pitrace: a callback failed silently");
 		return 1;
-	event_copy(&e->u, size, ev);
-	if (k == EV_TASK) {
-		e->path = str_or_none(((const struct ptr_task *)ev)->path);
-		if (!e->path)
-			return 1;
 	}
-	r = PyObject_CallOneArg(t->cb[k], (PyObject *)e);
-	if (!r)
-		return 1;
 	Py_DECREF(r);
 	return 0;
 }
 
-#define TELL(fn, kind, type)                                                                  \
+#define TELL(fn, kind, type, field)                                                           \
 	static int fn(void *ctx, const type *ev)                                              \
 	{                                                                                     \
-		return event_tell(ctx, kind, ev, sizeof(*ev));                                \
+		TraceObject *t = ctx;                                                         \
+		EventObject *e = event_get(t, kind);                                          \
+                                                                                              \
+		if (!e)                                                                       \
+			return 1;                                                             \
+		EVENT_COPY(&e->u.field, ev);                                                  \
+		return event_call(t, kind, e);                                                \
 	}
-TELL(tell_step, EV_STEP, struct ptr_step)
-TELL(tell_call, EV_CALL, struct ptr_call)
-TELL(tell_ret, EV_RET, struct ptr_return)
-TELL(tell_syscall, EV_SYSCALL, struct ptr_syscall)
-TELL(tell_async, EV_SIGNAL, struct ptr_async)
-TELL(tell_task, EV_TASK, struct ptr_task)
-TELL(tell_gap, EV_GAP, struct ptr_gap)
+TELL(tell_step, EV_STEP, struct ptr_step, step)
+TELL(tell_call, EV_CALL, struct ptr_call, call)
+TELL(tell_ret, EV_RET, struct ptr_return, ret)
+TELL(tell_syscall, EV_SYSCALL, struct ptr_syscall, sys)
+TELL(tell_async, EV_SIGNAL, struct ptr_async, as)
+TELL(tell_gap, EV_GAP, struct ptr_gap, gap)
+
+/* A task: its path is the reader's for the callback only, so the event keeps a copy. */
+static int tell_task(void *ctx, const struct ptr_task *ev)
+{
+	TraceObject *t = ctx;
+	EventObject *e = event_get(t, EV_TASK);
+
+	if (!e)
+		return 1;
+	EVENT_COPY(&e->u.task, ev);
+	e->path = str_or_none(ev->path);
+	if (!e->path)
+		return 1;
+	return event_call(t, EV_TASK, e);
+}
 
 /* ---- Trace ---- */
 
@@ -418,6 +447,7 @@ static void trace_pass_end(TraceObject *t)
 {
 	for (int k = 0; k < EV_KINDS; k++) {
 		Py_CLEAR(t->cb[k]);
+		t->vcall[k] = NULL;
 		Py_CLEAR(t->spare[k]);	/* the events' references to t: no cycle */
 	}
 	t->in_pass = false;
@@ -448,6 +478,7 @@ static PyObject *trace_run(TraceObject *t, PyObject *args, PyObject *kw)
 					    run_keywords[k]);
 		Py_INCREF(fn[k]);
 		t->cb[k] = fn[k];
+		t->vcall[k] = PyVectorcall_Function(fn[k]);
 	}
 	cb.step = t->cb[EV_STEP] ? tell_step : NULL;
 	cb.call = t->cb[EV_CALL] ? tell_call : NULL;

@@ -3,7 +3,8 @@
 # post script's callbacks against post's own reports on one trace of
 # tests/progs/bench_calls (4 threads, qsort, a recursion, libc): step()
 # per module and symbol is counts --by symbol; call() per function is
-# profile's calls, and Base and Cum summed at ret() its Base and Cum; a
+# profile's calls, and Base and Cum summed at ret() its Base and Cum;
+# every step's bytes are the ones resolve() reads at its pc; a
 # calls-only script keeps the engine's fast path, a step() one does not;
 # --symbol and a window select as in the reports; sys.argv; then errors:
 # an exception and a syntax error print Python's traceback with the
@@ -25,17 +26,26 @@ for r in csv.DictReader(sys.stdin):
 }
 
 cat >steps.py <<'PY'
+import sys, pitrace
 from collections import Counter
 n = Counter()
+differ = 0
 def step(s):
+    global differ
     n[s.module, s.symbol] += 1
+    if s.bytes != pitrace.trace.resolve(s.pc, pid=s.pid, kernel=s.kernel)["bytes"]:
+        differ += 1
 def end():
     for (m, sym), k in n.items():
         print(k, m, sym)
+    if differ or not n:
+        sys.exit("%d steps whose bytes are not resolve()'s" % differ)
 PY
 "$POST" -i tr counts --by symbol --format csv | csv_rows count module symbol >counts.rows
 [ "$(wc -l <counts.rows)" -gt 20 ] || fail "counts --by symbol has too few rows"
-"$POST" -i tr script steps.py | sort >script.rows || fail "script steps.py"
+# post's own exit status (a pipe's would be sort's)
+"$POST" -i tr script steps.py >script.out || fail "script steps.py"
+sort script.out >script.rows
 expect_same_file "step() per symbol" counts.rows script.rows
 
 cat >calls.py <<'PY'
@@ -56,7 +66,8 @@ def end():
     print("stats", st["calls_whole"], st["steps_single"], st["steps"], file=sys.stderr)
 PY
 "$POST" -i tr profile --format csv | csv_rows calls base cum function module >profile.rows
-"$POST" -i tr script calls.py 2>calls.err | sort >script.rows || fail "script calls.py"
+"$POST" -i tr script calls.py 2>calls.err >script.out || fail "script calls.py"
+sort script.out >script.rows
 expect_same_file "call() and ret() per function" profile.rows script.rows
 read -r _ whole single steps <calls.err
 [ "$whole" -gt 100 ] || fail "a calls-only script took $whole calls whole (fast path lost)"
@@ -64,18 +75,21 @@ read -r _ whole single steps <calls.err
 
 # step() as well: every step one at a time, the same calls, Base and Cum
 sed -i 's/^def end/def step(s):\n    pass\ndef end/' calls.py
-"$POST" -i tr script calls.py 2>calls.err | sort >script.rows || fail "script calls.py + step"
+"$POST" -i tr script calls.py 2>calls.err >script.out || fail "script calls.py + step"
+sort script.out >script.rows
 expect_same_file "call() and ret() with step()" profile.rows script.rows
 read -r _ whole single steps <calls.err
 expect_eq "steps one at a time with step()" "$steps" "$single"
 
 # filters and window: the reports' selection
 "$POST" -i tr counts --by symbol --symbol cmp --format csv | csv_rows count module symbol >f.rows
-"$POST" -i tr script --symbol cmp steps.py | sort >s.rows || fail "script --symbol cmp"
+"$POST" -i tr script --symbol cmp steps.py >s.out || fail "script --symbol cmp"
+sort s.out >s.rows
 expect_same_file "step() with --symbol cmp" f.rows s.rows
 "$POST" -i tr counts --by symbol --from 1000 --to 20999 --format csv |
 	csv_rows count module symbol >f.rows
-"$POST" -i tr script --from 1000 --to 20999 steps.py | sort >s.rows || fail "script --from --to"
+"$POST" -i tr script --from 1000 --to 20999 steps.py >s.out || fail "script --from --to"
+sort s.out >s.rows
 expect_same_file "step() in a window" f.rows s.rows
 expect_eq "steps in the window" 20000 "$(awk '{ n += $1 } END { print n }' s.rows)"
 
