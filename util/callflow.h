@@ -380,8 +380,17 @@ struct cf_consumer_ops {
 	 * tally() as bulk steps' do.  words: CF_REPLAY_WORDS words the consumer
 	 * may keep with this replay (zero when it is made; the same frames,
 	 * functions and caller's function every time, not the same thread or
-	 * caller frame), until replay_drop says it is gone.  The engine takes
-	 * calls whole only when every consumer has this.
+	 * caller frame), until replay_drop says it is gone.
+	 *
+	 * A consumer without replay() is told the same call as the bulk() of
+	 * before, then the push() and pop() of each frame with the bulk() of
+	 * the steps between them, in the order stepping tells them, the
+	 * thread's depth, clock and last index during each as stepping leaves
+	 * them.  A frame told so has what struct cf_replay_frame keeps of it
+	 * (from_fn too; cold only for a jump into a cold part's middle) and
+	 * ret_addr, alt_ret and resume_from 0 (unknown).  So one consumer
+	 * without replay() costs the others nothing: calls are taken whole
+	 * for every consumer.
 	 */
 	void (*replay)(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
 		       const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *words);

@@ -319,7 +319,7 @@ static enum follow_next follow_known_xfer(struct follow *fo, const struct follow
 	    (!x->call && rs->info[nx].fn != fo->t->frames[x->depth - 2].fn) ||
 	    (x->call && folds(cf, rs->info[nx].fn)))
 		return FOLLOW_STOP;
-	if (x->call && cf->replays_ok && (c = cf_replay_find(cf, fo->t, fo->cu, (uint32_t)fo->i))) {
+	if (x->call && (c = cf_replay_find(cf, fo->t, fo->cu, (uint32_t)fo->i))) {
 		follow_replay(fo, c);
 		return FOLLOW_ON;
 	}
