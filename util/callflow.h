@@ -464,15 +464,25 @@ void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, 
  * step_bytes; ev the first step): counted in bulk without decoding what
  * follows known runs.  evs[0..nr_evs): interrupts, irqs and exceptions
  * the thread took between the run's steps (trace_next_bytes), each as
- * cf_event takes it before the step of its index.  When no consumer has
- * interrupt(), steps counted in bulk and calls taken whole go on across
- * them (their counts and marks are the same; a mark comes no later than
- * the next step taken one at a time, or the run's end).
+ * cf_event takes it before the step of its index.  When
+ * cf_steps_cross_events(), steps counted in bulk and calls taken whole go
+ * on across them (their counts and marks are the same; a mark comes no
+ * later than the next step taken one at a time, or the run's end).
+ * Otherwise the caller cuts the run at its events (trace_run_parts: the
+ * session does, for the engine and its own consumers at once) and gives
+ * the parts and the events in order; a run given whole with its events
+ * then is taken a step at a time.
  */
 struct step_bytes;
 struct run_event;
 void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb,
 		    const struct run_event *evs, size_t nr_evs);
+/*
+ * Does the engine take a run of steps whole across the events between
+ * them (no consumer places interrupts, cf_consumer_ops.interrupt, and
+ * not block mode)?
+ */
+bool cf_steps_cross_events(const struct callflow *cf);
 
 /*
  * Block mode (traces of mode "block"): each step record is the start of a
