@@ -15,6 +15,7 @@
 #include "post/flowtext.h"
 #include "util/log.h"
 #include "post/textout.h"
+#include "util/replay_pool.h"
 
 #define FLOW_DEPTHS 128		  /* depths whose heads' tails are kept */
 #define FLOW_DEPTH_TEXT (6 + 2 + 2 * FLOW_DEPTHS + 16) /* 16: copied by 16 */
@@ -32,8 +33,7 @@ struct flow {
 	size_t line_size, fill;
 	bool direct;
 	/* the lines of calls taken whole, put together once a replay (flow_replay_text) */
-	struct flow_replay_text *replays;
-	uint32_t nr_replays, replays_size, replays_free;
+	struct replay_pool replays;
 	/*
 	 * Line heads: the last step written (its ten columns: a line's step is
 	 * never less than the one before's, and seldom far), and the thread's
@@ -63,8 +63,16 @@ struct flow_replay_text {
 	struct flow_replay_line *lines;
 	uint32_t nr;
 	char *text;
-	uint32_t next_free;	  /* + 1, on the free list */
 };
+
+/* A replay's lines gone (the pool's release). */
+static void flow_replay_release(void *item)
+{
+	struct flow_replay_text *m = item;
+
+	free(m->lines);
+	free(m->text);
+}
 
 static void flow_flush(struct flow *fl)
 {
@@ -393,22 +401,12 @@ static struct flow_replay_text *flow_replay_text_of(struct flow *fl, struct cf_t
 {
 	struct flow_replay w;	/* no initializer: fn[] is written before it is read */
 	struct flow_replay_text *m;
-	uint32_t i;
+	bool made;
 
-	if (words[0])
-		return &fl->replays[words[0] - 1];
-	if (fl->replays_free) {
-		i = fl->replays_free - 1;
-		fl->replays_free = fl->replays[i].next_free;
-	} else {
-		if (fl->nr_replays == fl->replays_size) {
-			fl->replays_size = fl->replays_size ? 2 * fl->replays_size : 64;
-			fl->replays = xreallocarray(fl->replays, fl->replays_size, sizeof(*fl->replays));
-		}
-		i = fl->nr_replays++;
-	}
-	m = &fl->replays[i];
-	*m = (struct flow_replay_text){ .lines = xreallocarray(NULL, 2 * nr, sizeof(*m->lines)) };
+	m = replay_pool_of(&fl->replays, words, &made);
+	if (!made)
+		return m;
+	m->lines = xreallocarray(NULL, 2 * nr, sizeof(*m->lines));
 	w.fl = fl;
 	w.t = t;
 	w.fr = fr;
@@ -417,7 +415,6 @@ static struct flow_replay_text *flow_replay_text_of(struct flow *fl, struct cf_t
 	w.text_size = 0;
 	w.fn[0] = t->depth ? t->frames[t->depth - 1].fn : CF_NO_FN;
 	cf_replay_walk(fr, nr, flow_replay_visit, &w);
-	words[0] = i + 1;
 	return m;
 }
 
@@ -459,19 +456,7 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 /* The replay is gone: its lines too. */
 static void on_replay_drop(void *ctx, uint32_t *words)
 {
-	struct flow *fl = ctx;
-	struct flow_replay_text *m;
-
-	if (!words[0])
-		return;
-	m = &fl->replays[words[0] - 1];
-	free(m->lines);
-	free(m->text);
-	m->lines = NULL;
-	m->text = NULL;
-	m->next_free = fl->replays_free;
-	fl->replays_free = words[0];
-	words[0] = 0;
+	replay_pool_drop(&((struct flow *)ctx)->replays, words);
 }
 
 static void on_mark(void *ctx, struct cf_thread *t, enum cf_mark m, uint64_t index)
@@ -526,7 +511,9 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 {
 	struct session_filter f = SESSION_FILTER_INIT;
 	struct flow_report r;
-	struct flow fl = { .r = &r };
+	struct flow fl = {
+		.r = &r, .replays = REPLAY_POOL_INIT(struct flow_replay_text, flow_replay_release),
+	};
 	struct output_opts oo = { 0 };
 	const struct popt opt[] = {
 		OPT_GROUP("Options"),
@@ -565,11 +552,7 @@ int cmd_flow(int argc, char **argv, struct post_opts *opts)
 	}
 	if (!ret)
 		ret = report_finish(stdout, "the call flow");
-	for (uint32_t k = 0; k < fl.nr_replays; k++) {
-		free(fl.replays[k].lines);
-		free(fl.replays[k].text);
-	}
-	free(fl.replays);
+	replay_pool_free(&fl.replays);
 	free(fl.depth_text);
 	flow_report_close(&r);
 	free(fl.line);

@@ -11,6 +11,7 @@
 #include "util/arcs.h"
 #include "util/hashtab.h"
 #include "util/log.h"
+#include "util/replay_pool.h"
 #include "util/row_index.h"
 
 /* Per thread: the tree node of every frame on its stack, and its last step. */
@@ -64,8 +65,7 @@ struct arcs {
 	struct row_index jump_index; /* by (pid, from, to) */
 	struct arcs_first_sight sight;
 	uint32_t tree_gen;	  /* adopts so far: each may change what node_child finds */
-	struct arcs_replay *replays; /* what walking each replay added (words[0]: index + 1) */
-	uint32_t nr_replays, replays_size, replays_free; /* free: a chain through next_free, + 1 */
+	struct replay_pool replays; /* what walking each replay added (struct arcs_replay) */
 	struct arcs_delta *scratch; /* a walk's additions, before they are merged */
 	uint32_t nr_scratch, scratch_size;
 };
@@ -91,7 +91,6 @@ struct arcs_replay {
 		struct arcs_delta *d;
 	} way[ARCS_REPLAY_WAYS];
 	uint32_t victim;
-	uint32_t next_free;
 };
 
 /* Room in an index for one more row (row_index_reserve), or the end. */
@@ -790,28 +789,13 @@ static void deltas_add(struct arcs *a, const struct arcs_delta *d, uint32_t nr)
 	}
 }
 
-/* The replay's sums, made if need be. */
-static struct arcs_replay *arcs_replay_of(struct arcs *a, uint32_t *words)
+/* A replay's sums gone (the pool's release). */
+static void arcs_replay_release(void *item)
 {
-	struct arcs_replay *r;
-	uint32_t i;
+	struct arcs_replay *r = item;
 
-	if (words[0])
-		return &a->replays[words[0] - 1];
-	if (a->replays_free) {
-		i = a->replays_free - 1;
-		a->replays_free = a->replays[i].next_free;
-	} else {
-		if (a->nr_replays == a->replays_size) {
-			a->replays_size = a->replays_size ? 2 * a->replays_size : 256;
-			a->replays = xrealloc(a->replays, a->replays_size * sizeof(*a->replays));
-		}
-		i = a->nr_replays++;
-	}
-	r = &a->replays[i];
-	memset(r, 0, sizeof(*r));
-	words[0] = i + 1;
-	return r;
+	for (int k = 0; k < ARCS_REPLAY_WAYS; k++)
+		free(r->way[k].d);
 }
 
 /*
@@ -828,7 +812,8 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 {
 	struct arcs *a = ctx;
 	struct tree_thread *tt = tree_thread(a, t);
-	struct arcs_replay *r = arcs_replay_of(a, words);
+	bool made;
+	struct arcs_replay *r = replay_pool_of(&a->replays, words, &made);
 	uint32_t cur, way;
 
 	catch_up(a, tt, t->pid, tt->depth);
@@ -868,19 +853,7 @@ static void on_replay(void *ctx, struct cf_thread *t, const struct cf_replay_fra
 /* The replay is gone: its sums too. */
 static void on_replay_drop(void *ctx, uint32_t *words)
 {
-	struct arcs *a = ctx;
-	struct arcs_replay *r;
-
-	if (!words[0])
-		return;
-	r = &a->replays[words[0] - 1];
-	for (int k = 0; k < ARCS_REPLAY_WAYS; k++) {
-		free(r->way[k].d);
-		r->way[k].d = NULL;
-	}
-	r->next_free = a->replays_free;
-	a->replays_free = words[0];
-	words[0] = 0;
+	replay_pool_drop(&((struct arcs *)ctx)->replays, words);
 }
 
 static void on_tally(void *ctx, const struct cf_tally *tl)
@@ -919,6 +892,7 @@ struct arcs *arcs_new(struct callflow *cf)
 	}
 	a->cf = cf;
 	a->merged_root = ARC_NONE;
+	a->replays = (struct replay_pool)REPLAY_POOL_INIT(struct arcs_replay, arcs_replay_release);
 	a->slot = cf_add_consumer(cf, &arcs_ops, a);
 	if (a->slot < 0) {
 		pr_err("too many report builders on one call flow");
@@ -949,10 +923,7 @@ void arcs_free(struct arcs *a)
 	free(a->nodes);
 	free(a->node_edge);
 	row_index_free(&a->children);
-	for (uint32_t i = 0; i < a->nr_replays; i++)
-		for (int k = 0; k < ARCS_REPLAY_WAYS; k++)
-			free(a->replays[i].way[k].d);
-	free(a->replays);
+	replay_pool_free(&a->replays);
 	free(a->scratch);
 	free(a->pcs);
 	free(a->by_site);

@@ -341,7 +341,6 @@ struct callflow *cf_new(const struct cf_source *src)
 	cf->counting = true;
 	cf_runs_init(&cf->runs, cf_tell_tally, cf);
 	cf->bulk_ok = src->peek != NULL;
-	cf->replays_ok = true;
 	cf_set_limits(cf, &cf_limits_default);
 	return cf;
 }
@@ -372,8 +371,11 @@ int cf_add_consumer(struct callflow *cf, const struct cf_consumer_ops *ops, void
 	cf->cons[cf->nr_cons].ctx = ctx;
 	if (ops->step && !ops->bulk)
 		cf->bulk_ok = false;	/* it wants every step by step() */
-	if (!ops->replay)
-		cf->replays_ok = false;	/* it wants every frame by cf_push() and cf_pop() */
+	if (!ops->replay) {
+		/* calls taken whole come to it as the frames and steps they stand for */
+		cf->expand[cf->nr_expand++] = (uint8_t)cf->nr_cons;
+		cf->expand_bulk |= ops->bulk != NULL;
+	}
 	if (ops->interrupt)
 		cf->interrupts_apart = true;	/* it wants each where it came */
 	return cf->nr_cons++;

@@ -380,8 +380,17 @@ struct cf_consumer_ops {
 	 * tally() as bulk steps' do.  words: CF_REPLAY_WORDS words the consumer
 	 * may keep with this replay (zero when it is made; the same frames,
 	 * functions and caller's function every time, not the same thread or
-	 * caller frame), until replay_drop says it is gone.  The engine takes
-	 * calls whole only when every consumer has this.
+	 * caller frame), until replay_drop says it is gone.
+	 *
+	 * A consumer without replay() is told the same call as the bulk() of
+	 * before, then the push() and pop() of each frame with the bulk() of
+	 * the steps between them, in the order stepping tells them, the
+	 * thread's depth, clock and last index during each as stepping leaves
+	 * them.  A frame told so has what struct cf_replay_frame keeps of it
+	 * (from_fn too; cold only for a jump into a cold part's middle) and
+	 * ret_addr, alt_ret and resume_from 0 (unknown).  So one consumer
+	 * without replay() costs the others nothing: calls are taken whole
+	 * for every consumer.
 	 */
 	void (*replay)(void *ctx, struct cf_thread *t, const struct cf_replay_frame *fr, uint32_t nr,
 		       const struct cf_bulk *before, const struct cf_bulk *b, uint32_t *words);
@@ -455,15 +464,25 @@ void cf_steps(struct callflow *cf, struct trace_event *ev, const uint64_t *pcs, 
  * step_bytes; ev the first step): counted in bulk without decoding what
  * follows known runs.  evs[0..nr_evs): interrupts, irqs and exceptions
  * the thread took between the run's steps (trace_next_bytes), each as
- * cf_event takes it before the step of its index.  When no consumer has
- * interrupt(), steps counted in bulk and calls taken whole go on across
- * them (their counts and marks are the same; a mark comes no later than
- * the next step taken one at a time, or the run's end).
+ * cf_event takes it before the step of its index.  When
+ * cf_steps_cross_events(), steps counted in bulk and calls taken whole go
+ * on across them (their counts and marks are the same; a mark comes no
+ * later than the next step taken one at a time, or the run's end).
+ * Otherwise the caller cuts the run at its events (trace_run_parts: the
+ * session does, for the engine and its own consumers at once) and gives
+ * the parts and the events in order; a run given whole with its events
+ * then is taken a step at a time.
  */
 struct step_bytes;
 struct run_event;
 void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb,
 		    const struct run_event *evs, size_t nr_evs);
+/*
+ * Does the engine take a run of steps whole across the events between
+ * them (no consumer places interrupts, cf_consumer_ops.interrupt, and
+ * not block mode)?
+ */
+bool cf_steps_cross_events(const struct callflow *cf);
 
 /*
  * Block mode (traces of mode "block"): each step record is the start of a

@@ -319,7 +319,7 @@ static enum follow_next follow_known_xfer(struct follow *fo, const struct follow
 	    (!x->call && rs->info[nx].fn != fo->t->frames[x->depth - 2].fn) ||
 	    (x->call && folds(cf, rs->info[nx].fn)))
 		return FOLLOW_STOP;
-	if (x->call && cf->replays_ok && (c = cf_replay_find(cf, fo->t, fo->cu, (uint32_t)fo->i))) {
+	if (x->call && (c = cf_replay_find(cf, fo->t, fo->cu, (uint32_t)fo->i))) {
 		follow_replay(fo, c);
 		return FOLLOW_ON;
 	}
@@ -540,34 +540,9 @@ static void follow_runs(struct callflow *cf, struct cf_thread *t, struct trace_e
 	follow_tell(&fo);
 }
 
-/* steps_apart: the engine, the run's event (its first step's index, first) */
-struct steps_apart {
-	struct callflow *cf;
-	struct trace_event *ev;
-	uint64_t first;
-};
-
-static void apart_part(void *ctx, size_t at, uint64_t pc, const struct step_bytes *p)
+bool cf_steps_cross_events(const struct callflow *cf)
 {
-	struct steps_apart *a = ctx;
-
-	a->ev->index = a->first + at;
-	a->ev->pc = pc;
-	cf_steps_bytes(a->cf, a->ev, p, NULL, 0);
-}
-
-static void apart_event(void *ctx, const struct trace_event *ev)
-{
-	cf_event(((struct steps_apart *)ctx)->cf, ev);
-}
-
-/* A consumer places interrupts: the run in parts, each interrupt between them by cf_event. */
-static void steps_apart(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb,
-			const struct run_event *evs, size_t nr_evs)
-{
-	struct steps_apart a = { cf, ev, ev->index };
-
-	trace_run_parts(sb, evs, nr_evs, apart_part, apart_event, &a);
+	return !cf->interrupts_apart && !cf->block_mode;
 }
 
 void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct step_bytes *sb,
@@ -578,26 +553,25 @@ void cf_steps_bytes(struct callflow *cf, struct trace_event *ev, const struct st
 	struct cf_thread *t;
 	bool runs;
 
-	if (nr_evs && (cf->interrupts_apart || cf->block_mode)) {
-		steps_apart(cf, ev, sb, evs, nr_evs);
-		return;
-	}
 	if (!sb->steps) {
 		cursor_events(cf, &cu, 0);
 		return;
 	}
 	if (cf->block_mode) {
 		while (cu.k < cu.n) {
+			cursor_events(cf, &cu, cu.k);
 			cu.b += step_next_pc(cu.b, cu.end, &cu.pc);
 			ev->pc = cu.pc;
 			ev->index = cu.first + cu.k++;
 			cf_on_block(cf, ev);
 		}
+		cursor_events(cf, &cu, cu.n);
 		return;
 	}
 	t = cf_thread_get(cf, ev->pid, ev->tid);
 	t->cpu = ev->cpu;
-	runs = cf->bulk_ok && cf->counting;
+	/* events the run was not cut at, where each must be placed: every step one at a time */
+	runs = cf->bulk_ok && cf->counting && (!nr_evs || cf_steps_cross_events(cf));
 	cf->cur_base = cu.first;
 	while (cu.k < cu.n) {
 		step_at(cf, t, ev, &cu);

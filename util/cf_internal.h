@@ -233,7 +233,10 @@ struct callflow {
 	struct cf_stats stats;
 	struct cf_runs runs;	  /* straight-line code met so far (cf_steps) */
 	bool bulk_ok;		  /* the source peeks, every step() consumer takes bulk steps */
-	bool replays_ok;	  /* every consumer takes calls whole (cf_consumer_ops.replay) */
+	/* the consumers without replay(): told of a call taken whole by cf_replay_expand() */
+	uint8_t expand[CF_MAX_CONSUMERS];
+	uint32_t nr_expand;
+	bool expand_bulk;	  /* one of them has bulk() */
 	bool interrupts_apart;	  /* a consumer has interrupt(): cf_steps_bytes cuts runs at them */
 	struct cf_replays replays;  /* calls taken whole (cf_steps) */
 	struct cf_limits lim;	  /* the fast path's */
@@ -446,6 +449,14 @@ struct cf_replay *cf_replay_find(struct callflow *cf, struct cf_thread *t,
 				 const struct cf_cursor *cu, uint32_t call);
 void cf_replay_take(struct callflow *cf, struct cf_thread *t, const struct trace_event *ev,
 		    uint64_t first, struct cf_replay *c, uint64_t before, uint32_t before_last);
+/*
+ * Replay c just taken (cf_replay_take: before and b as told to replay())
+ * told to each consumer without replay() as the push(), pop() and bulk()
+ * calls it stands for (cf_expand.c), the thread as stepping would show it
+ * during each.
+ */
+void cf_replay_expand(struct callflow *cf, struct cf_thread *t, const struct cf_replay *c,
+		      const struct cf_bulk *before, const struct cf_bulk *b);
 /* Every replay and the store's tables freed (cf_free). */
 void cf_replays_release(struct cf_replays *cs);
 

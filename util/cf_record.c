@@ -75,8 +75,6 @@ void cf_rec_start(struct callflow *cf, struct cf_thread *t, uint32_t call,
 {
 	struct cf_recorder *r = &cf->replays.rec;
 
-	if (!cf->replays_ok)
-		return;
 	if (!r->on) {
 		r->on = true;
 		r->nr_levels = r->nr_fr = r->nr_counts = r->nr_refs = r->frames = 0;

@@ -223,8 +223,11 @@ void cf_replay_take(struct callflow *cf, struct cf_thread *t, const struct trace
 	b = (struct cf_bulk){ .first = first, .n = c->len, .time_ns = ev->time_ns,
 			      .ring = ev->ring, .pc = t->last_pc, .site = &t->sites[t->last_slot] };
 	for (int i = 0; i < cf->nr_cons; i++)
-		cf->cons[i].ops->replay(cf->cons[i].ctx, t, c->fr, c->nr_frames,
-					before ? &pre : NULL, &b, c->words[i]);
+		if (cf->cons[i].ops->replay)
+			cf->cons[i].ops->replay(cf->cons[i].ctx, t, c->fr, c->nr_frames,
+						before ? &pre : NULL, &b, c->words[i]);
+	if (cf->nr_expand)
+		cf_replay_expand(cf, t, c, before ? &pre : NULL, &b);
 }
 
 void cf_replays_release(struct cf_replays *cs)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arch/arch_decode.h"
+#include "util/alloc.h"
 #include "util/counts.h"
 #include "util/stepcodec.h"
 #include "util/filter.h"
@@ -89,19 +90,43 @@ HASHTAB_DEFINE(row_map, struct row_key, struct row *, row_key_hash, row_key_eq)
 /* One resolved (process, address): the row its steps go to, or filtered out. */
 struct site {
 	uint64_t pc;
-	union {
-		struct {
-			uint32_t pid;
-			uint32_t epoch;	/* valid only while equal to counts.epoch */
-		};
-		uint64_t key;	  /* both, compared at once */
-	};
-	struct row *row;	  /* symbol-level reports; NULL for process/thread */
+	uint32_t pid;
 	bool pass;		  /* inside --module */
-	uint32_t next, alt;	  /* slots of sites that followed it (guesses: a branch has two) */
+	struct row *row;	  /* symbol-level reports; NULL for process/thread */
+	uint32_t next, alt;	  /* sites that followed it (guesses: a branch has two) */
 	uint32_t path[2];	  /* the paths that followed it last (index + 1, 0 none), newest first */
 	uint64_t steps;		  /* counted here, not yet added to its row (sites_flush) */
 };
+
+/* A site's key in the index. */
+struct site_key {
+	uint64_t pc;
+	uint32_t pid;
+};
+
+/*
+ * The hash of (pid, pc) in the sites' index.  Not a scrambling hash on
+ * purpose: neighbouring instructions get neighbouring slots, so code that
+ * runs in sequence or in a loop touches few cache lines of the index; the
+ * shifts fold the high bits in so that modules far apart do not collide.
+ */
+static inline uint64_t hash_site(uint32_t pid, uint64_t pc)
+{
+	return pc ^ (pc >> 17) ^ (pc >> 37) ^ ((uint64_t)pid * 0x9e3779b1u);
+}
+
+static inline uint64_t site_key_hash(const struct site_key *k)
+{
+	return hash_site(k->pid, k->pc);
+}
+
+static inline bool site_key_eq(const struct site_key *a, const struct site_key *b)
+{
+	return a->pc == b->pc && a->pid == b->pid;
+}
+
+/* A site's number in sites[] by its (pid, pc). */
+HASHTAB_DEFINE(site_index, struct site_key, uint32_t, site_key_hash, site_key_eq)
 
 /*
  * The steps that followed a site last time, as many whole ones as their
@@ -116,7 +141,7 @@ struct path {
 	uint64_t bytes;		  /* the steps' records, len bytes; the rest zero */
 	uint64_t mask;		  /* len bytes of ones */
 	uint8_t len, steps;
-	uint32_t from;		  /* the slot of the site it follows */
+	uint32_t from;		  /* the site it follows */
 	uint32_t follow[2];	  /* the paths (index + 1) taken right after it, newest first: tried
 				   * first (one load, not the site's and then its path's) */
 	uint32_t slot[PATH_LEN];
@@ -129,12 +154,18 @@ struct counts {
 	bool by_id;		  /* process/thread: rows by id, no resolution needed */
 	struct arch_decoder *dec; /* --by insn */
 
-	struct site *sites;	  /* open addressing; size a power of two */
-	size_t sites_mask, sites_used;
-	uint32_t *used;		  /* the slots of this epoch's sites, sites_used of them */
-	struct path *paths;	  /* of this epoch's sites, while the table does not move */
+	/*
+	 * The sites resolved since any address space last changed, in the order
+	 * first seen (sites_drop empties them), and their index: a site is
+	 * mostly found without it (site.next, site.alt), and a site's number
+	 * stays while the arrays grow.
+	 */
+	struct site *sites;
+	uint32_t nr_sites, sites_size;
+	struct site_index index;
+	uint32_t drops;		  /* sites_drop() calls so far */
+	struct path *paths;	  /* of these sites */
 	uint32_t nr_paths, paths_size;
-	uint32_t epoch;		  /* bumped when any address space changes (sites_flush first) */
 
 	struct row **rows;	  /* every row, in creation order, then sorted */
 	size_t nr_rows, rows_cap;
@@ -159,17 +190,6 @@ static uint64_t hash_bytes(const void *p, size_t len)
 	return h;
 }
 
-/*
- * Slot of (pid, pc) in the site table.  Not a scrambling hash on purpose:
- * neighbouring instructions get neighbouring slots, so code that runs in
- * sequence or in a loop touches few cache lines of the table; the shifts
- * fold the high bits in so that modules far apart do not collide.
- */
-static inline uint64_t hash_site(uint32_t pid, uint64_t pc)
-{
-	return pc ^ (pc >> 17) ^ (pc >> 37) ^ ((uint64_t)pid * 0x9e3779b1u);
-}
-
 struct counts *counts_new(const struct counts_options *o, const struct counts_resolver *r)
 {
 	struct counts *c = calloc(1, sizeof(*c));
@@ -179,11 +199,10 @@ struct counts *counts_new(const struct counts_options *o, const struct counts_re
 	c->o = *o;
 	c->r = *r;
 	c->by_id = o->by == COUNTS_BY_PROCESS || o->by == COUNTS_BY_THREAD;
-	c->sites_mask = (1u << 14) - 1;
-	c->sites = calloc(c->sites_mask + 1, sizeof(*c->sites));
-	c->used = malloc((c->sites_mask + 1) / 2 * sizeof(*c->used));
-	c->epoch = 1;		  /* calloc'ed sites (epoch 0) are empty */
-	if (!c->sites || !c->used || !row_map_reserve(&c->row_map, 512))
+	c->sites_size = 1u << 13;
+	c->sites = malloc(c->sites_size * sizeof(*c->sites));
+	if (!c->sites || !site_index_reserve(&c->index, c->sites_size) ||
+	    !row_map_reserve(&c->row_map, 512))
 		goto err;
 	if (o->by == COUNTS_BY_INSN) {
 		c->dec = arch_decoder_new();
@@ -208,7 +227,7 @@ void counts_free(struct counts *c)
 	free(c->rows);
 	row_map_free(&c->row_map);
 	free(c->sites);
-	free(c->used);
+	site_index_free(&c->index);
 	free(c->paths);
 	free(c->result);
 	for (size_t i = 0; i < c->nr_native; i++) {
@@ -406,45 +425,16 @@ static void paths_flush(struct counts *c)
 static void paths_drop(struct counts *c)
 {
 	paths_flush(c);
-	for (size_t i = 0; i < c->sites_used; i++)
-		c->sites[c->used[i]].path[0] = c->sites[c->used[i]].path[1] = 0;
+	for (uint32_t i = 0; i < c->nr_sites; i++)
+		c->sites[i].path[0] = c->sites[i].path[1] = 0;
 	c->nr_paths = 0;
 }
 
-static int sites_grow(struct counts *c)
-{
-	size_t mask = c->sites_mask * 2 + 1, nr = 0;
-	struct site *n = calloc(mask + 1, sizeof(*n));
-	uint32_t *used = malloc((mask + 1) / 2 * sizeof(*used));
-
-	if (!n || !used) {
-		free(n);
-		free(used);
-		return -1;
-	}
-	paths_drop(c);
-	for (size_t i = 0; i < c->sites_used; i++) {
-		struct site *s = &c->sites[c->used[i]];
-		size_t k = hash_site(s->pid, s->pc) & mask;
-
-		while (n[k].epoch == c->epoch)
-			k = (k + 1) & mask;
-		n[k] = *s;
-		used[nr++] = (uint32_t)k;
-	}
-	free(c->sites);
-	free(c->used);
-	c->sites = n;
-	c->used = used;
-	c->sites_mask = mask;
-	return 0;
-}
-
-/* What this epoch's sites counted, added to their rows: before the sites are dropped, or read. */
+/* What the sites counted, added to their rows: before the sites are dropped, or read. */
 static void sites_flush(struct counts *c)
 {
-	for (size_t i = 0; i < c->sites_used; i++) {
-		struct site *s = &c->sites[c->used[i]];
+	for (uint32_t i = 0; i < c->nr_sites; i++) {
+		struct site *s = &c->sites[i];
 
 		if (!s->steps)
 			continue;
@@ -465,40 +455,51 @@ static void sites_drop(struct counts *c)
 {
 	paths_drop(c);
 	sites_flush(c);
-	c->epoch++;
-	c->sites_used = 0;
+	c->nr_sites = 0;
+	site_index_clear(&c->index);
+	c->drops++;
+}
+
+/* Room for one more site, in sites[] and the index (else the sites start over). */
+static void sites_room(struct counts *c)
+{
+	if (c->nr_sites == c->sites_size) {
+		uint32_t size = 2 * c->sites_size;
+		struct site *n = size > c->sites_size ? reallocarray(c->sites, size, sizeof(*n)) : NULL;
+
+		if (!n) {
+			sites_drop(c);	/* no memory to grow: start the cache over rather than fail */
+			return;
+		}
+		c->sites = n;
+		c->sites_size = size;
+	}
+	if (!site_index_reserve(&c->index, site_index_count(&c->index) + 1))
+		sites_drop(c);	/* its slots are kept: the next one fits */
 }
 
 /*
- * The site of (pid, pc), resolved on first sight.  Entries of an older
- * epoch count as empty: a mapping change makes every address resolve anew
- * without clearing the table.
+ * The site of (pid, pc), resolved on first sight.  Adding one may move
+ * sites[] (never a site's number) or, out of memory, drop every site
+ * (c->drops).
  */
 static struct site *site_get(struct counts *c, uint32_t pid, uint64_t pc)
 {
-	size_t k = hash_site(pid, pc) & c->sites_mask;
+	struct site_key k = { pc, pid };
+	struct site_index_entry *e = site_index_find(&c->index, &k);
 	struct site *s;
+	bool added;
 
-	for (;; k = (k + 1) & c->sites_mask) {
-		s = &c->sites[k];
-		if (s->epoch != c->epoch)
-			break;
-		if (s->pc == pc && s->pid == pid)
-			return s;
-	}
-	if ((c->sites_used + 1) * 2 > c->sites_mask) {
-		if (sites_grow(c) == 0)
-			return site_get(c, pid, pc);
-		/* no memory to grow: start the cache over rather than fail */
-		sites_drop(c);
-		return site_get(c, pid, pc);
-	}
-	s->pid = pid;
-	s->pc = pc;
-	s->epoch = c->epoch;
-	s->steps = 0;
-	s->path[0] = s->path[1] = 0;
-	c->used[c->sites_used++] = (uint32_t)(s - c->sites);
+	if (e)
+		return &c->sites[e->val];
+	sites_room(c);
+	e = site_index_insert(&c->index, &k, &added);
+	DASSERT(e && added);	/* sites_room() made room: the insert does not grow */
+	if (!e)
+		xalloc_die();
+	e->val = c->nr_sites;
+	s = &c->sites[c->nr_sites++];
+	*s = (struct site){ .pc = pc, .pid = pid };
 	resolve_site(c, s);
 	return s;
 }
@@ -557,9 +558,10 @@ static inline uint64_t bytes_mask(unsigned len)
  * them), at the sites of slot (counted one by one this time); its older
  * one, the one it had before (or a new one).
  */
-static void path_set(struct counts *c, struct site *from, const uint8_t *b, unsigned len,
+static void path_set(struct counts *c, uint32_t from_site, const uint8_t *b, unsigned len,
 		     unsigned steps, const uint32_t *slot)
 {
+	struct site *from = &c->sites[from_site];
 	uint32_t old = from->path[0];
 	struct path *p;
 
@@ -588,7 +590,7 @@ static void path_set(struct counts *c, struct site *from, const uint8_t *b, unsi
 	p->bytes = load_bytes(b, p->mask);
 	p->len = (uint8_t)len;
 	p->steps = (uint8_t)steps;
-	p->from = (uint32_t)(from - c->sites);
+	p->from = from_site;
 	p->follow[0] = p->follow[1] = 0;
 	memcpy(p->slot, slot, steps * sizeof(*slot));
 }
@@ -627,76 +629,111 @@ static bool counted_apart(struct counts *c, const struct trace_event *ev,
 }
 
 /*
- * The site of pc after site s when neither of s's guesses is: found or
- * made, and s's first guess from now on.  *moved: that moved the sites
- * (a grown table) or dropped them (no memory to grow), and every path
- * went with them.
+ * The site of pc after site number from when neither of its guesses is:
+ * found or made, and from's first guess from now on (unless that dropped
+ * every site, and every path with them: *dropped).
  */
-static struct site *site_after(struct counts *c, struct site *s, uint32_t pid, uint64_t pc,
-			       bool *moved)
+static uint32_t site_after(struct counts *c, uint32_t from, uint32_t pid, uint64_t pc,
+			   bool *dropped)
 {
-	struct site *sites = c->sites, *nx;
-	uint32_t epoch = c->epoch;
+	uint32_t drops = c->drops, nx = (uint32_t)(site_get(c, pid, pc) - c->sites);
 
-	nx = site_get(c, pid, pc);
-	if (c->sites == sites) {	/* a grown table moved every site */
-		s->alt = s->next;
-		s->next = (uint32_t)(nx - sites);
+	*dropped = c->drops != drops;
+	if (!*dropped) {
+		c->sites[from].alt = c->sites[from].next;
+		c->sites[from].next = nx;
 	}
-	*moved = c->sites != sites || c->epoch != epoch;
 	return nx;
+}
+
+/*
+ * The steps of the next PATH_LEN bytes at *b, after site *si at *pc,
+ * taken one by one (*k the steps taken of sb), each site after the one
+ * before found by its guesses (site.next, site.alt) or site_after();
+ * remembered as the first site's newest path when they fill the bytes.
+ */
+static void count_one_by_one(struct counts *c, uint32_t pid, const uint8_t **b,
+			     const uint8_t *end, uint64_t *pc, uint32_t *si, size_t *k,
+			     size_t steps)
+{
+	const uint8_t *start = *b;
+	uint32_t slot[PATH_LEN], from = *si;
+	bool full = false, kept = true;	  /* full: the next step would not fit */
+	struct site *sites = c->sites;
+	unsigned j;
+
+	for (j = 0; j < PATH_LEN && *k < steps; j++, (*k)++) {
+		uint64_t npc = *pc;
+		size_t used = step_next_pc(*b, end, &npc);
+		const struct site *s = &sites[*si];
+		uint32_t nx;
+
+		if ((size_t)(*b + used - start) > PATH_LEN && j) {
+			full = true;
+			break;
+		}
+		*b += used;
+		*pc = npc;
+		/* a guess is a site of these (sites_drop() renews them all) */
+		nx = s->next;
+		if (sites[nx].pc != npc || sites[nx].pid != pid) {
+			nx = s->alt;
+			if (sites[nx].pc != npc || sites[nx].pid != pid) {
+				bool dropped;
+
+				nx = site_after(c, *si, pid, npc, &dropped);
+				kept &= !dropped;	/* every path went */
+				sites = c->sites;
+			}
+		}
+		*si = nx;
+		sites[nx].steps++;
+		slot[j] = nx;
+	}
+	if (kept && (full || j == PATH_LEN) && *b - start <= PATH_LEN)
+		path_set(c, from, start, (unsigned)(*b - start), j, slot);
 }
 
 /*
  * A run of one thread's steps as they are encoded.  Code runs the same
  * way again: when the next bytes are one of the site's two paths, they
  * count as one (the path's times); else the steps are taken one by one,
- * the two sites that followed each site last tried before the hash, and
+ * the two sites that followed each site last tried before the index, and
  * remembered as the site's newest path.  A step is counted at its site,
  * whose steps go to its row when the sites are dropped or the rows read
  * (sites_flush).
  */
 void counts_bytes(struct counts *c, const struct trace_event *ev, const struct step_bytes *sb)
 {
-	const uint32_t pid = ev->pid;
 	const uint8_t *b = sb->b, *end = sb->b + sb->len;
-	uint64_t key, pc = sb->base_pc;
-	struct site *s, *sites;
-	struct path *last;	  /* the path the steps just took (s and pc are not kept then) */
-	size_t mask, k;
+	uint64_t pc = sb->base_pc;
+	struct path *last;	  /* the path the steps just took (si and pc are not kept then) */
+	uint32_t si;
+	size_t k;
 
 	if (counted_apart(c, ev, sb))
 		return;
 	b += step_next_pc(b, end, &pc);
-	s = site_get(c, pid, pc);
-	s->steps++;
-	key = ((struct site){ .pid = pid, .epoch = c->epoch }).key;
-	/* the table in locals: a site's steps could be c's fields, as the compiler sees them */
-	sites = c->sites;
-	mask = c->sites_mask;
+	si = (uint32_t)(site_get(c, ev->pid, pc) - c->sites);
+	c->sites[si].steps++;
 	last = NULL;
 	for (k = 1; k < sb->steps;) {
-		struct site *from;
-		const uint8_t *start = b;
-		uint32_t slot[PATH_LEN];
-		bool full = false;	  /* the path ends where the next step would not fit */
+		const struct site *s;
 		struct path *p;
 		uint64_t w;
-		unsigned j;
 
 		memcpy(&w, b, sizeof(w));
 		if (last) {
 			/* what came after it before: the same bytes from the same site */
-			uint32_t at = last->slot[last->steps - 1];
-
-			for (j = 0; j < 2 && last->follow[j]; j++) {
+			si = last->slot[last->steps - 1];
+			for (unsigned j = 0; j < 2 && last->follow[j]; j++) {
 				p = &c->paths[last->follow[j] - 1];
-				if ((w & p->mask) == p->bytes && p->from == at && p->len <= end - b)
+				if ((w & p->mask) == p->bytes && p->from == si && p->len <= end - b)
 					goto take;
 			}
-			s = &sites[at];
-			pc = s->pc;
+			pc = c->sites[si].pc;
 		}
+		s = &c->sites[si];
 		if (s->path[0]) {
 			p = &c->paths[s->path[0] - 1];
 			if (((w & p->mask) == p->bytes && p->len <= end - b) ||
@@ -709,41 +746,8 @@ void counts_bytes(struct counts *c, const struct trace_event *ev, const struct s
 				goto take;
 			}
 		}
-		/* one by one: the steps of the next PATH_LEN bytes, remembered as s's path */
 		last = NULL;
-		from = s;
-		for (j = 0; j < PATH_LEN && k < sb->steps; j++, k++) {
-			uint64_t npc = pc;
-			size_t used = step_next_pc(b, end, &npc);
-			struct site *nx;
-
-			if ((size_t)(b + used - start) > PATH_LEN && j) {
-				full = true;
-				break;
-			}
-			b += used;
-			pc = npc;
-			/* the slots are in the table: it only grows, and a slot once given is never past it */
-			nx = &sites[s->next & mask];
-			if (nx->pc != pc || nx->key != key) {
-				nx = &sites[s->alt & mask];
-				if (nx->pc != pc || nx->key != key) {
-					bool moved;
-
-					nx = site_after(c, s, pid, pc, &moved);
-					if (moved)	/* every path went */
-						from = NULL;
-					key = ((struct site){ .pid = pid, .epoch = c->epoch }).key;
-					sites = c->sites;
-					mask = c->sites_mask;
-				}
-			}
-			s = nx;
-			s->steps++;
-			slot[j] = (uint32_t)(s - sites);
-		}
-		if (from && (full || j == PATH_LEN) && b - start <= PATH_LEN)
-			path_set(c, from, start, (unsigned)(b - start), j, slot);
+		count_one_by_one(c, ev->pid, &b, end, &pc, &si, &k, sb->steps);
 		continue;
 take:
 		p->times++;

@@ -340,10 +340,11 @@ static bool session_bytes_mode(const struct session *s)
 	return true;
 }
 
-/* Where deliver_bytes is: the session, and the run's first step. */
+/* Where deliver_bytes is: the session, the run's first step, and whether the engine cuts too. */
 struct bytes_delivery {
 	struct session *s;
 	const struct trace_event *ev;
+	bool engine;
 };
 
 static void deliver_part(void *ctx, size_t at, uint64_t pc, const struct step_bytes *p)
@@ -353,24 +354,42 @@ static void deliver_part(void *ctx, size_t at, uint64_t pc, const struct step_by
 
 	e.index += at;
 	e.pc = pc;
+	if (d->engine) {
+		struct trace_event ce = e;
+
+		cf_steps_bytes(d->s->cf, &ce, p, NULL, 0);
+	}
 	for (int c = 0; c < d->s->nr_cons; c++)
 		d->s->cons[c].ops->bytes(d->s->cons[c].ctx, &e, p);
 }
 
 static void deliver_event(void *ctx, const struct trace_event *ev)
 {
-	deliver(((struct bytes_delivery *)ctx)->s, ev);
+	struct bytes_delivery *d = ctx;
+
+	if (d->engine)
+		cf_event(d->s->cf, ev);
+	deliver(d->s, ev);
 }
 
 /*
- * A run of steps as encoded to the raw consumers, ev its first: whole, or
- * cut at the events between its steps (evs), which go to them in between.
+ * A run of steps as encoded, ev its first, to the engine and the raw
+ * consumers: the one place a run is cut at the events between its steps
+ * (evs), which go to them in between.  The engine takes it whole, events
+ * and all, when it can (cf_steps_cross_events), first, as with decoded
+ * steps; else each part and event goes to the engine, then to the
+ * consumers.
  */
 static void deliver_bytes(struct session *s, const struct trace_event *ev,
 			  const struct step_bytes *sb, const struct run_event *evs, size_t nr_evs)
 {
-	struct bytes_delivery d = { s, ev };
+	struct bytes_delivery d = { s, ev, s->cf && nr_evs && !cf_steps_cross_events(s->cf) };
 
+	if (s->cf && !d.engine) {
+		struct trace_event e = *ev;
+
+		cf_steps_bytes(s->cf, &e, sb, evs, nr_evs);
+	}
 	trace_run_parts(sb, evs, nr_evs, deliver_part, deliver_event, &d);
 }
 
@@ -395,12 +414,6 @@ static int session_run_bytes(struct session *s, struct trace_iter *it, struct pr
 		if (!sb.steps)
 			continue;
 		s->fl.saw_ring[ev.ring ? 1 : 0] = true;
-		/* the engine first, then the consumers, as with decoded steps */
-		if (s->cf) {
-			struct trace_event e = ev;
-
-			cf_steps_bytes(s->cf, &e, &sb, evs, nr_evs);
-		}
 		deliver_bytes(s, &ev, &sb, evs, nr_evs);
 		s->seen += sb.steps;
 		s->in_window += sb.steps;

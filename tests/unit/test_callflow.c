@@ -532,8 +532,8 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 /* Stubs folded (cf_set_fold) in what run_src runs. */
 static bool run_fold;
 /* A consumer run_src adds beside the arcs, when set. */
-static const struct cf_consumer_ops *extra_ops;
-static void *extra_ctx;
+static const struct cf_consumer_ops *extra_ops, *extra2_ops;
+static void *extra_ctx, *extra2_ctx;
 /* The fast path's limits run_src sets, when set. */
 static const struct cf_limits *run_limits;
 
@@ -571,6 +571,8 @@ static struct arcs *run_src(const struct fake_insn *insns, const struct fake_ev 
 
 	if (extra_ops)
 		CU_ASSERT(cf_add_consumer(cf, extra_ops, extra_ctx) >= 0);
+	if (extra2_ops)
+		CU_ASSERT(cf_add_consumer(cf, extra2_ops, extra2_ctx) >= 0);
 	if (run_limits)
 		cf_set_limits(cf, run_limits);
 	cf_set_fold(cf, run_fold);
@@ -2058,6 +2060,169 @@ static void test_limits_shrunk(void)
 	}
 }
 
+/*
+ * A consumer without replay(): the tables it keeps from push(), pop(),
+ * step() and bulk(), and a hash of what each push and pop saw (the frame,
+ * its parent, its cost, the thread's depth, clock and last step).
+ */
+#define SEEN_FNS 64
+struct seen_tables {
+	uint64_t calls[SEEN_FNS], base[SEEN_FNS], cum[SEEN_FNS], incl[SEEN_FNS];
+	uint64_t steps, index_sum;
+	uint64_t pushes, pops, hash;
+	uint64_t last_pc;	  /* the last step's, told by step() or bulk() */
+	uint32_t last_fn;	  /* its site's function */
+};
+
+static void seen_mix(struct seen_tables *st, uint64_t v)
+{
+	st->hash = (st->hash ^ v) * 0x100000001b3ull;
+}
+
+static void seen_thread(struct seen_tables *st, const struct cf_thread *t,
+			const struct cf_frame *parent)
+{
+	seen_mix(st, t->tid);
+	seen_mix(st, cf_shown_depth(t));
+	seen_mix(st, t->steps);
+	seen_mix(st, t->last_index);
+	seen_mix(st, st->last_pc);
+	seen_mix(st, st->last_fn);
+	seen_mix(st, parent ? parent->fn : CF_NO_FN);
+}
+
+static void seen_push(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+		      const struct cf_frame *f)
+{
+	struct seen_tables *st = ctx;
+
+	st->pushes++;
+	st->calls[f->fn % SEEN_FNS] += f->kind == CF_ENTRY_CALL || f->kind == CF_ENTRY_TAIL;
+	seen_thread(st, t, parent);
+	seen_mix(st, f->fn);
+	seen_mix(st, f->caller_fn);
+	seen_mix(st, f->from_fn);
+	seen_mix(st, f->kind);
+	seen_mix(st, f->ring);
+	seen_mix(st, f->cold);
+	seen_mix(st, f->ret_addr);
+	seen_mix(st, f->entry_steps);
+	seen_mix(st, f->entry_index);
+	seen_mix(st, f->call_site);
+}
+
+static void seen_pop(void *ctx, struct cf_thread *t, const struct cf_frame *parent,
+		     const struct cf_frame *f, const struct cf_cost *cost, enum cf_end_kind how)
+{
+	struct seen_tables *st = ctx;
+
+	st->pops++;
+	st->base[f->fn % SEEN_FNS] += cost->self;
+	st->cum[f->fn % SEEN_FNS] += cost->fn_cum;
+	st->incl[f->fn % SEEN_FNS] += cost->incl;
+	seen_thread(st, t, parent);
+	seen_mix(st, f->fn);
+	seen_mix(st, f->self);
+	seen_mix(st, f->entry_index);
+	seen_mix(st, how);
+	seen_mix(st, cost->incl);
+	seen_mix(st, cost->self);
+	seen_mix(st, cost->fn_cum);
+	seen_mix(st, cost->arc_cum);
+	seen_mix(st, cost->last_index);
+	seen_mix(st, cost->end_index);
+}
+
+static void seen_step(void *ctx, struct cf_thread *t, const struct cf_step *s)
+{
+	struct seen_tables *st = ctx;
+
+	(void)t;
+	st->steps++;
+	st->index_sum += s->index;
+	st->last_pc = s->pc;
+	st->last_fn = s->site->fn;
+}
+
+static void seen_bulk(void *ctx, struct cf_thread *t, const struct cf_bulk *b)
+{
+	struct seen_tables *st = ctx;
+
+	(void)t;
+	st->steps += b->n;
+	st->index_sum += b->n * b->first + b->n * (b->n - 1) / 2;
+	st->last_pc = b->pc;
+	st->last_fn = b->site->fn;
+}
+
+/*
+ * A trace through consumers of two kinds at once: arcs and a counter of
+ * calls taken whole, which have replay(), and tables without it.  Stepped
+ * one at a time, and through cf_steps: the tables without replay() are
+ * the same (each push and pop with what the thread showed then), arcs is
+ * the same, and calls were taken whole all the same.  How many checks
+ * failed.
+ */
+static int contract_differs(const struct fake_insn *insns, const struct fake_ev *evs,
+			    uint64_t min_whole)
+{
+	static const struct cf_consumer_ops seen_ops = { .push = seen_push, .pop = seen_pop,
+							 .step = seen_step, .bulk = seen_bulk };
+	static const struct cf_consumer_ops hc_ops = { .step = hc_step, .bulk = hc_bulk,
+						       .push = hc_push, .replay = hc_replay };
+	static struct seen_tables slow, fast;
+	struct how_counted hc = { 0 };
+	struct arcs *one, *whole;
+	struct cf_stats st;
+	int bad = 0;
+
+	memset(&slow, 0, sizeof(slow));
+	memset(&fast, 0, sizeof(fast));
+	extra_ops = &seen_ops;
+	extra_ctx = &slow;
+	one = run_src(insns, evs, false, false, false);
+	extra_ctx = &fast;
+	extra2_ops = &hc_ops;
+	extra2_ctx = &hc;
+	whole = run_src(insns, evs, false, true, true);
+	extra_ops = extra2_ops = NULL;
+	cf_get_stats(arcs_callflow(whole), &st);
+	bad += arcs_differ(one, whole) != 0;
+	bad += arcs_check(whole) != 0;
+	bad += !!memcmp(&slow, &fast, sizeof(slow));
+	bad += fast.steps != st.steps || !fast.pushes;
+	/* the consumers with replay() got calls whole: as many as were taken */
+	bad += hc.replayed != st.calls_whole || hc.replayed < min_whole;
+	if (bad)
+		fprintf(stderr, "\n  %d checks failed: %lu calls whole (%lu told), %lu/%lu pushes, "
+			"%lu/%lu steps", bad, st.calls_whole, hc.replayed, slow.pushes,
+			fast.pushes, slow.steps, fast.steps);
+	cf_free(arcs_callflow(whole));
+	arcs_free(whole);
+	cf_free(arcs_callflow(one));
+	arcs_free(one);
+	return bad;
+}
+
+/*
+ * One consumer without replay() takes no calls whole from the others: it
+ * gets each call taken whole as the push(), pop() and bulk() calls that
+ * stepping would give it, while those with replay() get replays; on the
+ * whole-call loop and on threads sharing replays.
+ */
+static void test_replay_contract(void)
+{
+	unsigned fillers[SHARE_THREADS];
+
+	build_whole();
+	CU_ASSERT_EQUAL(contract_differs(whole_insns, whole_evs, 400 * 3), 0);
+	for (unsigned i = 0; i < 8; i++)
+		fillers[i] = (i * 29) % 71;
+	build_share_insns(8);
+	build_share(8, fillers, 23);
+	CU_ASSERT_EQUAL(contract_differs(share_insns, share_evs, 8), 0);
+}
+
 static CU_TestInfo tests[] = {
 	{ "scenarios give the hand-counted Base, Cum and calls", test_scenarios },
 	{ "runs of a thread's steps count as its steps one by one", test_runs },
@@ -2075,6 +2240,8 @@ static CU_TestInfo tests[] = {
 	  test_replays_shared_by_threads },
 	{ "the fast path's limits shrunk: eviction, overflow, the total cap",
 	  test_limits_shrunk },
+	{ "a consumer without replay() gets calls taken whole as pushes, pops and bulk",
+	  test_replay_contract },
 	CU_TEST_INFO_NULL,
 };
 
