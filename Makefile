@@ -260,7 +260,7 @@ demo: deps
 	@scripts/demo.sh
 
 # Every architecture: the host's natively, then (on x86_64) POWER's VM
-# suite and arm64's ptrace smoke suite, cross-built.
+# suite and arm64's suite, cross-built.
 # The builds use every CPU; the suites run one after another.
 check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all progs $(O)/unit-tests $(O)/fuzz/fuzz_post
@@ -294,7 +294,8 @@ else
 # A cross suite runs the guests' build from $(O) (bin/ stays the host's, whose
 # post the host-side checks run on the guests' traces).  Without POWER's
 # cross tools and kernels (make deps could not get them) it says SKIP and why.
-# ARCH=arm64: the ptrace backend's smoke cases (tests/vm/arm64), no driver.
+# ARCH=arm64: Debian's arm64 kernels in qemu-system-aarch64 (tests/vm/arm64), driver and
+# ptrace backend.
 check-vm:
 	@if [ -x scripts/deps-$(ARCH).sh ] && ! why=$$(scripts/deps-$(ARCH).sh --check); then \
 		echo "vm[host]: SKIP $(ARCH)-suite: $$why (make deps)"; \
