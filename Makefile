@@ -10,7 +10,7 @@
 #   make fuzz       fuzz post for FUZZ_TIME seconds (tests/fuzz/README.md)
 #   make check-vm-loaded  the VM suite with two CPU hogs on the host
 #   make driver     driver/pitrace.ko for each installed header set (or KDIR=)
-#   make bench      benchmarks: figures, not pass/fail (ARCH=ppc64le: POWER's driver)
+#   make bench      benchmarks: figures, not pass/fail (ARCH=ppc64le, arm64: their driver)
 #   make man        man pages from docs/man/*.md (pandoc)
 #   make install    commands, libpitrace, man pages, completion, docs under
 #                   PREFIX (/usr/local), staged in DESTDIR; make uninstall
@@ -316,11 +316,8 @@ ifeq ($(ARCH),$(HOST_ARCH))
 bench: all progs
 	@scripts/bench.sh
 	@scripts/bench_post.sh
-else ifeq ($(ARCH),arm64)
-bench:
-	@echo "bench: no arm64 benchmarks yet (docs/arm64.md)"
 else
-# POWER: the driver's recorded against count-only steps/s in QEMU.
+# POWER and arm64: the driver's recorded against count-only steps/s in QEMU.
 bench:
 	@$(MAKE) --no-print-directory BIN=$(O)/bin LIB=$(O)/lib all progs
 	@PT_BIN=$(O)/bin PT_PROGS=$(O)/progs PT_LIB=$(O)/lib PT_VM_ARCH=$(ARCH) tests/vm/bench.sh
