@@ -10,7 +10,7 @@
 #   make fuzz       fuzz post for FUZZ_TIME seconds (tests/fuzz/README.md)
 #   make check-vm-loaded  the VM suite with two CPU hogs on the host
 #   make driver     driver/pitrace.ko for each installed header set (or KDIR=)
-#   make bench      benchmarks: figures, not pass/fail (ARCH=ppc64le: POWER's driver)
+#   make bench      benchmarks: figures, not pass/fail (ARCH=ppc64le, arm64: their driver)
 #   make man        man pages from docs/man/*.md (pandoc)
 #   make install    commands, libpitrace, man pages, completion, docs under
 #                   PREFIX (/usr/local), staged in DESTDIR; make uninstall
@@ -260,7 +260,7 @@ demo: deps
 	@scripts/demo.sh
 
 # Every architecture: the host's natively, then (on x86_64) POWER's VM
-# suite and arm64's ptrace smoke suite, cross-built.
+# suite and arm64's suite, cross-built.
 # The builds use every CPU; the suites run one after another.
 check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all progs $(O)/unit-tests $(O)/fuzz/fuzz_post
@@ -294,7 +294,8 @@ else
 # A cross suite runs the guests' build from $(O) (bin/ stays the host's, whose
 # post the host-side checks run on the guests' traces).  Without POWER's
 # cross tools and kernels (make deps could not get them) it says SKIP and why.
-# ARCH=arm64: the ptrace backend's smoke cases (tests/vm/arm64), no driver.
+# ARCH=arm64: Debian's arm64 kernels in qemu-system-aarch64 (tests/vm/arm64), driver and
+# ptrace backend.
 check-vm:
 	@if [ -x scripts/deps-$(ARCH).sh ] && ! why=$$(scripts/deps-$(ARCH).sh --check); then \
 		echo "vm[host]: SKIP $(ARCH)-suite: $$why (make deps)"; \
@@ -315,11 +316,8 @@ ifeq ($(ARCH),$(HOST_ARCH))
 bench: all progs
 	@scripts/bench.sh
 	@scripts/bench_post.sh
-else ifeq ($(ARCH),arm64)
-bench:
-	@echo "bench: no arm64 benchmarks yet (docs/arm64.md)"
 else
-# POWER: the driver's recorded against count-only steps/s in QEMU.
+# POWER and arm64: the driver's recorded against count-only steps/s in QEMU.
 bench:
 	@$(MAKE) --no-print-directory BIN=$(O)/bin LIB=$(O)/lib all progs
 	@PT_BIN=$(O)/bin PT_PROGS=$(O)/progs PT_LIB=$(O)/lib PT_VM_ARCH=$(ARCH) tests/vm/bench.sh

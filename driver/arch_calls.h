@@ -42,8 +42,22 @@ struct task_struct;
 int arch_step_notify(struct notifier_block *nb, unsigned long val, void *data);
 int arch_uprobe_notify(struct notifier_block *nb, unsigned long val, void *data);
 
-/* Arm or disarm single-stepping in a user-mode register frame. */
-void arch_regs_set_step(struct pt_regs *regs, bool on);
+/*
+ * The architecture's own step-trap hooks besides the die chain (arm64:
+ * debug-monitors' step hook list, which calls the same decision as
+ * arch_step_notify()), registered by driver/trap.c with the notifiers;
+ * x86_64 and ppc64 have none.  An errno when this kernel cannot give
+ * them: the module does not load (said in one line).
+ */
+int arch_trap_register(void);
+void arch_trap_unregister(void);
+
+/*
+ * Arm or disarm single-stepping in a user-mode register frame, regs, of
+ * task t (current, or a child not yet run): arm64 keeps part of the step
+ * state in the task's flags.
+ */
+void arch_regs_set_step(struct task_struct *t, struct pt_regs *regs, bool on);
 bool arch_regs_step(const struct pt_regs *regs);
 
 /*

@@ -53,7 +53,7 @@ bool pitrace_step_defer(struct pt_regs *regs)
 	/* The trap returns through the exit work loop, which runs it before user mode. */
 	if (task_work_add(current, &pt->defer, TWA_RESUME))
 		goto err_put;
-	arch_regs_set_step(regs, false);
+	arch_regs_set_step(current, regs, false);
 	return true;
 
 err_put:
@@ -70,7 +70,7 @@ bool pitrace_step_emulated(struct pt_regs *regs)
 
 	/* The trap's context: interrupts off, which is also pt_cur's RCU-sched read side. */
 	local_irq_save(irqflags);
-	arch_regs_set_step(regs, true);
+	arch_regs_set_step(current, regs, true);
 	on = pitrace_step_trap(regs) && arch_regs_step(regs);
 	local_irq_restore(irqflags);
 	return on;
@@ -116,7 +116,7 @@ void pitrace_step_native(struct pt_regs *regs, u64 pc)
 	pitrace_step_atomic(PT_ATOMIC_NATIVE, pc, 0);
 	payload_uleb(&p, PT_GAP_ATOMIC_NATIVE);
 	emit_ctl(PT_CTL_GAP, &p);
-	arch_regs_set_step(regs, false);
+	arch_regs_set_step(current, regs, false);
 	/* Still ARMED: the next system call exit or interrupt sets the flag again. */
 	if (pt)
 		set_bit(PT_TASK_NATIVE, &pt->flags);

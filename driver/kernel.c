@@ -223,7 +223,7 @@ static void kstep_end(struct pt_session *s, struct pt_task *pt, struct pt_regs *
 		      unsigned int reason)
 {
 	if (regs)
-		arch_regs_set_step(regs, false);
+		arch_regs_set_step(current, regs, false);
 	pt->k.state = KSTEP_IDLE;
 	if (reason)
 		emit_gap(s, pt, reason);
@@ -251,7 +251,7 @@ bool pitrace_kernel_step_trap(struct pt_regs *regs)
 		if (arch_kernel_step_foreign())
 			return false;
 		/* Our TF, leaked: restored by popf, or an interrupted frame's. */
-		arch_regs_set_step(regs, false);
+		arch_regs_set_step(current, regs, false);
 		return true;
 	}
 	s = session();
@@ -335,7 +335,7 @@ static void notrace kstep_syscall_entry(unsigned long ip, unsigned long parent_i
 	pt->k.steps = 0;
 	pt->k.skipped = 0;
 	pt->k.state = KSTEP_STARTING;
-	arch_regs_set_step(regs, true);
+	arch_regs_set_step(current, regs, true);
 out:
 	preempt_enable_notrace();
 }

@@ -13,6 +13,9 @@
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#ifdef CONFIG_ARM64
+#include <asm/debug-monitors.h>
+#endif /* CONFIG_ARM64 */
 
 #include "arch_calls.h"
 #include "ksyms.h"
@@ -102,4 +105,30 @@ unsigned int *ksyms_kmmio_count(void)
 #else
 	return NULL;
 #endif /* CONFIG_MMIOTRACE */
+}
+
+#if defined(CONFIG_ARM64) && !defined(PITRACE_NO_STEP_HOOKS)
+/* <asm/debug-monitors.h> declares both (kernels before the debug exception rework). */
+static typeof(&register_user_step_hook) register_user_step;
+static typeof(&unregister_user_step_hook) unregister_user_step;
+#endif /* CONFIG_ARM64 && !PITRACE_NO_STEP_HOOKS */
+
+int ksyms_register_user_step_hook(struct step_hook *hook)
+{
+#if defined(CONFIG_ARM64) && !defined(PITRACE_NO_STEP_HOOKS)
+	if (!KSYM_ONCE(register_user_step, "register_user_step_hook") ||
+	    !KSYM_ONCE(unregister_user_step, "unregister_user_step_hook"))
+		return -ENOENT;
+	register_user_step(hook);
+	return 0;
+#else
+	return -ENOENT;
+#endif /* CONFIG_ARM64 && !PITRACE_NO_STEP_HOOKS */
+}
+
+void ksyms_unregister_user_step_hook(struct step_hook *hook)
+{
+#if defined(CONFIG_ARM64) && !defined(PITRACE_NO_STEP_HOOKS)
+	unregister_user_step(hook);
+#endif /* CONFIG_ARM64 && !PITRACE_NO_STEP_HOOKS */
 }

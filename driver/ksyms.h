@@ -39,4 +39,14 @@ struct mutex *ksyms_kprobe_mutex(void);
 atomic_t *ksyms_mmiotrace_enabled(void);
 unsigned int *ksyms_kmmio_count(void);
 
+/*
+ * arm64 debug-monitors' user step hook list (arch/arm64/kernel/debug-monitors.c,
+ * not exported): -ENOENT when register_user_step_hook() or its unregister
+ * twin is not found (or the kernel has no such list); unregister only what
+ * registered.
+ */
+struct step_hook;
+int ksyms_register_user_step_hook(struct step_hook *hook);
+void ksyms_unregister_user_step_hook(struct step_hook *hook);
+
 #endif /* PITRACE_DRIVER_KSYMS_H */

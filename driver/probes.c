@@ -148,7 +148,7 @@ static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 		return;
 	}
 	/* sigreturn may restore flags saved before we armed the task. */
-	arch_regs_set_step(regs, true);
+	arch_regs_set_step(current, regs, true);
 	clear_bit(PT_TASK_NATIVE, &pt->flags);
 	if (arch_syscall_is_sigreturn(regs) && pt->sig_depth) {
 		bool recorded;
@@ -295,7 +295,7 @@ static void probe_sched_process_fork(void *data, struct task_struct *parent,
 			set_bit(PT_TASK_WANT, &pc->flags);
 			if (s->on) {
 				/* The child has not run yet: its registers are ours to set. */
-				arch_regs_set_step(regs, true);
+				arch_regs_set_step(child, regs, true);
 				pc->pending_pc = instruction_pointer(regs);
 				set_bit(PT_TASK_ARMED, &pc->flags);
 			}
@@ -303,7 +303,7 @@ static void probe_sched_process_fork(void *data, struct task_struct *parent,
 	}
 	if ((!pc || !test_bit(PT_TASK_ARMED, &pc->flags)) && pp &&
 	    test_bit(PT_TASK_ARMED, &pp->flags))
-		arch_regs_set_step(regs, false);	/* TF copied from the parent */
+		arch_regs_set_step(child, regs, false);	/* TF copied from the parent */
 	if (!s || !s->active || (!pc && !pp))
 		return;
 	payload_uleb(&p, child->tgid);
@@ -341,7 +341,7 @@ static void probe_sched_process_exec(void *data, struct task_struct *t, pid_t ol
 		set_bit(PT_TASK_WANT, &pt->flags);
 		pt->sig_depth = 0;
 		if (s->on) {
-			arch_regs_set_step(regs, true);
+			arch_regs_set_step(current, regs, true);
 			set_bit(PT_TASK_ARMED, &pt->flags);
 			pt->pending_pc = instruction_pointer(regs);
 		}

@@ -185,7 +185,7 @@ void task_arm_current(struct pt_session *s, struct pt_task *pt)
 		 */
 		pt->pending_pc = instruction_pointer(regs);
 	}
-	arch_regs_set_step(regs, true);
+	arch_regs_set_step(current, regs, true);
 	if (s->config.mode == PITRACE_MODE_BLOCK && !arch_block_arm())
 		s->block_degraded = true;
 	clear_bit(PT_TASK_NATIVE, &pt->flags);
@@ -201,7 +201,7 @@ void task_disarm_current(struct pt_task *pt)
 	pt->uprobe_pc = 0;
 	/* Mid-step, TF is uprobes' (lent clear: it clears TF after its step). */
 	if (!uprobe_stepping())
-		arch_regs_set_step(task_pt_regs(current), false);
+		arch_regs_set_step(current, task_pt_regs(current), false);
 	arch_block_disarm();
 	pt->pending_pc = 0;
 	/* No wake-up here: this runs in the trap path; session_end() polls. */
@@ -476,7 +476,7 @@ void conflict_uprobe_break(struct pt_regs *regs, unsigned long bp_pc)
 		}
 	}
 	pt->pending_pc = 0;
-	arch_regs_set_step(regs, false);
+	arch_regs_set_step(current, regs, false);
 	pt->uprobe_pc = bp_pc;
 	task_queue_work(pt, current, false);
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The single-step trap hooked for the module's life: the architecture's
- * two die notifiers (driver/arch_calls.h) registered on either side of uprobes'.
+ * two die notifiers (driver/arch_calls.h) registered on either side of
+ * uprobes', and its own hooks where the trap does not go through the die
+ * chain (arm64).
  */
 #include <linux/kdebug.h>
 #include <linux/limits.h>
@@ -40,8 +42,13 @@ int trap_register(void)
 	err = register_die_notifier(&trap_step_nb);
 	if (err)
 		goto err_uprobe_nb;
+	err = arch_trap_register();
+	if (err)
+		goto err_step_nb;
 	return 0;
 
+err_step_nb:
+	unregister_die_notifier(&trap_step_nb);
 err_uprobe_nb:
 	unregister_die_notifier(&trap_uprobe_nb);
 	return err;
@@ -49,6 +56,7 @@ err_uprobe_nb:
 
 void trap_unregister(void)
 {
+	arch_trap_unregister();
 	unregister_die_notifier(&trap_step_nb);
 	unregister_die_notifier(&trap_uprobe_nb);
 }

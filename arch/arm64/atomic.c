@@ -13,18 +13,12 @@
 #include "arch/arch_decode.h"
 #include "arch/arch_ptrace.h"
 #include "arch/arm64/arm64.h"
+#include "arch/arm64/driver/arm64_excl.h"
 
-/*
- * Load/store exclusive (Arm ARM C4.1.66): size:2 001000 o2 L o1 Rs o0 Rt2
- * Rn Rt.  o2 = 0 is the exclusive family (o2 = 1: ldar, stlr, cas); o1 = 1
- * is a pair, which only sizes 10 and 11 have (size 0x with o1 = 1: casp).
- */
+/* The exclusive family's encoding is shared with the driver's trap. */
 static bool is_exclusive(uint32_t w, bool load)
 {
-	bool pair = w & (1u << 21);
-
-	return (w & 0x3f800000) == 0x08000000 && !!(w & (1u << 22)) == load &&
-	       (!pair || (w >> 31));
+	return arm64_excl_is(w, load);
 }
 
 bool arm64_is_load_exclusive(uint32_t w)

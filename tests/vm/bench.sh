@@ -8,14 +8,16 @@
 # every report's CPU next to the decode-only floor, on the host); with
 # PT_VM_ARCH=ppc64le the POWER kernels: b00, and the ptrace backend next to
 # a bare PTRACE_SINGLESTEP loop (ppc64le/bench/b10_ptrace_steps.sh; POWER
-# has no kernel mode).  Figures,
+# has no kernel mode); with PT_VM_ARCH=arm64 the arm64 kernels: b00
+# (arm64/bench).  Figures,
 # not pass/fail; TCG timings are noisy.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Multi-threaded TCG: the collector runs on its own host thread, as it would
 # on its own core of a real machine.
-# POWER (PT_VM_ARCH=ppc64le): its own cases.
+# POWER and arm64 (PT_VM_ARCH): their own cases.
 case ${PT_VM_ARCH:-$(uname -m)} in
 ppc64le) cases=$ROOT/tests/vm/ppc64le/bench ;;
+arm64 | aarch64) cases=$ROOT/tests/vm/arm64/bench ;;
 *) cases=$ROOT/tests/vm/bench ;;
 esac
 PT_VM_JOBS=${PT_VM_JOBS:-1} PT_VM_ACCEL=${PT_VM_ACCEL:--accel tcg,thread=multi} PT_VM_CASES_DIR=$cases \

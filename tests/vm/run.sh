@@ -20,10 +20,10 @@
 #   PT_PPC64LE_DIR in qemu-system-ppc64 -M pseries -cpu power9, with
 #   pitrace.ko, bin/, lib/ and the programs cross-built for it, cases from
 #   tests/vm/ppc64le); arm64 boots the arm64 kernels scripts/deps-arm64.sh
-#   put in PT_ARM64_DIR in qemu-system-aarch64 -M virt -cpu max, with no
-#   module (arm64 has no driver yet: its cases say "# case-module: none"),
-#   bin/, lib/ and the programs cross-built for it, cases from
-#   tests/vm/arm64).
+#   put in PT_ARM64_DIR in qemu-system-aarch64 -M virt -cpu max, with
+#   pitrace.ko, bin/, lib/ and the programs cross-built for it, cases from
+#   tests/vm/arm64; a kernel without arm64's step hook lists gets the
+#   module that refuses to load, and PT_KO_REFUSES set in the guest).
 #   PT_VM_JOBS=N (boot N releases at once, default one per host CPU),
 #   PT_VM_HOGS=N (run N CPU hogs on the host for the whole run, to show the
 #   suite holds on a loaded host: make check-vm-loaded starts two).
@@ -94,7 +94,7 @@ VM_ARCH=${PT_VM_ARCH:-$(uname -m)}
 [ "$VM_ARCH" = aarch64 ] && VM_ARCH=arm64
 PPC64LE_DIR=${PT_PPC64LE_DIR:-/var/cache/pitrace/ppc64le}
 ARM64_DIR=${PT_ARM64_DIR:-/var/cache/pitrace/arm64}
-# Whether the guests get pitrace.ko (built for each release): not on arm64.
+# Whether the guests get pitrace.ko (built for each release).
 DRIVER=1
 FOREIGN_LIBDIRS=
 # Per architecture: QEMU, its console, the guest's busybox, the test tools'
@@ -126,7 +126,6 @@ arm64)
 	kernel_build() { echo "$ARM64_DIR/$1/build"; }
 	RELEASES_FILE=$ARM64_DIR/releases
 	FOREIGN_TRIPLET=aarch64-linux-gnu
-	DRIVER=0
 	;;
 *)
 	echo "check-vm: no VM suite for architecture $VM_ARCH (x86_64, ppc64le, arm64)" >&2
@@ -294,6 +293,9 @@ build_initramfs() {	# build_initramfs RELEASE KO OUT
 	done
 	# The cases' knobs set on the host (PT_BENCH_*), for the guest's init to export.
 	env | grep -E '^PT_BENCH_[A-Z_]+=[A-Za-z0-9._-]*$' | sed 's/^/export /' >"$rfs/pt/env"
+	# A module built to refuse this kernel (driver/Makefile said why): its cases SKIP.
+	grep -q 'has no arm64 step hook lists' "$WORK/driver-$1.log" 2>/dev/null &&
+		echo 'export PT_KO_REFUSES="no arm64 step hook lists in this kernel"' >>"$rfs/pt/env"
 	# The dynamic loader the copied programs name.
 	[ "$VM_ARCH" = x86_64 ] && [ -e /lib64/ld-linux-x86-64.so.2 ] && mkdir -p "$rfs/lib64" &&
 		cp -L /lib64/ld-linux-x86-64.so.2 "$rfs/lib64/"

@@ -315,7 +315,7 @@ void arch_step_deferred(struct pt_regs *regs)
 
 	/* Not a big-endian task, nor one a signal handler now runs instead of the sequence. */
 	if (!(regs->msr & MSR_LE) || !at_larx(regs)) {
-		arch_regs_set_step(regs, true);
+		arch_regs_set_step(current, regs, true);
 		return;
 	}
 	memcpy(nvgprs, &regs->gpr[NVGPR_FIRST], sizeof(nvgprs));

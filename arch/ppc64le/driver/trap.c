@@ -88,11 +88,21 @@ int arch_uprobe_notify(struct notifier_block *nb, unsigned long val, void *data)
 	return NOTIFY_DONE;
 }
 
+/* The die chain carries every step trap on ppc64: no other hooks. */
+int arch_trap_register(void)
+{
+	return 0;
+}
+
+void arch_trap_unregister(void)
+{
+}
+
 /*
  * regs_set_return_msr(): on Book3S the interrupt return may reuse the SRRs
  * it saved unless told the frame changed.
  */
-void arch_regs_set_step(struct pt_regs *regs, bool on)
+void arch_regs_set_step(struct task_struct *t, struct pt_regs *regs, bool on)
 {
 	if (on)
 		regs_set_return_msr(regs, regs->msr | MSR_SE);

@@ -78,7 +78,17 @@ int arch_uprobe_notify(struct notifier_block *nb, unsigned long val, void *data)
 	return NOTIFY_DONE;
 }
 
-void arch_regs_set_step(struct pt_regs *regs, bool on)
+/* The die chain carries every step trap on x86_64: no other hooks. */
+int arch_trap_register(void)
+{
+	return 0;
+}
+
+void arch_trap_unregister(void)
+{
+}
+
+void arch_regs_set_step(struct task_struct *t, struct pt_regs *regs, bool on)
 {
 	if (on)
 		regs->flags |= X86_EFLAGS_TF;
