@@ -381,7 +381,13 @@ static void event_copy(void *dst, size_t dst_size, const void *src)
  * version passes events of our sizes, copied as a struct (a step pass
  * copies one per step, and a copy of unknown length is a rep movs).
  */
-#define EVENT_COPY(dst, src)                                                                  	do {                                                                                  		if ((src)->size == sizeof(*(dst)))                                            			*(dst) = *(src);                                                      		else                                                                          			event_copy((dst), sizeof(*(dst)), (src));                             	} while (0)
+#define EVENT_COPY(dst, src)                                                       \
+	do {                                                                       \
+		if ((src)->size == sizeof(*(dst)))                                 \
+			*(dst) = *(src);                                           \
+		else                                                               \
+			event_copy((dst), sizeof(*(dst)), (src));                  \
+	} while (0)
 
 /*
  * Call kind k's callback with e: non-zero stops the pass (a Python
