@@ -5,8 +5,9 @@
 # until the test lets it go.  The script's first call() line must come
 # while the command is still blocked (the events arrive live), post exits 0
 # once the recording ends, and step() per symbol equals counts --by symbol
-# of the finished trace.  A recorder killed with SIGKILL: one line, what it
-# wrote is read, exit 1, no hang.  A finished trace: as without --follow.
+# of the finished trace (compressed streams too).  A recorder killed with
+# SIGKILL: one line, what it wrote is read, exit 1, no hang.  A finished
+# trace: as without --follow.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/ptrace_lib.sh"
 need_prog pt_follow
@@ -29,12 +30,13 @@ def end():
         print(k, sym)
 PY
 
-# follow TRACE: pitrace record of pt_follow into TRACE, post script --follow
-# on it, both in the background (rpid, ppid) once the first call() is out
+# follow TRACE [RECORD OPTIONS]: pitrace record of pt_follow into TRACE, post
+# script --follow on it, both in the background (rpid, ppid) once the first
+# call() is out
 follow() {
 	mkfifo "$1.in" || fail "mkfifo"
 	exec 3<>"$1.in"		# pt_follow's read() waits until the test writes
-	"$PITRACE" record -o "$1" -- "$PROGS/pt_follow" <"$1.in" >/dev/null 2>"$1.rec" &
+	"$PITRACE" record -o "$1" "${@:2}" -- "$PROGS/pt_follow" <"$1.in" >/dev/null 2>"$1.rec" &
 	rpid=$!
 	local deadline=$((SECONDS + 120))
 	until [ -e "$1/header" ]; do
@@ -66,6 +68,16 @@ tail -n +2 live.out | sort -k2 >script.rows
 [ "$(wc -l <counts.rows)" -eq 3 ] || { cat counts.rows; fail "counts: not _start, work, leaf"; }
 expect_same_file "step() per symbol = counts --by symbol" counts.rows script.rows
 expect_eq "post's stderr" "" "$(cat live.err)"
+
+# compressed streams (zstd blocks flushed whole) are followed as well
+follow zlive -z
+echo go >&3
+exec 3>&-
+wait $rpid
+wait $ppid
+expect_eq "post script --follow's exit status (-z)" 0 $?
+tail -n +2 zlive.out | sort -k2 >zscript.rows
+expect_same_file "step() per symbol, compressed" counts.rows zscript.rows
 
 # a finished trace: --follow reads it as without
 "$POST" -i live script follow.py >plain.out || fail "script without --follow"
