@@ -173,6 +173,7 @@ struct ptr_reader *ptr_open(const char *dir, const struct ptr_open_options *opts
 	r->src.force = o.flags & PTR_OPEN_FORCE;
 	r->src.no_demangle = o.flags & PTR_OPEN_NO_DEMANGLE;
 	r->src.keep_stubs = o.flags & PTR_OPEN_KEEP_STUBS;
+	r->src.follow = o.flags & PTR_OPEN_FOLLOW;
 	r->src.symfs = r->symfs;
 	r->src.buildid_dir = r->buildid_dir;
 	r->src.debug_dir = r->debug_dir;

@@ -143,6 +143,8 @@ void pte_remove_thread(struct engine *e, struct thread *t)
 	unsigned steps;
 	int kind;
 
+	if (t->may_block)
+		e->nr_may_block--;
 	/* Its run's or sequence's breakpoints must not stay for the other threads. */
 	sblock_abandon(e, t);
 	if (atomic && p && p->memfd >= 0)
@@ -282,9 +284,22 @@ void pte_sync_streams(struct engine *e, uint64_t now)
 	if (now < e->next_sync_ns)
 		return;
 	e->next_sync_ns = now + 1000000000ull;
+	e->synced_ns = now;
 	for (struct thread *t = e->threads; t; t = t->next)
 		if (t->stream)
 			tw_stream_flush(t->stream);
+}
+
+/* A thread that may block was resumed, or has stopped (or is gone). */
+static void set_may_block(struct engine *e, struct thread *t, bool on)
+{
+	if (t->may_block == on)
+		return;
+	t->may_block = on;
+	if (on)
+		e->nr_may_block++;
+	else
+		e->nr_may_block--;
 }
 
 void pte_close_stream(struct engine *e, struct thread *t, bool detached)
@@ -446,6 +461,7 @@ static bool atomic_begin(struct engine *e, struct thread *t)
 static void do_resume(struct engine *e, struct thread *t)
 {
 	int sig = t->pending_sig;
+	bool syscall;
 	long r;
 
 	if (e->detaching) {
@@ -465,7 +481,8 @@ static void do_resume(struct engine *e, struct thread *t)
 	}
 	t->pending_sig = 0;
 	trap_before_resume(t, sig);
-	if (t->stepping && next_is_syscall(t->proc, t->prev_pc)) {
+	syscall = t->stepping && next_is_syscall(t->proc, t->prev_pc);
+	if (syscall) {
 		trap_before_syscall(e, t);
 		if (e->progress_shown)
 			report_before_syscall(e, t);
@@ -518,6 +535,8 @@ static void do_resume(struct engine *e, struct thread *t)
 	t->step_from = 0;	/* vdso_begin's, for this resume only */
 	t->injected_sig = sig;
 	t->running = true;
+	/* a system call may block, and so may a thread not stepped at all */
+	set_may_block(e, t, syscall || !t->stepping);
 }
 
 /* What the instruction at pc is to the tracer (INSN_*), cached per process. */
@@ -1371,6 +1390,60 @@ static void begin_detach(struct engine *e)
 	}
 }
 
+/*
+ * Buffered steps reach disk within PTE_LIVE_SYNC_NS while a thread that may
+ * block (in a system call, or running natively) keeps the recorder waiting,
+ * so that a reader following the recording (post script --follow) sees
+ * them.  Only waits for such a thread pay for it: a single step never blocks.
+ */
+#define PTE_LIVE_SYNC_NS 100000000ull
+
+static void sync_now(struct engine *e, uint64_t now)
+{
+	e->next_sync_ns = 0;
+	pte_sync_streams(e, now);
+}
+
+/*
+ * waitpid, but if no stop comes within PTE_LIVE_SYNC_NS, put the buffered
+ * steps on disk first (nothing is recorded while we wait, so once is
+ * enough).  SIGCHLD is blocked only here, so that sigtimedwait takes it;
+ * SIGINT and --duration's SIGALRM still interrupt the wait (EINTR).
+ */
+static pid_t wait_syncing(struct engine *e, int *status)
+{
+	struct timespec ts = { 0, PTE_LIVE_SYNC_NS };
+	uint64_t now = tw_now_ns();
+	sigset_t chld, old;
+	pid_t tid;
+	int err;
+
+	if (now - e->synced_ns >= PTE_LIVE_SYNC_NS)
+		sync_now(e, now);	/* short blocking calls in a row: bounded too */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	tid = waitpid(-1, status, __WALL | WNOHANG);
+	while (tid == 0) {
+		if (sigtimedwait(&chld, NULL, &ts) >= 0) {
+			tid = waitpid(-1, status, __WALL | WNOHANG);
+			continue;
+		}
+		err = errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (err != EAGAIN) {
+			errno = err;
+			return -1;
+		}
+		sync_now(e, tw_now_ns());
+		return waitpid(-1, status, __WALL);
+	}
+	err = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return tid;
+}
+
 void pte_run(struct engine *e)
 {
 	int status;
@@ -1387,7 +1460,10 @@ void pte_run(struct engine *e)
 			begin_detach(e);
 		if (e->guard_dirty)
 			guard_sync(e);
-		tid = waitpid(-1, &status, __WALL);
+		if (e->nr_may_block)
+			tid = wait_syncing(e, &status);
+		else
+			tid = waitpid(-1, &status, __WALL);
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -1404,6 +1480,7 @@ void pte_run(struct engine *e)
 		t = pte_find_thread(e, tid);
 		if (!t)
 			t = pte_new_thread(e, tid);	/* its creator's event comes next */
+		set_may_block(e, t, false);
 		on_stop(e, t, status);
 	}
 }

@@ -141,6 +141,8 @@ struct thread {
 	int64_t sys_nr;		  /* native: the syscall being made (entry stop) */
 	bool sc_step;		  /* stepping a syscall insn by PTRACE_SYSCALL's stops
 				   * (arch_syscall_step_runs_next) */
+	bool may_block;		  /* resumed into a system call or natively: it may keep
+				   * the recorder waiting (counted in nr_may_block) */
 	unsigned sig_depth;	  /* signal handlers entered and not yet returned */
 	uint64_t region_end_sp;	  /* --on: in a region until sp reaches this; 0 none */
 	uint64_t region_ret;	  /* --on: ... or it returns here at that sp (arch_stop_regs.ra) */
@@ -210,6 +212,8 @@ struct engine {
 	pid_t last_tid;		  /* thread of the last record written */
 	uint64_t next_time;	  /* step count of the next TIME record */
 	uint64_t next_sync_ns;	  /* when buffered steps go to disk next */
+	uint64_t synced_ns;	  /* when they last went */
+	unsigned nr_may_block;	  /* threads running with may_block */
 	uint64_t next_progress_ns;
 	struct thread *owner;	  /* the one thread being stepped while others park */
 	unsigned owner_steps;

@@ -26,9 +26,11 @@ static const struct popt_cmd cmd = {
 	"syscall() the engine counts runs of steps and known calls whole.  The\n"
 	"filters and the window apply as in the reports; pitrace.trace is the\n"
 	"trace (resolve(), info(), stats()).  docs/scripting.md has the events'\n"
-	"attributes and examples/scripts/ has scripts.",
-	.epilog = "Exit status: 0; 1 when the trace cannot be read or the script raises\n"
-		  "(its traceback on stderr); 2 on a usage error; 130 on Ctrl-C.",
+	"attributes and examples/scripts/ has scripts.  --follow reads a trace\n"
+	"still being recorded as it is written and ends with the recording.",
+	.epilog = "Exit status: 0; 1 when the trace cannot be read, the script raises\n"
+		  "(its traceback on stderr) or, with --follow, the recorder died\n"
+		  "before it finished the trace; 2 on a usage error; 130 on Ctrl-C.",
 	.stop_at_args = true,
 };
 
@@ -184,14 +186,16 @@ static int script_pass(PyObject *globals, PyObject *trace)
 }
 
 /* The trace, open, as pitrace.trace: a new reference, or NULL (error said or set). */
-static PyObject *script_trace(const struct post_opts *opts, const struct session_filter *sf)
+static PyObject *script_trace(const struct post_opts *opts, const struct session_filter *sf,
+			      bool follow, struct ptr_reader **reader)
 {
 	struct ptr_open_options o = {
 		.size = sizeof(o), .symfs = opts->symfs, .buildid_dir = opts->buildid_dir,
 		.debug_dir = opts->debug_dir, .vmlinux = opts->vmlinux, .threads = opts->threads,
 		.flags = (opts->force ? PTR_OPEN_FORCE : 0) |
 			 (opts->no_demangle ? PTR_OPEN_NO_DEMANGLE : 0) |
-			 (opts->plt == 1 ? PTR_OPEN_KEEP_STUBS : 0),
+			 (opts->plt == 1 ? PTR_OPEN_KEEP_STUBS : 0) |
+			 (follow ? PTR_OPEN_FOLLOW : 0),
 	};
 	struct ptr_filter f = {
 		.size = sizeof(f), .pid = sf->pid, .tid = sf->tid, .ring = sf->ring,
@@ -204,6 +208,7 @@ static PyObject *script_trace(const struct post_opts *opts, const struct session
 	if (!r)
 		return NULL;	/* ptr_open said why */
 	trace = pitrace_py_trace(r, &f);
+	*reader = r;	/* the trace owns it */
 	mod = trace ? PyImport_ImportModule("pitrace") : NULL;
 	if (mod && PyModule_AddObjectRef(mod, "trace", trace) < 0)
 		Py_CLEAR(trace);
@@ -213,10 +218,22 @@ static PyObject *script_trace(const struct post_opts *opts, const struct session
 	return trace;
 }
 
+/*
+ * --follow: the recording ended without its recorder finishing the trace
+ * (the reader said so in one line when it found out).
+ */
+static bool recorder_died(struct ptr_reader *r)
+{
+	struct ptr_trace_info in = { .size = sizeof(in) };
+
+	return ptr_get_trace_info(r, &in) == 0 && !strcmp(in.state, "recording");
+}
+
 static int script_run(int argc, char **argv, const struct post_opts *opts,
-		      const struct session_filter *f)
+		      const struct session_filter *f, bool follow)
 {
 	PyObject *globals, *trace = NULL;
+	struct ptr_reader *reader = NULL;
 	int ret = 0;
 
 	if (script_python_init(argc, argv) < 0)
@@ -226,7 +243,7 @@ static int script_run(int argc, char **argv, const struct post_opts *opts,
 		ret = PyErr_Occurred() ? script_error(argv[0]) : EXIT_RUNTIME;
 		goto out;
 	}
-	trace = script_trace(opts, f);
+	trace = script_trace(opts, f, follow, &reader);
 	if (!trace) {
 		ret = PyErr_Occurred() ? script_error(argv[0]) : EXIT_RUNTIME;
 		goto out;
@@ -234,6 +251,8 @@ static int script_run(int argc, char **argv, const struct post_opts *opts,
 	if (script_call_opt(globals, "begin") < 0 || script_pass(globals, trace) < 0 ||
 	    script_call_opt(globals, "end") < 0)
 		ret = script_error(argv[0]);
+	else if (follow && recorder_died(reader))
+		ret = EXIT_RUNTIME;	/* end() saw what there was */
 out:
 	Py_XDECREF(trace);
 	if (Py_FinalizeEx() < 0 && !ret)
@@ -246,7 +265,10 @@ out:
 int cmd_script(int argc, char **argv, struct post_opts *opts)
 {
 	struct session_filter f = SESSION_FILTER_INIT;
+	bool follow = false;
 	const struct popt opt[] = {
+		OPT_FLAG(0, "follow", &follow, "a trace still being recorded: read it as it is\n"
+			 "written, end with the recording"),
 		POST_FILTER_OPTIONS(&f), POST_WINDOW_OPTIONS(&f), POST_TRACE_OPTIONS(opts), OPT_END
 	};
 	const struct popt *tables[] = { opt, NULL };
@@ -260,7 +282,7 @@ int cmd_script(int argc, char **argv, struct post_opts *opts)
 		return EXIT_USAGE;
 	}
 #ifdef HAVE_PYTHON
-	return script_run(nargs, args, opts, &f);
+	return script_run(nargs, args, opts, &f, follow);
 #else
 	pr_err("script: this post was built without Python (python3-dev)");
 	return EXIT_RUNTIME;

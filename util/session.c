@@ -79,7 +79,11 @@ int session_open(struct session **out, const struct session_source *src,
 	}
 	s->flags = flags;
 	s->what = what;
-	s->trace = trace_open_arch(src->input, src->force ? TRACE_OPEN_FORCE : 0);
+	s->trace = trace_open_arch(src->input, (src->force ? TRACE_OPEN_FORCE : 0) |
+						(src->follow ? TRACE_OPEN_FOLLOW : 0));
+	/* streams are read as they are written: no decoding ahead on other threads */
+	if (src->follow)
+		s->src.threads = 1;
 	if (!s->trace)
 		goto err;
 	in = trace_info(s->trace);
@@ -568,6 +572,7 @@ int session_run(struct session *s)
 		pr_dbg("%" PRIu64 " steps restored after late step traps, %" PRIu64 " gaps where "
 		       "one could not be", s->restored, s->late_gaps);
 	trace_iter_free(it);
+	trace_follow_finish(s->trace);
 	if (s->src.pass_stats) {
 		s->src.pass_stats->passes++;
 		s->src.pass_stats->steps += s->seen;

@@ -45,6 +45,7 @@ struct session_source {
 	bool no_demangle;
 	unsigned threads;	  /* stream decoding threads: 0 one per online CPU */
 	bool keep_stubs;	  /* PLT stubs are frames of their own (callflow.h: stubs) */
+	bool follow;		  /* a recording in progress: TRACE_OPEN_FOLLOW */
 	bool one_at_a_time;	  /* every step to the engine and the consumers alone, never a
 				   * run of them: the fast paths' oracle (post --verify) */
 	struct session_pass_stats *pass_stats; /* session_run adds its pass's to it, or NULL */

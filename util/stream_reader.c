@@ -66,6 +66,10 @@ struct stream_reader {
 	bool end_seen;		  /* END was returned: only its block's CHECK may follow */
 	bool cut_ok;		  /* the recording was cut short: no END is fine */
 	bool cut;		  /* it ended without END, after its last whole block */
+	int (*follow)(void *ctx); /* a recording in progress: wait for more (set_follow) */
+	void *follow_ctx;
+	bool nowait;		  /* ... unless the caller has something to hand on first */
+	bool paused;		  /* so it did not wait: nothing more yet, not the end */
 	int state;		  /* 0 reading, 1 finished, -1 failed */
 	/*
 	 * Bytes mode (stream_reader_set_bytes): the verified block's stretches
@@ -309,6 +313,22 @@ void stream_reader_set_cut_short(struct stream_reader *r, bool cut_short)
 	r->cut_ok = cut_short;
 }
 
+void stream_reader_set_follow(struct stream_reader *r, int (*wait)(void *ctx), void *ctx)
+{
+	r->follow = wait;
+	r->follow_ctx = ctx;
+}
+
+void stream_reader_set_nowait(struct stream_reader *r, bool nowait)
+{
+	r->nowait = nowait;
+}
+
+bool stream_reader_paused(const struct stream_reader *r)
+{
+	return r->paused;
+}
+
 bool stream_reader_cut(const struct stream_reader *r)
 {
 	return r->cut;
@@ -532,6 +552,7 @@ static int sr_verify_block(struct stream_reader *r)
 	int64_t seg_sum = 0;
 
 	r->nr_seg = r->seg_next = 0;
+	r->paused = false;
 	for (;;) {
 		struct step_item it;
 		uint64_t dummy = 0;
@@ -588,6 +609,15 @@ static int sr_verify_block(struct stream_reader *r)
 			if (r->len == 0 && r->end_seen && (!r->zstd || r->zret == 0)) {
 				r->state = 1;
 				return 0;
+			}
+			if (r->follow && !r->end_seen) {
+				r->input_eof = false;	/* the file may grow: read on later */
+				if (r->nowait) {
+					r->paused = true;
+					return 0;
+				}
+				if (r->follow(r->follow_ctx) > 0)
+					continue;
 			}
 			if (r->cut_ok && !r->end_seen) {
 				/* The recorder stopped writing (died, or the disk was

@@ -202,13 +202,18 @@ static void decode_chunk(struct stream_reader *r, struct dec_chunk *c, bool byte
 	       (bytes ? c->nr_bytes < CHUNK_BYTES : c->nr_pcs < CHUNK_PCS)) {
 		uint64_t before = stream_reader_last_pc(r);
 		struct step_item si;
-		int v = chunk_take_steps(r, c, bytes);
+		int v;
 
+		/* a recording followed: what is decoded goes on before waiting for more */
+		stream_reader_set_nowait(r, c->nr_items > 0);
+		v = chunk_take_steps(r, c, bytes);
 		if (v < 0)
 			goto oom;
 		if (v)
 			continue;
 		v = stream_reader_next(r, &si, NULL);
+		if (v == 0 && stream_reader_paused(r))
+			break;	/* not the end: the next chunk waits */
 		if (v <= 0) {
 			c->status = v;
 			break;

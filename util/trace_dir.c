@@ -499,6 +499,44 @@ int td_lock(const char *name, int *fd_out)
 	return fd >= 0 ? 0 : -1;
 }
 
+/* pid runs (a zombie does not: its recording is over). */
+static bool pid_runs(long pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* after the command's name, which may hold anything */
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+long td_lock_holder(const char *name)
+{
+	char *lock = td_with_suffix(name, TD_LOCK_SUFFIX);
+	long pid = 0;
+	int fd;
+
+	if (!lock)
+		return 0;
+	/* read, never locked: a lock of ours, however short, could refuse a recorder */
+	fd = open(lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	free(lock);
+	if (fd < 0)
+		return 0;
+	pid = lock_holder(fd);
+	close(fd);
+	return pid > 0 && pid_runs(pid) ? pid : 0;
+}
+
 void td_unlock(const char *name, int fd)
 {
 	char *lock;

@@ -54,6 +54,12 @@ bool td_is_trace_at(int dirfd);
  */
 int td_lock(const char *name, int *fd);
 
+/*
+ * The pid of the recorder writing name (its lock file names it, and it
+ * runs), or 0: none, or one that died without letting go.
+ */
+long td_lock_holder(const char *name);
+
 /* Let go of the lock td_lock took: the lock file is removed, then closed. */
 void td_unlock(const char *name, int fd);
 

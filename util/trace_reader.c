@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "util/log.h"
 #include "util/stepcodec.h"
+#include "util/trace_dir.h"
 #include "util/trace_reader.h"
 
 /* A growing NULL-terminated list of strings (argv, notes): each push is O(1). */
@@ -35,6 +37,8 @@ struct thread_entry {
 struct trace {
 	char *dir;
 	bool force;
+	bool follow;		  /* TRACE_OPEN_FOLLOW of a trace in state recording */
+	bool follow_over;	  /* the recorder let go (or Ctrl-C): read what is there */
 	struct trace_info info;
 	char *strings[8];	  /* owned copies of info's string attributes */
 	struct strv argv, on_symbols, notes; /* info's lists */
@@ -903,9 +907,117 @@ struct trace *trace_open(const char *dir)
 	return trace_open_common(dir, false);
 }
 
+/* dir without trailing slashes (its lock is DIR.lock, not DIR/.lock), malloc'd */
+static char *follow_name(const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return strndup(dir, n);
+}
+
+/* Sleep a little while a recording goes on: false when Ctrl-C (a signal) came. */
+static bool follow_nap(void)
+{
+	struct timespec ts = { 0, 50000000 };
+
+	return nanosleep(&ts, NULL) == 0;
+}
+
+/*
+ * A recorder holds the name: wait until it is a trace in state recording
+ * (a recording starts in DIR.new-XXXXXX and takes the name once its command
+ * runs; until then the name is the previous trace, or nothing).  The trace,
+ * or NULL (said).
+ */
+static struct trace *open_following(const char *dir, bool force)
+{
+	char *name = follow_name(dir), *header;
+	struct trace *t = NULL;
+	struct stat st;
+
+	if (!name)
+		return NULL;
+	header = path_join(name, PT_FILE_HEADER);
+	while (header && !t) {
+		bool live = td_lock_holder(name) != 0;
+
+		if (!live || stat(header, &st) == 0) {
+			t = trace_open_common(dir, force);
+			/* until its first step stream, there is nothing to follow */
+			if (!t || !live ||
+			    (!strcmp(t->info.state, PT_STATE_RECORDING) && t->nr_streams))
+				break;
+			trace_close(t);	/* the previous trace: the new one takes the name soon */
+			t = NULL;
+		}
+		if (!follow_nap()) {
+			pr_err("%s: interrupted while waiting for the recording to start", dir);
+			break;
+		}
+	}
+	if (t && !strcmp(t->info.state, PT_STATE_RECORDING)) {
+		t->follow = true;
+		free(t->dir);
+		t->dir = name;	/* the lock's name */
+		name = NULL;
+	}
+	free(header);
+	free(name);
+	return t;
+}
+
 struct trace *trace_open_flags(const char *dir, unsigned flags)
 {
+	if (flags & TRACE_OPEN_FOLLOW)
+		return open_following(dir, flags & TRACE_OPEN_FORCE);
 	return trace_open_common(dir, flags & TRACE_OPEN_FORCE);
+}
+
+/* The recording is over: the final header's state becomes the trace's. */
+static void follow_end(struct trace *t)
+{
+	struct trace *n = trace_open_common(t->dir, t->force);
+	char *state = n ? strdup(n->info.state) : NULL;
+
+	trace_close(n);
+	if (state) {
+		free(t->strings[4]);
+		t->strings[4] = state;
+		t->info.state = state;
+	}
+	if (!strcmp(t->info.state, PT_STATE_RECORDING))
+		pr_err("%s: the recorder ended without finishing the trace (killed?): what it "
+		       "wrote is read", t->dir);
+}
+
+int trace_follow_wait(void *trace)
+{
+	struct trace *t = trace;
+
+	if (!t->follow || t->follow_over)
+		return 0;
+	if (td_lock_holder(t->dir) && follow_nap())
+		return 1;
+	/* let go (or Ctrl-C): once more, for what was written before */
+	t->follow_over = true;
+	if (td_lock_holder(t->dir))
+		return 1;	/* Ctrl-C: the caller sees the signal */
+	follow_end(t);
+	return 1;
+}
+
+void trace_follow_finish(struct trace *t)
+{
+	if (!t->follow || t->follow_over)
+		return;
+	/* every stream ended with END: the recorder writes the final header next */
+	t->follow_over = true;
+	while (td_lock_holder(t->dir))
+		if (!follow_nap())
+			return;	/* Ctrl-C: the caller sees the signal */
+	follow_end(t);
 }
 
 void trace_close(struct trace *t)
@@ -1031,6 +1143,8 @@ struct stream_reader *trace_stream_open(const struct trace *t, size_t i)
 		return NULL;
 	stream_reader_set_force(r, t->force);
 	stream_reader_set_cut_short(r, trace_cut_short(t));
+	if (t->follow)
+		stream_reader_set_follow(r, trace_follow_wait, (void *)t);
 	stream_reader_expect(r, t, &t->streams[i]);
 	return r;
 }

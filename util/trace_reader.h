@@ -53,6 +53,15 @@ struct trace *trace_open(const char *dir);
  * that fails its CHECK is read as it is.
  */
 #define TRACE_OPEN_FORCE (1u << 0)
+/*
+ * TRACE_OPEN_FOLLOW: a trace still being recorded is read as it is written
+ * (post script --follow).  Its name's lock (DIR.lock, trace_dir.h) held
+ * means a recorder writes it: the open waits while the name is not yet a
+ * trace in state recording, and its streams wait for more at their end
+ * (trace_follow_wait) until the lock is let go.  A finished trace is read
+ * as without it.
+ */
+#define TRACE_OPEN_FOLLOW (1u << 1)
 struct trace *trace_open_flags(const char *dir, unsigned flags);
 void trace_close(struct trace *t);
 const struct trace_info *trace_info(const struct trace *t);
@@ -63,6 +72,16 @@ const struct trace_info *trace_info(const struct trace *t);
  * record; both then end where the recorder stopped writing.
  */
 bool trace_cut_short(const struct trace *t);
+/*
+ * TRACE_OPEN_FOLLOW: wait for the recorder to write more (1), or say the
+ * recording is over (0, after a last 1 to read what it wrote last); the
+ * trace's state is then the final header's (still recording: the recorder
+ * died without finishing the trace, said in one line).  Ctrl-C while
+ * waiting ends the wait as if the recording were over.
+ */
+int trace_follow_wait(void *trace);
+/* After a pass whose streams all ended: wait for the recorder to let go, take the final state. */
+void trace_follow_finish(struct trace *t);
 const char *trace_dir(const struct trace *t);
 /* Opened with TRACE_OPEN_FORCE. */
 bool trace_forced(const struct trace *t);
@@ -312,6 +331,19 @@ void stream_reader_set_force(struct stream_reader *r, bool force);
  * stream_reader_cut() then says it ended so.
  */
 void stream_reader_set_cut_short(struct stream_reader *r, bool cut_short);
+/*
+ * The recording is still going on: at the end of what is on disk, without
+ * END, call wait(ctx) and read on while it returns 1 (it returns once more
+ * data may be there); 0 ends the stream as the trace's state says.
+ */
+void stream_reader_set_follow(struct stream_reader *r, int (*wait)(void *ctx), void *ctx);
+/*
+ * Following: while nowait is set, the end of what is on disk returns 0 at
+ * once, with stream_reader_paused() true (not the end: call again), so that
+ * what the caller decoded so far goes on before it waits.
+ */
+void stream_reader_set_nowait(struct stream_reader *r, bool nowait);
+bool stream_reader_paused(const struct stream_reader *r);
 bool stream_reader_cut(const struct stream_reader *r);
 /* Don't print damage (truncation, corruption); the caller reports
  * stream_reader_damage(): what was wrong ("truncated at byte N"), or NULL. */

@@ -108,9 +108,11 @@ static void test_lock(void)
 
 	snprintf(name, sizeof(name), "%s/locked.data", unit_tmpdir());
 	snprintf(lock, sizeof(lock), "%s.lock", name);
+	CU_ASSERT_EQUAL(td_lock_holder(name), 0);		/* no recorder */
 	tw = tw_open(name, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tw);
 	CU_ASSERT_EQUAL(lstat(lock, &st), 0);
+	CU_ASSERT_EQUAL(td_lock_holder(name), getpid());	/* what --follow sees */
 	CU_ASSERT_EQUAL(quietly(open_and_discard, name), -1);
 	pid = fork();
 	if (pid == 0)
@@ -119,9 +121,22 @@ static void test_lock(void)
 	CU_ASSERT_EQUAL(tw_commit(tw), 0);
 	CU_ASSERT_EQUAL(tw_close(tw, "complete"), 0);
 	CU_ASSERT(lstat(lock, &st) < 0 && errno == ENOENT);	/* nothing left behind */
+	CU_ASSERT_EQUAL(td_lock_holder(name), 0);
 	CU_ASSERT_EQUAL(open_and_discard(name), 0);		/* free again */
 	/* A lock file left by a recorder killed outright is not held: reused. */
-	close(open(lock, O_WRONLY | O_CREAT, 0600));
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	CU_ASSERT(waitpid(pid, &status, 0) == pid);
+	{
+		char text[32];
+		int fd = open(lock, O_WRONLY | O_CREAT, 0600), n;
+
+		n = snprintf(text, sizeof(text), "%ld\n", (long)pid);
+		CU_ASSERT(fd >= 0 && write(fd, text, (size_t)n) == n);
+		close(fd);
+	}
+	CU_ASSERT_EQUAL(td_lock_holder(name), 0);		/* its pid is gone */
 	CU_ASSERT_EQUAL(open_and_discard(name), 0);
 	CU_ASSERT(lstat(lock, &st) < 0 && errno == ENOENT);
 	/* A lock that is a link is not followed. */
@@ -192,7 +207,8 @@ static void test_remove_trace(void)
 static CU_TestInfo trace_dir_tests[] = {
 	{ "a name leaves room for its staging suffix (table)", test_names },
 	{ "names are quoted as a shell would, control bytes escaped (table)", test_quote },
-	{ "one writer a name: the second is refused, the lock is gone after", test_lock },
+	{ "one writer a name: the second is refused, the lock is gone after; its holder",
+	  test_lock },
 	{ "no trace in a directory every user can write unless it is sticky", test_open_parent },
 	{ "only a real trace of ours holding only a trace's files is removed", test_remove_trace },
 	CU_TEST_INFO_NULL,
