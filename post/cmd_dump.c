@@ -16,6 +16,7 @@
 #include "util/stepcodec.h"
 #include "util/trace_arch.h"
 #include "util/trace_reader.h"
+#include "util/trace_record.h"
 
 static const struct popt_cmd cmd = {
 	.name = "dump", .synopsis = "[--header] [--tasks] [--steps] [FILE]",

@@ -16,6 +16,7 @@
 #include "util/sym_elf.h"
 #include "util/sym_kernel.h"
 #include "util/trace_reader.h"
+#include "util/trace_record.h"
 
 /* One instance: entries of the core kernel point at it (compared by address). */
 static const char KERNEL_NAME[] = "[kernel]";

@@ -18,7 +18,7 @@
 
 #include "util/log.h"
 #include "util/trace_dir.h"
-#include "util/trace_reader.h"
+#include "util/trace_record.h"
 
 /* A header larger than this is no header of ours (a long command line is ~100 KB). */
 #define TD_HEADER_MAX (64u << 20)

@@ -21,6 +21,7 @@
 #include "util/stepcodec.h"
 #include "util/trace_dir.h"
 #include "util/trace_reader.h"
+#include "util/trace_record.h"
 
 /* A growing NULL-terminated list of strings (argv, notes): each push is O(1). */
 struct strv {
@@ -275,22 +276,6 @@ err_free:
 err_close:
 	close(fd);
 	return -1;
-}
-
-int trace_next_record(const uint8_t *data, size_t len, size_t *off, const struct pt_rec_header **rh)
-{
-	struct pt_rec_header h;
-
-	if (*off == len)
-		return 0;
-	if (len - *off < sizeof(h))
-		return -1;
-	memcpy(&h, data + *off, sizeof(h));
-	if (h.size < sizeof(h) || h.size > len - *off)
-		return -1;
-	*rh = (const struct pt_rec_header *)(data + *off);
-	*off += h.size;
-	return 1;
 }
 
 /* ---- the header file ---- */

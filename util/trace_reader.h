@@ -362,8 +362,6 @@ void stream_reader_counts(const struct stream_reader *r, uint64_t *steps, uint64
  * trace_load_file: read a whole header or tasks file into *data (malloc'ed,
  * the file header included) after validating it: its file header first,
  * then its size (a header file: at most PT_HEADER_FILE_MAX).
- * trace_next_record: the tagged record at *off in data[0..len), advancing
- * *off; 1 with *rh set, 0 at the end, -1 if it is cut short.
  * trace_task_decode: a task record's fields; -1 if it is malformed.
  */
 struct pt_rec_header;
@@ -375,8 +373,6 @@ const char *trace_file_header_problem(const struct pt_file_header *h, size_t hav
 int trace_open_file(const char *path, uint64_t *size);
 int trace_load_file(const char *path, unsigned kind, struct pt_file_header *h, uint8_t **data,
 		    size_t *len);
-int trace_next_record(const uint8_t *data, size_t len, size_t *off,
-		      const struct pt_rec_header **rh);
 int trace_task_decode(const struct pt_rec_header *rh, struct trace_task_rec *out);
 
 /* Names of record types for reports: "MMAP", "SWITCH", ...; "UNKNOWN" if new. */

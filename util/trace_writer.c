@@ -17,6 +17,7 @@
 #include "util/log.h"
 #include "util/trace_dir.h"
 #include "util/trace_reader.h"
+#include "util/trace_record.h"
 #include "util/trace_writer.h"
 
 struct tw_attr {

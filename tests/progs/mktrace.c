@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// build: -O2 -D_GNU_SOURCE -Iinclude -I. util/trace_writer.c util/trace_dir.c util/trace_attrs.c util/trace_reader.c util/stream_reader.c util/stepcodec.c util/log.c -lzstd -lz
+// build: -O2 -D_GNU_SOURCE -Iinclude -I. util/trace_writer.c util/trace_dir.c util/trace_attrs.c util/trace_reader.c util/trace_record.c util/stream_reader.c util/stepcodec.c util/log.c -lzstd -lz
 /*
  * Test-only trace maker: writes a synthetic trace directory through the real
  * trace writer, with steps whose counts are known by construction, so post's
