@@ -789,6 +789,21 @@ static void step_completed(struct engine *e, struct thread *t, const struct arch
 	 * restart is not counted again.
 	 */
 	restarted = r->syscall_nr >= 0 && r->pc == t->prev_pc;
+	/*
+	 * A step trap where the thread was resumed, on an instruction that
+	 * can only fall through: nothing ran.  arm64 reports the step over
+	 * a system call twice: the pseudo-step of its exit (report_syscall),
+	 * then the hardware step, taken on return before the next
+	 * instruction runs (the svc left SPSR.SS clear).  Counting it would
+	 * count that next instruction twice.
+	 */
+	if (!restarted && !e->block && r->syscall_nr < 0 && r->pc == t->prev_pc &&
+	    pte_plain_len(e, t->proc, t->prev_pc)) {
+		e->idle_steps++;
+		t->step_from = 0;
+		resume(e, t);
+		return;
+	}
 	if (e->block)
 		probe_block(e, t, r->pc);
 	if (!restarted) {

@@ -203,6 +203,7 @@ struct engine {
 	bool soft_block;	  /* straight-line runs natively to a breakpoint (ptrace_block.c) */
 	struct thread *sblock_runner; /* the one thread in a run, or NULL (ptrace_block.c) */
 	uint64_t soft_runs;	  /* runs taken so far */
+	uint64_t idle_steps;	  /* step traps where nothing ran (step_completed) */
 	uint64_t soft_steps;	  /* the steps they ran */
 	unsigned block_probes;
 	struct arch_decoder *dec;

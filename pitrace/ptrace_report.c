@@ -218,6 +218,9 @@ void report_summary(struct engine *e, const char *dir)
 	else if (e->restored)
 		pr_dbg("%llu steps restored after a late step trap (docs/record.md, Fidelity)",
 		       (unsigned long long)e->restored);
+	if (e->idle_steps)
+		pr_dbg("%llu step traps where nothing ran (a system call's exit reported twice)",
+		       (unsigned long long)e->idle_steps);
 }
 
 void report_note_exit(struct engine *e, struct thread *t, int status, uint64_t pc)

@@ -2,7 +2,8 @@
 # arm64's ptrace backend (PTRACE_SINGLESTEP, registers from
 # PTRACE_GETREGSET): the recorded instructions of a static program equal
 # its count by construction (vm_loop: 1 + 3 * 10000 + 3 = 30004, its svc
-# included), and vm_calls' functions count and call as its source says.
+# included), vm_calls' functions count and call as its source says, and
+# vm_signal's system calls and handlers count as its source says.
 # case-module: none
 . /pt/cases/lib.inc
 pitrace record --backend ptrace -o loop -- "$PT_PROGS/vm_loop" >loop.out 2>&1
@@ -21,3 +22,12 @@ for want in "_start 0 504 1604" "f 100 500 700" "g 100 200 200" "h 200 400 400";
 		"$(awk -v f="$name" '$NF == "[vm_calls]" && $(NF - 1) == f { print f, $1, $2, $4 }' \
 			calls.arc)"
 done
+
+# vm_signal: system calls in mid-run (rt_sigaction, getpid, kill, the
+# restorer's rt_sigreturn) and a handler run three times: 59 instructions
+# by construction, none counted twice after an svc, no GAP.
+pitrace record --backend ptrace -o sig -- "$PT_PROGS/vm_signal" >sig.out 2>&1
+check_eq a-signal-exit "exit status of vm_signal recorded (every handler ran)" 0 $?
+check_eq a-signal-steps "ptrace backend's steps of vm_signal (59 by construction)" 59 \
+	"$(post -i sig info | sed -n 's/^steps: *//p')"
+check_eq a-signal-no-gap "GAPs in vm_signal's trace" "" "$(post -i sig info | grep '^gaps:')"

@@ -11,11 +11,6 @@ counts() {	# counts DIR: the symbol report without its '#' lines
 	post -i "$1" counts --by symbol | grep -v '^#'
 }
 same() {	# same NAME REF TRACE: the two traces' symbol reports are identical
-	# The ptrace backend's late step traps over-count on arm64 (docs/arm64.md).
-	if post -i "$2" info 2>/dev/null | grep -q '^gaps:.*late step trap'; then
-		echo "SKIP $1: the ptrace backend's reference has late step traps (known: docs/arm64.md)"
-		return
-	fi
 	counts "$2" >"$2.counts" 2>&1
 	counts "$3" >"$3.counts" 2>&1
 	if [ -s "$2.counts" ] && diff "$2.counts" "$3.counts" >"$1.diff"; then
