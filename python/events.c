@@ -23,6 +23,7 @@ static PyObject *func_attr(TraceObject *t, uint32_t id, int which)
 
 	if (id == PTR_NO_FUNC)
 		Py_RETURN_NONE;
+	pyt_reader_wait(t);	/* first: nothing below lets another thread in */
 	if (!t->names && !(t->names = PyDict_New()))
 		return NULL;
 	key = PyLong_FromUnsignedLong(id);
@@ -64,6 +65,7 @@ static const struct ptr_location *event_locate(EventObject *e, uint32_t pid, uin
 
 	if (e->have_loc && e->gen == e->t->gen)
 		return &e->loc;
+	pyt_reader_wait(e->t);
 	e->loc.size = sizeof(e->loc);
 	err = ptr_resolve(e->t->r, pid, pc, kernel, &e->loc);
 	if (err < 0) {

@@ -24,6 +24,7 @@ typedef struct {
 	char *module, *symbol;	  /* f's strings */
 	uint64_t gen;		  /* passes begun: what an event resolved is valid for */
 	bool in_pass;
+	PyObject *loop;		  /* the loop whose pass runs, NULL none (borrowed: it holds t) */
 	PyObject *names;	  /* this pass's function names by id (None: not made yet) */
 	PyObject *cb[EV_KINDS];	  /* this pass's callbacks */
 	vectorcallfunc vcall[EV_KINDS]; /* their vectorcall entries (NULL: none) */
@@ -83,6 +84,13 @@ PyObject *pyt_trace_steps(TraceObject *t, PyObject *unused);
 PyObject *pyt_trace_calls(TraceObject *t, PyObject *unused);
 PyObject *pyt_trace_returns(TraceObject *t, PyObject *unused);
 PyObject *pyt_trace_events(TraceObject *t, PyObject *args, PyObject *kw);
+
+/*
+ * Before this thread uses t's reader: a loop's pass runs on a thread of
+ * its own while the loop waits for a batch, so another Python thread
+ * waits here (the GIL released) until the batch is handed over.
+ */
+void pyt_reader_wait(TraceObject *t);
 
 /* ---- tables.c: t.profile(), t.counts(), t.arcs(), t.tree() ---- */
 

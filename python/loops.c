@@ -43,7 +43,8 @@ typedef struct {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	bool producer_turn;	  /* the pass's thread holds the batch */
+	bool producer_turn;	  /* the pass's thread holds the batch (and the reader) */
+	unsigned waiters;	  /* Python threads that gave it the turn, until they run again */
 	bool cancel;		  /* stop the pass (the iterator is going away) */
 	bool done;		  /* the pass has ended */
 	bool no_memory;		  /* a task's path could not be copied */
@@ -148,37 +149,72 @@ static void iter_free_batch(IterObject *it)
 	it->n = it->pos = 0;
 }
 
+/*
+ * Python's side, the GIL held: wait until the batch (and the reader) is
+ * Python's; true when it had to wait.  Other Python threads run while the
+ * pass's thread has its turn, and may come here: for another pass's call
+ * on the trace (pyt_reader_wait) or the same loop's next().  The turn is
+ * given to the pass's thread only by a thread that holds the GIL and
+ * counts itself in waiters until it has the GIL back: so with no waiter
+ * it is Python's turn, and once seen Python's with the GIL held, it stays
+ * so until this thread releases the GIL.
+ */
+static bool iter_wait_turn(IterObject *it)
+{
+	bool waited = false, busy;
+
+	if (!it->waiters)
+		return false;
+	for (;;) {
+		pthread_mutex_lock(&it->lock);
+		busy = it->producer_turn;
+		pthread_mutex_unlock(&it->lock);
+		if (!busy)
+			return waited;
+		waited = true;
+		Py_BEGIN_ALLOW_THREADS
+		pthread_mutex_lock(&it->lock);
+		while (it->producer_turn)
+			pthread_cond_wait(&it->cond, &it->lock);
+		pthread_mutex_unlock(&it->lock);
+		Py_END_ALLOW_THREADS
+	}
+}
+
 /* Python's side: hand the (taken) batch back and wait for the next, the GIL released. */
 static void iter_wait_batch(IterObject *it, bool cancel)
 {
 	iter_free_batch(it);
-	Py_BEGIN_ALLOW_THREADS
+	it->waiters++;
 	pthread_mutex_lock(&it->lock);
 	if (!it->done) {
 		it->cancel = cancel;
 		it->producer_turn = true;
 		pthread_cond_broadcast(&it->cond);
-		while (it->producer_turn)
-			pthread_cond_wait(&it->cond, &it->lock);
 	}
 	pthread_mutex_unlock(&it->lock);
-	Py_END_ALLOW_THREADS
+	iter_wait_turn(it);
+	it->waiters--;
 }
 
 /* The pass is over (or stopped): its thread joined, the trace free for another pass. */
 static void iter_finish(IterObject *it)
 {
+	iter_wait_turn(it);
 	if (!it->started || it->joined)
 		return;
 	while (!it->done)
 		iter_wait_batch(it, true);
-	Py_BEGIN_ALLOW_THREADS
+	/*
+	 * The GIL held: the thread has only to return, and no other Python
+	 * thread finishing the same loop can join it a second time.
+	 */
 	pthread_join(it->thread, NULL);
-	Py_END_ALLOW_THREADS
 	it->joined = true;
 	iter_free_batch(it);
 	for (int k = 0; k < EV_KINDS; k++)
 		Py_CLEAR(it->alt[k]);	/* their references to the trace: no cycle */
+	it->t->loop = NULL;
 	pyt_trace_pass_end(it->t);
 }
 
@@ -199,20 +235,20 @@ static int iter_start(IterObject *it)
 	t->in_pass = true;
 	t->gen++;
 	Py_CLEAR(t->names);	/* ids and names are a pass's */
+	it->waiters++;
 	it->producer_turn = true;
 	if (pthread_create(&it->thread, NULL, iter_main, it)) {
+		it->producer_turn = false;
+		it->waiters--;
 		t->in_pass = false;
 		PyErr_SetString(PyExc_RuntimeError, "pitrace: cannot start the pass's thread");
 		return -1;
 	}
 	it->started = true;
+	t->loop = (PyObject *)it;
 	/* the thread has the first turn: wait for its first batch */
-	Py_BEGIN_ALLOW_THREADS
-	pthread_mutex_lock(&it->lock);
-	while (it->producer_turn)
-		pthread_cond_wait(&it->cond, &it->lock);
-	pthread_mutex_unlock(&it->lock);
-	Py_END_ALLOW_THREADS
+	iter_wait_turn(it);
+	it->waiters--;
 	return 0;
 }
 
@@ -251,6 +287,7 @@ static PyObject *iter_next(IterObject *it)
 {
 	int result;
 
+	iter_wait_turn(it);	/* another thread's next() of this loop */
 	if (it->joined)
 		return NULL;
 	if (!it->started && iter_start(it) < 0)
@@ -383,3 +420,15 @@ PyObject *pyt_trace_events(TraceObject *t, PyObject *args, PyObject *kw)
 	return iter_new(t, mask);
 }
 
+/* After a wait its loop may have ended and another begun: look again until none has the reader. */
+void pyt_reader_wait(TraceObject *t)
+{
+	bool waited = true;
+
+	while (waited && t->loop) {
+		PyObject *it = Py_NewRef(t->loop);
+
+		waited = iter_wait_turn((IterObject *)it);
+		Py_DECREF(it);
+	}
+}

@@ -76,6 +76,7 @@ static PyObject *trace_resolve(TraceObject *t, PyObject *args, PyObject *kw)
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "K|Ip:resolve", (char **)keywords, &pc, &pid,
 					 &kernel))
 		return NULL;
+	pyt_reader_wait(t);
 	err = t->r ? ptr_resolve(t->r, pid, pc, kernel, &l) : PTR_ERR_STATE;
 	if (err < 0)
 		return PyErr_Format(PyExc_RuntimeError, "pitrace: resolve: %s", ptr_strerror(err));
@@ -96,6 +97,7 @@ static PyObject *trace_info(TraceObject *t, PyObject *unused)
 	PyObject *argv;
 
 	(void)unused;
+	pyt_reader_wait(t);
 	if (!t->r || ptr_get_trace_info(t->r, &i) < 0)
 		return PyErr_Format(PyExc_RuntimeError, "pitrace: no trace information");
 	argv = PyList_New(0);
@@ -123,6 +125,7 @@ static PyObject *trace_stats(TraceObject *t, PyObject *unused)
 	struct ptr_pass_stats s = { .size = sizeof(s) };
 
 	(void)unused;
+	pyt_reader_wait(t);
 	if (!t->r || ptr_get_pass_stats(t->r, &s) < 0)
 		return PyErr_Format(PyExc_RuntimeError, "pitrace: no pass has run");
 	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:d}", "steps", (unsigned long long)s.steps,
