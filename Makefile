@@ -94,6 +94,11 @@ CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 PITRACE_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard pitrace/*.c))
 POST_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard post/*.c))
 UNIT_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard tests/unit/*.c))
+# The pitrace Python module: in post (post script) and, position-independent,
+# the extension.
+PY_SRCS := $(wildcard python/*.c)
+PY_OBJ := $(PY_SRCS:%.c=$(O)/%.o)
+PY_PIC_OBJ := $(PY_SRCS:%.c=$(O)/pic/%.o)
 
 # Test programs: PROG_DIR/NAME.{S,c,cc} -> build/progs/NAME (x86_64's in
 # tests/progs, POWER's in tests/progs/ppc64le, arm64's in tests/progs/arm64).  A line "// build: FLAGS"
@@ -163,9 +168,8 @@ $(BIN)/pitrace: $(PITRACE_OBJ) $(O)/libcore.a $(BIN)/.arch
 
 # post script: post links the reader and the pitrace module (python/) in.
 ifeq ($(HAVE_PYTHON),y)
-POST_PY_OBJ := $(O)/python/module.o $(O)/libpitrace/reader.o
-$(O)/post/cmd_script.o $(O)/python/module.o $(O)/pic/python/module.o: \
-	CFLAGS += -DHAVE_PYTHON $(PYTHON_CFLAGS)
+POST_PY_OBJ := $(PY_OBJ) $(O)/libpitrace/reader.o
+$(O)/post/cmd_script.o $(PY_OBJ) $(PY_PIC_OBJ): CFLAGS += -DHAVE_PYTHON $(PYTHON_CFLAGS)
 endif
 $(BIN)/post: $(POST_OBJ) $(POST_PY_OBJ) $(O)/libcore.a $(BIN)/.arch
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out %/.arch,$^) $(LDLIBS_CORE) -lncursesw -ltinfo \
@@ -176,9 +180,9 @@ $(BIN)/post: $(POST_OBJ) $(POST_PY_OBJ) $(O)/libcore.a $(BIN)/.arch
 ifeq ($(HAVE_PYTHON),y)
 PYTHON_MOD := $(LIB)/python3/pitrace$(PYTHON_EXT)
 all: $(PYTHON_MOD)
-$(PYTHON_MOD): $(O)/pic/python/module.o $(LIB)/libpitrace.so
+$(PYTHON_MOD): $(PY_PIC_OBJ) $(LIB)/libpitrace.so
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $< -L$(LIB) -lpitrace
+	$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $(PY_PIC_OBJ) -L$(LIB) -lpitrace
 endif
 
 # pitrace's modules without main(), so unit tests can link the ones they test.
@@ -416,7 +420,7 @@ check-pkg: deb progs
 
 -include $(CORE_OBJ:.o=.d) $(PITRACE_OBJ:.o=.d) $(POST_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
 	$(CORE_SRC:%.c=$(O)/pic/%.d) $(LIBPITRACE_OBJ:.o=.d) $(O)/libpitrace/reader.d \
-	$(O)/python/module.d $(O)/pic/python/module.d
+	$(PY_OBJ:.o=.d) $(PY_PIC_OBJ:.o=.d)
 
 # ---- fuzzing: post's trace reader and reports under libFuzzer, ASan and UBSan ----
 # make fuzz runs for FUZZ_TIME seconds (default 600); make check-fuzz (part of

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The pitrace Python module (module.c) on libpitrace's reader: built into
- * post for 'post script', and as an extension any Python 3 imports.
+ * The pitrace Python module (the files in python/) on libpitrace's reader:
+ * built into post for 'post script', and as an extension any Python 3
+ * imports.
  */
 #ifndef PYTHON_MODULE_H
 #define PYTHON_MODULE_H

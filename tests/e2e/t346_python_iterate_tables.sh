@@ -4,8 +4,9 @@
 # t.events(), and the tables t.profile(), t.counts(by=), t.arcs(),
 # t.tree(), each checked against post's own report of the same trace;
 # events kept from a loop; open()'s filters and window; a loop left early
-# (break, Ctrl-C) frees its pass; to_pandas() (or its one-line ImportError
-# without pandas).
+# (break, Ctrl-C) frees its pass; other threads resolving, reading
+# events and taking steps while a loop runs; to_pandas() (or its one-line
+# ImportError without pandas).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/arc-lib.sh"
 
@@ -107,6 +108,56 @@ try:
             signal.raise_signal(signal.SIGINT)
 except KeyboardInterrupt:
     print("ctrl-c", n, len(os.listdir("/proc/self/task")) == threads, len(t.profile()) == len(p))
+# other Python threads while a loop runs: resolve() and an event's attributes wait for the
+# loop's batch (one thread at a time uses the reader) and answer as in the loop's thread;
+# two threads taking from one loop get every step once
+import queue, threading
+seen, every20 = {}, {}
+for n, s in enumerate(t.steps()):
+    seen.setdefault((s.pid, s.pc), (s.symbol, s.offset, s.insn))
+    if n % 20 == 0:
+        every20[s.tid, s.index] = (s.symbol, s.insn, s.function)
+def threaded(fn, *args):
+    out = []
+    def run():
+        try:
+            fn(*args)
+        except Exception as e:
+            out.append(repr(e))
+    th = threading.Thread(target=run)
+    th.start()
+    return th, out
+stop, wrong = [], []
+def resolver():
+    while not stop:
+        for (pid, pc), v in seen.items():
+            r = t.resolve(pc, pid=pid)
+            if (r["symbol"], r["offset"], r["insn"]) != v:
+                wrong.append(hex(pc))
+th, err = threaded(resolver)
+n = sum(1 for _ in range(3) for s in t.steps())
+stop.append(1)
+th.join()
+print("thread resolve", n == 3 * kinds["Step"], err, wrong[:3])
+handed = queue.Queue(maxsize=64)
+def reader():
+    for s in iter(handed.get, None):
+        if (s.symbol, s.insn, s.function) != every20[s.tid, s.index]:
+            wrong.append(hex(s.pc))
+th, err = threaded(reader)
+for n, s in enumerate(t.steps()):
+    if n % 20 == 0:
+        handed.put(s)
+handed.put(None)
+th.join()
+print("thread events", err, wrong[:3])
+it, taken = t.steps(), []
+def take():
+    taken.append(sum(1 for s in it))
+ths = [threaded(take) for _ in range(2)]
+for th, err in ths:
+    th.join()
+print("thread loop", sum(taken) == kinds["Step"], ths[0][1] + ths[1][1])
 # filters and the window of open()
 c = pitrace.open(path, symbol="cmp")
 write("steps.cmp.py", ["%s|%s|%d" % (m, s, n) for (m, s), n in
@@ -175,6 +226,11 @@ expect_eq "profile()'s rows" "profile $(wc -l <profile.post) True True ProfileRo
 expect_eq "events kept from a loop" "kept True True" "$(grep '^kept' py.out)"
 expect_eq "a loop left early" "early True True" "$(grep '^early' py.out)"
 expect_eq "Ctrl-C in a loop" "ctrl-c 1000 True True" "$(grep '^ctrl-c' py.out)"
+expect_eq "resolve() on a thread while a loop runs" "thread resolve True [] []" \
+	"$(grep '^thread resolve' py.out)"
+expect_eq "a loop's events read on another thread" "thread events [] []" \
+	"$(grep '^thread events' py.out)"
+expect_eq "two threads taking from one loop" "thread loop True []" "$(grep '^thread loop' py.out)"
 expect_eq "calls of --symbol cmp" "cmp calls $(awk -F'|' '$1 == "cmp" { print $3 }' profile.post)" \
 	"$(grep '^cmp calls' py.out)"
 expect_eq "a window" "window 20000" "$(grep '^window' py.out)"

@@ -6,11 +6,12 @@
 # then the installed commands record and report a program whose count is
 # known by construction, man pages and bash completion are found where man
 # and bash-completion look, a program builds against libpitrace with
-# pkg-config (and one that reads a trace with its reader), dkms has built
-# and installed pitrace.ko for every kernel with headers (and rebuilds one
-# with dkms -k), and the 6.12 guest boots with the
-# module dkms built and runs tests/vm/cases/k05_modprobe.sh with the
-# installed commands.  Then the packages are purged and the host is checked
+# pkg-config (and one that reads a trace with its reader), python3 imports
+# the module and its tables are the installed post's reports (tables.py),
+# post script runs, dkms has built and installed pitrace.ko for every
+# kernel with headers (and rebuilds one with dkms -k), and the 6.12 guest
+# boots with the module dkms built and runs tests/vm/cases/k05_modprobe.sh
+# with the installed commands.  Then the packages are purged and the host is checked
 # to be as it was: nothing of pitrace left in dpkg, dkms, /usr/src or
 # /lib/modules.
 #
@@ -253,6 +254,19 @@ print(n[0])' "$WORK/loop.data" 2>&1)
 check python3-module "python3 read '$py_steps' steps of 30004" test "$py_steps" = 30004
 script_steps=$(post -i "$WORK/loop.data" script "$WORK/steps.py" 2>&1)
 check post-script "post script counted '$script_steps' steps of 30004" test "$script_steps" = 30004
+# Its tables are post's reports: t.profile(), t.counts(by="symbol") and t.arcs()
+# of the package's module match the package's post profile, counts --by symbol
+# and arc, on vm_loop's trace and on arc_basic's (calls and arcs).
+(cd "$WORK" && pitrace record -o calls.data -- "$PROGS/arc_basic") >"$WORK/record-calls.log" 2>&1
+rc=$?
+check record-calls "pitrace record arc_basic failed: $(tail -n 1 "$WORK/record-calls.log")" \
+	test $rc = 0
+(cd / && env -u PYTHONPATH -u LD_LIBRARY_PATH /usr/bin/python3 "$ROOT/tests/pkg/tables.py" \
+	--post /usr/bin/post --module-dir /usr/lib/python3/dist-packages \
+	"$WORK/loop.data" "$WORK/calls.data") >"$WORK/tables.log" 2>&1
+rc=$?
+check python3-tables "$(grep -v ', the same$' "$WORK/tables.log" | head -n 4 | tr '\n' ' ')" \
+	test $rc = 0
 
 # dkms built and installed the module for each kernel, from /usr/src.
 for k in $kernels; do
