@@ -161,6 +161,7 @@ $(foreach d,$(BIN) $(LIB),$(if $(filter $(ARCH),$(shell cat $(d)/.arch 2>/dev/nu
 	@echo "$(ARCH)" >$@
 
 $(O)/libcore.a: $(CORE_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(BIN)/pitrace: $(PITRACE_OBJ) $(O)/libcore.a $(BIN)/.arch

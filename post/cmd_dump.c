@@ -289,6 +289,60 @@ static void print_async(const struct step_item *it)
 		printf(" (%s)", arch_page_fault_describe(as.error, why, sizeof(why)));
 }
 
+/* An ATOMIC record: how a read-modify-write ended, where, after how many steps. */
+static void print_ctl_atomic(struct ctl_cursor *c)
+{
+	static const char *const kinds[] = { "stored", "failed", "left", "native", "inexact" };
+	uint64_t a = 0, b = 0, tm = 0;
+
+	ctl_get_uleb(c, &a);
+	ctl_get_u64(c, &tm);
+	ctl_get_uleb(c, &b);
+	printf("kind %" PRIu64 " (%s) pc %#" PRIx64 " steps %" PRIu64, a,
+	       a < 5 ? kinds[a] : "newer", tm, b);
+}
+
+/* A NATIVE record: code run untraced, from pc to end, and its steps when counted. */
+static void print_ctl_native(struct ctl_cursor *c)
+{
+	uint64_t a = 0, b = 0, tm = 0, end = 0, flags = 0;
+
+	ctl_get_uleb(c, &a);
+	ctl_get_u64(c, &tm);
+	ctl_get_u64(c, &end);
+	ctl_get_uleb(c, &flags);
+	ctl_get_uleb(c, &b);
+	printf("kind %" PRIu64 " (%s) pc %#" PRIx64 " end %#" PRIx64 " %s", a,
+	       a == PT_NATIVE_VDSO ? "vdso" : "newer", tm, end,
+	       flags & PT_NATIVE_RETURNED ? "returned" : "stopped");
+	if (flags & PT_NATIVE_COUNTED)
+		printf(" count %" PRIu64, b);
+	else
+		printf(" count unknown");
+}
+
+/* A FORK, EXEC or EXIT record: the task, its type's fields, the time (EXEC: the path). */
+static void print_ctl_task(const struct step_item *it, struct ctl_cursor *c)
+{
+	static const char *const fields[3][3] = {
+		{ "ppid", "ptid", "flags" }, { "old_tid" }, { "status", "steps" },
+	};
+	unsigned k = it->ctl_type - PT_CTL_FORK;
+	uint64_t a = 0, b = 0, tm = 0;
+
+	ctl_get_uleb(c, &a);
+	ctl_get_uleb(c, &b);
+	printf("pid %" PRIu64 " tid %" PRIu64, a, b);
+	for (unsigned i = 0; i < 3 && fields[k][i]; i++) {
+		ctl_get_uleb(c, &a);
+		printf(" %s %" PRIu64, fields[k][i], a);
+	}
+	ctl_get_u64(c, &tm);
+	printf(" time %" PRIu64, tm);
+	if (it->ctl_type == PT_CTL_EXEC)
+		printf(" path %.*s", (int)(c->end - c->p), (const char *)c->p);
+}
+
 static void print_ctl(const struct step_item *it)
 {
 	struct ctl_cursor c = { it->payload, it->payload + it->payload_len };
@@ -344,55 +398,17 @@ static void print_ctl(const struct step_item *it)
 		if (ctl_get_uleb(&c, &a) == 0)
 			printf(" counted %" PRIu64, a);
 		break;
-	case PT_CTL_ATOMIC: {
-		static const char *const kinds[] = { "stored", "failed", "left", "native",
-						     "inexact" };
-
-		ctl_get_uleb(&c, &a);
-		ctl_get_u64(&c, &tm);
-		ctl_get_uleb(&c, &b);
-		printf("kind %" PRIu64 " (%s) pc %#" PRIx64 " steps %" PRIu64, a,
-		       a < 5 ? kinds[a] : "newer", tm, b);
+	case PT_CTL_ATOMIC:
+		print_ctl_atomic(&c);
 		break;
-	}
-	case PT_CTL_NATIVE: {
-		uint64_t end = 0, flags = 0;
-
-		ctl_get_uleb(&c, &a);
-		ctl_get_u64(&c, &tm);
-		ctl_get_u64(&c, &end);
-		ctl_get_uleb(&c, &flags);
-		ctl_get_uleb(&c, &b);
-		printf("kind %" PRIu64 " (%s) pc %#" PRIx64 " end %#" PRIx64 " %s", a,
-		       a == PT_NATIVE_VDSO ? "vdso" : "newer", tm, end,
-		       flags & PT_NATIVE_RETURNED ? "returned" : "stopped");
-		if (flags & PT_NATIVE_COUNTED)
-			printf(" count %" PRIu64, b);
-		else
-			printf(" count unknown");
+	case PT_CTL_NATIVE:
+		print_ctl_native(&c);
 		break;
-	}
 	case PT_CTL_FORK:
 	case PT_CTL_EXEC:
-	case PT_CTL_EXIT: {
-		static const char *const fields[3][3] = {
-			{ "ppid", "ptid", "flags" }, { "old_tid" }, { "status", "steps" },
-		};
-		unsigned k = it->ctl_type - PT_CTL_FORK;
-
-		ctl_get_uleb(&c, &a);
-		ctl_get_uleb(&c, &b);
-		printf("pid %" PRIu64 " tid %" PRIu64, a, b);
-		for (unsigned i = 0; i < 3 && fields[k][i]; i++) {
-			ctl_get_uleb(&c, &a);
-			printf(" %s %" PRIu64, fields[k][i], a);
-		}
-		ctl_get_u64(&c, &tm);
-		printf(" time %" PRIu64, tm);
-		if (it->ctl_type == PT_CTL_EXEC)
-			printf(" path %.*s", (int)(c.end - c.p), (const char *)c.p);
+	case PT_CTL_EXIT:
+		print_ctl_task(it, &c);
 		break;
-	}
 	default:
 		printf("type %u, %zu bytes of payload (newer than this post)", it->ctl_type,
 		       it->payload_len);

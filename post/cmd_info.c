@@ -490,15 +490,101 @@ static bool stream_steps(const struct trace *t, size_t i, uint64_t *steps, bool 
 	return true;
 }
 
+/* What the step streams add up to. */
+struct stream_totals {
+	uint64_t steps, bytes;
+	size_t nr, damaged;	  /* streams, damaged ones */
+	bool ok;		  /* every stream could be read */
+};
+
+/* Each stream read through, its line (or row) given, added to *st and *ac. */
+static void info_streams(const struct trace *t, int format, struct tabout *tab,
+			 struct async_counts *ac, struct stream_totals *st)
+{
+	st->nr = trace_nr_streams(t);
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct trace_stream_info *si = trace_stream(t, i);
+		uint64_t steps;
+		char damage[256];
+		bool zstd, cut, good = stream_steps(t, i, &steps, &zstd, &cut, damage,
+						    sizeof(damage), ac);
+
+		if (format != TAB_TEXT)
+			tab_stream(tab, si->name, steps, si->file_size, zstd, damage, cut);
+		else
+			print_stream(si->name, steps, si->file_size, zstd, damage, cut);
+		st->ok &= good;
+		st->damaged += damage[0] != '\0';
+		st->steps += steps;
+		st->bytes += si->file_size;
+	}
+}
+
+/* The streams' totals and the records counted in them, after the streams' lines (or rows). */
+static void info_totals(struct tabout *tab, int format, const struct trace_info *in,
+			const struct async_counts *ac, const struct stream_totals *st)
+{
+	if (format != TAB_TEXT) {
+		tab_rows_end(tab);
+		tab_fact_u64(tab, "stream_steps", st->steps);
+		tab_fact_u64(tab, "stream_bytes", st->bytes);
+		tab_records(tab, in, ac);
+		return;
+	}
+	if (st->nr > 1) {
+		printf("  %-14s %12" PRIu64 " steps %12" PRIu64 " bytes", "all", st->steps,
+		       st->bytes);
+		if (st->steps)
+			printf(" %6.2f bytes/step", (double)st->bytes / (double)st->steps);
+		putchar('\n');
+	}
+	print_async(ac);
+	print_atomic(ac);
+	print_native(ac);
+	print_gaps(ac);
+	print_restored(in, ac);
+}
+
+/*
+ * Whether the streams are whole and hold the steps the header counts:
+ * a difference is a warning, an error in a complete trace of format 6 or
+ * later; damage is an error, a warning with --force.
+ */
+static bool info_verdict(const struct trace *t, const struct trace_info *in, int format,
+			 const struct stream_totals *st, bool force)
+{
+	bool ok = st->ok;
+
+	if (ok && !st->damaged && st->steps != in->totals.steps) {
+		if (format == TAB_TEXT)
+			printf("%-12s the streams hold %" PRIu64 " steps, the header says %"
+			       PRIu64 "\n", "warning:", st->steps, in->totals.steps);
+		/* format 6 promises they agree in a complete trace */
+		if (in->version >= PT_FORMAT_CHECKED && !trace_cut_short(t) && !force) {
+			pr_err("%s/%s: TOTALS counts %" PRIu64 " steps, the streams hold %" PRIu64
+			       " (--force reads them as they are)", trace_dir(t), PT_FILE_HEADER,
+			       in->totals.steps, st->steps);
+			ok = false;
+		}
+	}
+	if (st->damaged && !force) {
+		pr_err("%s: %zu damaged step stream%s (see above; --force reads up to the damage)",
+		       trace_dir(t), st->damaged, st->damaged > 1 ? "s" : "");
+		ok = false;
+	} else if (st->damaged) {
+		pr_warn("%s: %zu damaged step stream%s (see above); reading up to the damage",
+			trace_dir(t), st->damaged, st->damaged > 1 ? "s" : "");
+	}
+	return ok;
+}
+
 int cmd_info(int argc, char **argv, struct post_opts *opts)
 {
 	static struct async_counts ac;
 	const struct trace_info *in;
 	struct trace *t;
-	uint64_t all_steps = 0, all_bytes = 0;
-	size_t nr_streams;
-	size_t damaged = 0;
-	bool ok = true;
+	struct stream_totals st = { .ok = true };
+	bool ok;
 
 	bool read = false;
 	int format = TAB_TEXT;
@@ -529,62 +615,9 @@ int cmd_info(int argc, char **argv, struct post_opts *opts)
 	} else {
 		print_header(t, in);
 	}
-	nr_streams = trace_nr_streams(t);
-	for (size_t i = 0; i < nr_streams; i++) {
-		const struct trace_stream_info *si = trace_stream(t, i);
-		uint64_t steps;
-		char damage[256];
-		bool zstd, cut, good = stream_steps(t, i, &steps, &zstd, &cut, damage,
-						    sizeof(damage), &ac);
-
-		if (format != TAB_TEXT)
-			tab_stream(&tab, si->name, steps, si->file_size, zstd, damage, cut);
-		else
-			print_stream(si->name, steps, si->file_size, zstd, damage, cut);
-		ok &= good;
-		damaged += damage[0] != '\0';
-		all_steps += steps;
-		all_bytes += si->file_size;
-	}
-	if (format != TAB_TEXT) {
-		tab_rows_end(&tab);
-		tab_fact_u64(&tab, "stream_steps", all_steps);
-		tab_fact_u64(&tab, "stream_bytes", all_bytes);
-		tab_records(&tab, in, &ac);
-	} else if (nr_streams > 1) {
-		printf("  %-14s %12" PRIu64 " steps %12" PRIu64 " bytes", "all", all_steps,
-		       all_bytes);
-		if (all_steps)
-			printf(" %6.2f bytes/step", (double)all_bytes / (double)all_steps);
-		putchar('\n');
-	}
-	if (format == TAB_TEXT) {
-		print_async(&ac);
-		print_atomic(&ac);
-		print_native(&ac);
-		print_gaps(&ac);
-		print_restored(in, &ac);
-	}
-	if (ok && !damaged && all_steps != in->totals.steps) {
-		if (format == TAB_TEXT)
-				printf("%-12s the streams hold %" PRIu64 " steps, the header says %"
-			       PRIu64 "\n", "warning:", all_steps, in->totals.steps);
-		/* format 6 promises they agree in a complete trace */
-		if (in->version >= PT_FORMAT_CHECKED && !trace_cut_short(t) && !opts->force) {
-			pr_err("%s/%s: TOTALS counts %" PRIu64 " steps, the streams hold %" PRIu64
-			       " (--force reads them as they are)", trace_dir(t), PT_FILE_HEADER,
-			       in->totals.steps, all_steps);
-			ok = false;
-		}
-	}
-	if (damaged && !opts->force) {
-		pr_err("%s: %zu damaged step stream%s (see above; --force reads up to the damage)",
-		       trace_dir(t), damaged, damaged > 1 ? "s" : "");
-		ok = false;
-	} else if (damaged) {
-		pr_warn("%s: %zu damaged step stream%s (see above); reading up to the damage",
-			trace_dir(t), damaged, damaged > 1 ? "s" : "");
-	}
+	info_streams(t, format, &tab, &ac, &st);
+	info_totals(&tab, format, in, &ac, &st);
+	ok = info_verdict(t, in, format, &st, opts->force);
 	trace_close(t);
 	if (read && (ok || opts->force) && read_pass(opts, &tab))
 		ok = false;

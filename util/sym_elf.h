@@ -127,4 +127,27 @@ size_t sym_module_read(const struct sym_module *m, uint64_t vaddr, uint8_t *buf,
 /* The build-id note of an open ELF; its length or 0. */
 size_t sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size);
 
+/*
+ * Between the parts of a module's tables only (util/sym_elf*.c):
+ * util/sym_elf.c finds and opens its files and answers its lookups;
+ * util/sym_elf_symtab.c makes its function table from the symbol tables
+ * and the PLT; util/sym_elf_stripped.c adds functions for code no symbol
+ * names.
+ */
+
+/* s, interned in *tp (made on first use): equal strings share memory.  NULL: out of memory. */
+const char *sym_strtab_intern(struct sym_strtab **tp, const char *s);
+
+/* The section of elf (NULL: none) named name, its header in *shdr; NULL if there is none. */
+Elf_Scn *sym_elf_section(Elf *elf, const char *name, GElf_Shdr *shdr);
+
+/* m's functions and aliases from its symbol tables and PLT (sym_elf_symtab.c). */
+void sym_elf_load_symbols(struct sym_module *m);
+
+/* Where main is in a program no symbol names it in; 0 when unknown (sym_elf_stripped.c). */
+uint64_t sym_elf_stripped_main(const struct sym_module *m);
+
+/* Functions from the unwind table for code no symbol covers (main at main_addr, 0 none). */
+void sym_elf_add_fde_functions(struct sym_module *m, uint64_t main_addr);
+
 #endif /* PT_SYM_ELF_H */
