@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The pitrace module's event objects (Step, Call, ...): their attributes, and run()'s callbacks. */
-#include "python/internal.h"
+#include "python/pyt_internal.h"
 
 #include <structmember.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The pitrace module's loops (t.steps() and others): a pass on a thread of its own. */
-#include "python/internal.h"
+#include "python/pyt_internal.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The pitrace module: its init, pitrace.open() and the Trace type on libpitrace's reader. */
-#include "python/internal.h"
+#include "python/pyt_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

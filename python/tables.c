@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The pitrace module's tables (t.profile() and others): post's reports as rows, to_pandas(). */
-#include "python/internal.h"
+#include "python/pyt_internal.h"
 
 #include <structmember.h>
 #include <stddef.h>
