@@ -697,7 +697,7 @@ static int load_tasks(struct trace *t)
 	char *path = path_join(t->dir, PT_FILE_TASKS);
 	size_t len, off, rec_off, cap = 0, verified = 0, checked_end, crc_upto = 0;
 	uint32_t crc = (uint32_t)crc32(0, NULL, 0);
-	bool checked, stopped = false;
+	bool checked, stopped = false, partial = false;
 	int r, ret = -1;
 
 	if (!path)
@@ -716,7 +716,9 @@ static int load_tasks(struct trace *t)
 		if (r < 0) {
 			stopped = true;
 			if (trace_cut_short(t)) {
-				/* a recorder that died while writing its last record */
+				/* a recorder that died while writing its last record
+				 * (or, followed, is writing it) */
+				partial = true;
 				pr_dbg("%s: ends in a partial record at byte %zu (cut short)", path,
 				       rec_off);
 				break;
@@ -761,9 +763,13 @@ static int load_tasks(struct trace *t)
 			goto out;
 		t->nr_tasks = verified;
 	}
-	t->tasks_checked = checked && !stopped;
-	t->tasks_end = checked_end;
-	t->tasks_crc = (uint32_t)crc32(crc, t->tasks_data + crc_upto, (uInt)(checked_end - crc_upto));
+	/* followed, the file is read on from its last CHECK (not after damage) */
+	t->tasks_checked = checked && (!stopped || partial);
+	if (t->tasks_checked) {
+		t->tasks_end = checked_end;
+		t->tasks_crc = (uint32_t)crc32(crc, t->tasks_data + crc_upto,
+					       (uInt)(checked_end - crc_upto));
+	}
 	ret = build_threads(t);
 out:
 	free(path);
