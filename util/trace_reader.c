@@ -55,7 +55,7 @@ struct trace {
 	bool counted_seen;
 	uint8_t *tasks_data;	  /* the tasks file; task strings point into it */
 	struct trace_task_rec *tasks;
-	size_t nr_tasks;
+	size_t nr_tasks, tasks_cap;
 	struct thread_entry *threads; /* sorted by tid */
 	size_t nr_threads;
 	struct trace_stream_info **streams; /* each where it stays: followed, more come */
@@ -770,6 +770,7 @@ static int load_tasks(struct trace *t)
 		t->tasks_crc = (uint32_t)crc32(crc, t->tasks_data + crc_upto,
 					       (uInt)(checked_end - crc_upto));
 	}
+	t->tasks_cap = cap;
 	ret = build_threads(t);
 out:
 	free(path);
@@ -1095,7 +1096,7 @@ static int keep_tasks_read(struct trace *t, uint8_t *buf)
 static int follow_tasks(struct trace *t)
 {
 	char *path = path_join(t->dir, PT_FILE_TASKS);
-	size_t len, off = 0, crc_upto = 0, taken = 0, cap = t->nr_tasks, whole = t->nr_tasks;
+	size_t len, off = 0, crc_upto = 0, taken = 0, whole = t->nr_tasks;
 	uint32_t crc = t->tasks_crc;
 	const struct pt_rec_header *rh;
 	uint8_t *buf = NULL;
@@ -1135,7 +1136,7 @@ static int follow_tasks(struct trace *t)
 		}
 		if (rh->type != PT_TASK_CHECK) {
 			rec.offset = t->tasks_end + at;
-			if (add_task(t, &rec, &cap) < 0) {
+			if (add_task(t, &rec, &t->tasks_cap) < 0) {
 				ret = -1;
 				break;
 			}
