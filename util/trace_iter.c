@@ -758,7 +758,8 @@ again:
 	}
 	if (it->held_state == 2)
 		return 0;
-	if (it->follow && it->held.kind == TEV_STEP && it->held.index + it->held_run.n > it->limit) {
+	if (it->follow && it->held.kind == TEV_STEP &&
+	    it->held.index + it->held_run.n > it->limit) {
 		/* a task placed inside the rest may not be on disk yet */
 		split_run(it, &it->held, &it->held_run, (size_t)(it->limit - it->held.index), ev,
 			  run);
