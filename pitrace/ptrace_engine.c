@@ -288,6 +288,8 @@ void pte_sync_streams(struct engine *e, uint64_t now)
 	for (struct thread *t = e->threads; t; t = t->next)
 		if (t->stream)
 			tw_stream_flush(t->stream);
+	/* a reader following the recording may now take every step before this one */
+	tw_synced(e->tw);
 }
 
 /* A thread that may block was resumed, or has stopped (or is gone). */

@@ -265,22 +265,22 @@ static PyObject *py_open(PyObject *self, PyObject *args, PyObject *kw)
 	static const char *const keywords[] = {
 		"path", "symfs", "buildid_dir", "debug_dir", "vmlinux", "force", "no_demangle",
 		"keep_plt", "threads", "pid", "tid", "module", "symbol", "ring", "from_", "to",
-		"time_from", "time_to", NULL
+		"time_from", "time_to", "follow", NULL
 	};
 	struct ptr_open_options o = { .size = sizeof(o) };
 	struct ptr_filter f;
 	const char *path, *ring = NULL;
-	int force = 0, no_demangle = 0, keep_plt = 0, err;
+	int force = 0, no_demangle = 0, keep_plt = 0, follow = 0, err;
 	unsigned long long from = 0, to = UINT64_MAX, time_from = 0, time_to = UINT64_MAX;
 	struct ptr_reader *r;
 
 	(void)self;
 	ptr_filter_init(&f);
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$zzzzpppIIIzzzKKKK:open", (char **)keywords,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$zzzzpppIIIzzzKKKKp:open", (char **)keywords,
 					 &path, &o.symfs, &o.buildid_dir, &o.debug_dir,
 					 &o.vmlinux, &force, &no_demangle, &keep_plt, &o.threads,
 					 &f.pid, &f.tid, &f.module, &f.symbol, &ring, &from, &to,
-					 &time_from, &time_to))
+					 &time_from, &time_to, &follow))
 		return NULL;
 	f.ring = ring_of(ring);
 	if (f.ring < 0)
@@ -293,7 +293,7 @@ static PyObject *py_open(PyObject *self, PyObject *args, PyObject *kw)
 	f.time_from = time_from;
 	f.time_to = time_to;
 	o.flags = (force ? PTR_OPEN_FORCE : 0) | (no_demangle ? PTR_OPEN_NO_DEMANGLE : 0) |
-		  (keep_plt ? PTR_OPEN_KEEP_STUBS : 0);
+		  (keep_plt ? PTR_OPEN_KEEP_STUBS : 0) | (follow ? PTR_OPEN_FOLLOW : 0);
 	Py_BEGIN_ALLOW_THREADS
 	r = ptr_open(path, &o, &err);
 	Py_END_ALLOW_THREADS

@@ -53,6 +53,7 @@ struct stream_reader {
 	size_t zret;		  /* last ZSTD_decompressStream result: 0 = frame complete */
 	uint64_t file_pos;	  /* bytes of the file consumed (for messages) */
 	bool input_eof;
+	bool zdry;		  /* zstd gave nothing since the input ran out */
 	uint8_t *buf;		  /* decoded stream bytes */
 	size_t cap, len, pos;
 	size_t blk_end;		  /* records before this offset in buf are verified */
@@ -171,10 +172,14 @@ static ssize_t sr_fill(struct stream_reader *r)
 			r->zin_len = (size_t)n;
 			r->zin_pos = 0;
 			r->input_eof = n == 0;
+			if (n)
+				r->zdry = false;
 		}
 		/* at the end of the file, zstd may still hold output it had no room
-		 * for, unless its frame is complete (and flushed: zret 0) */
-		if (r->zin_pos == r->zin_len && r->input_eof && r->zret == 0)
+		 * for, unless its frame is complete (and flushed: zret 0) or it gave
+		 * nothing since the input ran out (asked again and again without
+		 * input, a followed stream's, zstd takes it for an error) */
+		if (r->zin_pos == r->zin_len && r->input_eof && (r->zret == 0 || r->zdry))
 			return 0;
 		in = (ZSTD_inBuffer){ r->zin, r->zin_len, r->zin_pos };
 		r->zret = ZSTD_decompressStream(r->zstd, &out, &in);
@@ -189,8 +194,10 @@ static ssize_t sr_fill(struct stream_reader *r)
 			r->len += out.pos;
 			return (ssize_t)out.pos;
 		}
-		if (r->zin_pos == r->zin_len && r->input_eof)
+		if (r->zin_pos == r->zin_len && r->input_eof) {
+			r->zdry = true;
 			return 0;
+		}
 	}
 }
 

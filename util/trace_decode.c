@@ -27,7 +27,7 @@ struct dec_stream {
 };
 
 struct trace_decoder {
-	struct dec_stream *s;
+	struct dec_stream **s;	  /* each where it stays: the merge holds their chunks */
 	size_t n;
 	unsigned nr_threads;
 	pthread_t *threads;
@@ -35,6 +35,7 @@ struct trace_decoder {
 	pthread_cond_t work, ready;
 	bool stop;
 	bool bytes;		  /* bytes mode */
+	bool poll;		  /* a recording followed: never wait at the end of what is there */
 };
 
 unsigned decoder_default_threads(void)
@@ -194,7 +195,7 @@ static int chunk_add_step(struct dec_chunk *c, const struct step_item *si, uint6
  * Decode the stream's next chunk into c (no lock held: one thread per
  * stream); bytes mode: runs of steps as they are encoded.
  */
-static void decode_chunk(struct stream_reader *r, struct dec_chunk *c, bool bytes)
+static void decode_chunk(struct stream_reader *r, struct dec_chunk *c, bool bytes, bool poll)
 {
 	c->nr_pcs = c->nr_items = c->payload_len = c->nr_bytes = c->nr_evs = 0;
 	c->status = 1;
@@ -205,15 +206,18 @@ static void decode_chunk(struct stream_reader *r, struct dec_chunk *c, bool byte
 		int v;
 
 		/* a recording followed: what is decoded goes on before waiting for more */
-		stream_reader_set_nowait(r, c->nr_items > 0);
+		stream_reader_set_nowait(r, poll || c->nr_items > 0);
 		v = chunk_take_steps(r, c, bytes);
 		if (v < 0)
 			goto oom;
 		if (v)
 			continue;
 		v = stream_reader_next(r, &si, NULL);
-		if (v == 0 && stream_reader_paused(r))
+		if (v == 0 && stream_reader_paused(r)) {
+			if (!c->nr_items)
+				c->status = DEC_PAUSED;	/* polled: the merge decides */
 			break;	/* not the end: the next chunk waits */
+		}
 		if (v <= 0) {
 			c->status = v;
 			break;
@@ -253,7 +257,7 @@ static void fill(struct trace_decoder *d, struct dec_stream *s)
 
 	s->busy = true;
 	pthread_mutex_unlock(&d->lock);
-	decode_chunk(s->r, c, d->bytes);
+	decode_chunk(s->r, c, d->bytes, d->poll);
 	pthread_mutex_lock(&d->lock);
 	s->busy = false;
 	s->ready++;
@@ -273,7 +277,7 @@ static struct dec_stream *pick(struct trace_decoder *d)
 	struct dec_stream *best = NULL;
 
 	for (size_t i = 0; i < d->n; i++) {
-		struct dec_stream *s = &d->s[i];
+		struct dec_stream *s = d->s[i];
 
 		if (!fillable(s))
 			continue;
@@ -303,6 +307,25 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Stream i reads r: its chunks' room; -1 out of memory. */
+static int stream_init(struct trace_decoder *d, size_t i, struct stream_reader *r)
+{
+	d->s[i] = calloc(1, sizeof(*d->s[i]));
+	if (!d->s[i])
+		return -1;
+	d->s[i]->r = r;
+	stream_reader_set_bytes(r, d->bytes);
+	for (int k = 0; k <= QUEUE; k++) {
+		struct dec_chunk *c = &d->s[i]->chunk[k];
+
+		c->pcs = malloc(CHUNK_PCS * sizeof(*c->pcs));
+		c->items = malloc(CHUNK_ITEMS * sizeof(*c->items));
+		if (!c->pcs || !c->items)
+			return -1;
+	}
+	return 0;
+}
+
 struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned threads,
 				  bool bytes)
 {
@@ -318,18 +341,9 @@ struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned t
 	if (!d->s)
 		goto err;
 	d->n = n;
-	for (size_t i = 0; i < n; i++) {
-		d->s[i].r = r[i];
-		stream_reader_set_bytes(r[i], bytes);
-		for (int k = 0; k <= QUEUE; k++) {
-			struct dec_chunk *c = &d->s[i].chunk[k];
-
-			c->pcs = malloc(CHUNK_PCS * sizeof(*c->pcs));
-			c->items = malloc(CHUNK_ITEMS * sizeof(*c->items));
-			if (!c->pcs || !c->items)
-				goto err;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if (stream_init(d, i, r[i]) < 0)
+			goto err;
 	/* the merge's thread decodes too: threads - 1 workers, none for one stream */
 	if (threads > 1 && n > 0) {
 		d->threads = calloc(threads - 1, sizeof(*d->threads));
@@ -350,9 +364,42 @@ err:
 	return NULL;
 }
 
+void decoder_set_poll(struct trace_decoder *d, bool poll)
+{
+	pthread_mutex_lock(&d->lock);
+	d->poll = poll;
+	pthread_mutex_unlock(&d->lock);
+}
+
+int decoder_add(struct trace_decoder *d, struct stream_reader *r)
+{
+	struct dec_stream **n;
+
+	if (d->nr_threads) {
+		pr_err("internal error: a stream added while threads decode ahead");
+		return -1;
+	}
+	n = realloc(d->s, (d->n + 1) * sizeof(*n));
+	if (!n) {
+		stream_reader_close(r);
+		goto err;
+	}
+	d->s = n;
+	d->s[d->n++] = NULL;	/* (decoder_free frees what stream_init got) */
+	if (stream_init(d, d->n - 1, r) < 0) {
+		if (!d->s[d->n - 1])
+			stream_reader_close(r);	/* else decoder_free closes it */
+		goto err;
+	}
+	return 0;
+err:
+	pr_err("out of memory setting up a stream's decoder");
+	return -1;
+}
+
 const struct dec_chunk *decoder_next(struct trace_decoder *d, size_t i)
 {
-	struct dec_stream *s = &d->s[i];
+	struct dec_stream *s = d->s[i];
 	const struct dec_chunk *c;
 
 	pthread_mutex_lock(&d->lock);
@@ -387,9 +434,9 @@ void decoder_settle(struct trace_decoder *d)
 		bool busy = false;
 
 		for (size_t i = 0; i < d->n && !todo; i++) {
-			busy |= d->s[i].busy;
-			if (fillable(&d->s[i]))
-				todo = &d->s[i];
+			busy |= d->s[i]->busy;
+			if (fillable(d->s[i]))
+				todo = d->s[i];
 		}
 		if (todo)
 			fill(d, todo);
@@ -412,14 +459,19 @@ void decoder_free(struct trace_decoder *d)
 	for (unsigned k = 0; k < d->nr_threads; k++)
 		pthread_join(d->threads[k], NULL);
 	for (size_t i = 0; i < d->n && d->s; i++) {
-		stream_reader_close(d->s[i].r);
+		struct dec_stream *s = d->s[i];
+
+		if (!s)
+			continue;
+		stream_reader_close(s->r);
 		for (int k = 0; k <= QUEUE; k++) {
-			free(d->s[i].chunk[k].pcs);
-			free(d->s[i].chunk[k].items);
-			free(d->s[i].chunk[k].payload);
-			free(d->s[i].chunk[k].bytes);
-			free(d->s[i].chunk[k].evs);
+			free(s->chunk[k].pcs);
+			free(s->chunk[k].items);
+			free(s->chunk[k].payload);
+			free(s->chunk[k].bytes);
+			free(s->chunk[k].evs);
 		}
+		free(s);
 	}
 	free(d->s);
 	free(d->threads);

@@ -17,6 +17,7 @@
 
 #define DEC_STEPS UINT32_MAX	  /* dec_item.ctl_type of a run of steps, decoded */
 #define DEC_BYTES (UINT32_MAX - 1) /* ... of a run of steps as encoded (bytes mode) */
+#define DEC_PAUSED 2		  /* dec_chunk.status: none, nothing more on disk yet */
 
 struct dec_item {
 	uint32_t ctl_type;	  /* enum pt_ctl_type, DEC_STEPS or DEC_BYTES */
@@ -49,7 +50,8 @@ struct dec_chunk {
 	size_t nr_bytes, bytes_cap;
 	struct dec_event *evs;	  /* bytes mode: records inside runs of steps */
 	size_t nr_evs, evs_cap;
-	int status;		  /* 1 more chunks follow, 0 the stream ended, -1 failed */
+	int status;		  /* 1 more chunks follow, 0 the stream ended, -1 failed,
+				   * DEC_PAUSED nothing more yet (decoder_set_poll) */
 	uint64_t offset;	  /* bytes of the stream's file read up to the chunk's end
 				   * (a compressed file's compressed bytes: for progress) */
 };
@@ -62,6 +64,14 @@ struct trace_decoder;
  */
 struct trace_decoder *decoder_new(struct stream_reader **r, size_t n, unsigned threads,
 				  bool bytes);
+/*
+ * A recording followed: at the end of what is on disk a stream's chunk is
+ * an empty one of status DEC_PAUSED at once, instead of waiting for more;
+ * the merge asks again when it will.  (Off: streams wait as they did.)
+ */
+void decoder_set_poll(struct trace_decoder *d, bool poll);
+/* One more stream, the last; only with threads 1.  0, or -1 after an error (said). */
+int decoder_add(struct trace_decoder *d, struct stream_reader *r);
 /* The stream's next chunk, waiting for it; the one before is given back. */
 const struct dec_chunk *decoder_next(struct trace_decoder *d, size_t stream);
 /*

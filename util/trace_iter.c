@@ -27,6 +27,10 @@ struct iter_stream {
 	uint64_t time_ns;
 	uint64_t key;		  /* seq (per-thread) or time (per-CPU) it resumes at */
 	bool done;
+	bool started;		  /* a record of it was read */
+	bool waiting;		  /* followed: nothing more on disk, its next record
+				   * (a SWITCH, or END) is placed at key or later */
+	bool polling;		  /* followed: picked to see if it has more */
 	bool has_pending;	  /* the record it stopped at, applied when resumed */
 	unsigned pending_type;
 	uint8_t pending[64];
@@ -56,6 +60,8 @@ struct trace_iter {
 	size_t n;
 	struct iter_stream *cur;
 	bool by_time;		  /* per-CPU streams: merge by time */
+	bool follow;		  /* a recording followed (trace_follow_limit) */
+	uint64_t limit;		  /* ... every record placed before this step is on disk */
 	size_t next_task;
 	uint64_t index;		  /* steps merged so far */
 	uint64_t counted;	  /* the sum of the COUNT records merged so far */
@@ -103,6 +109,70 @@ static void raise_fd_limit(size_t need)
 		pr_dbg("cannot raise the open file limit to %zu: %s", need + 64, strerror(errno));
 }
 
+/* Stream i of the trace as it->s[i]: its reader, or NULL (said). */
+static struct stream_reader *stream_init(struct trace_iter *it, size_t i)
+{
+	struct iter_stream *s = &it->s[i];
+
+	s->info = trace_stream(it->t, i);
+	it->total_bytes += s->info->file_size;
+	if (s->info->per_cpu)
+		it->by_time = true;
+	s->r = trace_stream_open(it->t, i);
+	if (!s->info->per_cpu) {
+		s->tid = s->info->id;
+		s->pid = trace_pid_of(it->t, s->tid);
+		if (!s->pid)
+			s->pid = s->tid;
+	}
+	return s->r;
+}
+
+/* The streams the recorder made since (trace_follow_refresh), after the others. */
+static int add_streams(struct trace_iter *it)
+{
+	size_t n = trace_nr_streams(it->t), cur = it->cur ? (size_t)(it->cur - it->s) : 0;
+	struct iter_stream *s;
+
+	if (n == it->n)
+		return 0;
+	raise_fd_limit(n);
+	s = realloc(it->s, n * sizeof(*s));
+	if (!s) {
+		pr_err("out of memory following the recording's new threads");
+		return -1;
+	}
+	memset(s + it->n, 0, (n - it->n) * sizeof(*s));
+	if (it->cur)
+		it->cur = &s[cur];
+	it->s = s;
+	for (; it->n < n; it->n++) {
+		struct stream_reader *r = stream_init(it, it->n);
+
+		if (!r || decoder_add(it->dec, r) < 0)
+			return -1;
+		pr_dbg("following %s too", it->s[it->n].info->name);
+	}
+	return 0;
+}
+
+/*
+ * Following a recording, the merge cannot tell yet what comes next: wait
+ * for the recorder, take what it added.  0, or -1 after an error (said).
+ */
+static int follow_wait(struct trace_iter *it)
+{
+	if (trace_follow_refresh(it->t) < 0 || add_streams(it) < 0)
+		return -1;
+	it->limit = trace_follow_limit(it->t);
+	if (it->limit == UINT64_MAX) {
+		/* over: the streams are read to their end, as a finished trace's */
+		it->follow = false;
+		decoder_set_poll(it->dec, false);
+	}
+	return 0;
+}
+
 struct trace_iter *trace_iter_new(struct trace *t)
 {
 	return trace_iter_new_threads(t, 0);
@@ -129,25 +199,18 @@ struct trace_iter *trace_iter_new_mode(struct trace *t, unsigned threads, bool b
 	if (!it->s || !r)
 		goto err;
 	for (size_t i = 0; i < it->n; i++) {
-		struct iter_stream *s = &it->s[i];
-
-		s->info = trace_stream(t, i);
-		it->total_bytes += s->info->file_size;
-		if (s->info->per_cpu)
-			it->by_time = true;
-		r[i] = s->r = trace_stream_open(t, i);
+		r[i] = stream_init(it, i);
 		if (!r[i])
 			goto err;
-		if (!s->info->per_cpu) {
-			s->tid = s->info->id;
-			s->pid = trace_pid_of(t, s->tid);
-			if (!s->pid)
-				s->pid = s->tid;
-		}
 	}
+	it->limit = trace_follow_limit(t);
+	it->follow = it->limit != UINT64_MAX;
+	if (it->follow)
+		threads = 1;	/* streams come and go on the merge's thread */
 	it->dec = decoder_new(r, it->n, threads ? threads : decoder_default_threads(), bytes);
 	if (!it->dec)
 		goto err;
+	decoder_set_poll(it->dec, it->follow);
 	free(r);
 	return it;
 err:
@@ -381,6 +444,16 @@ static int inner_events(struct trace_iter *it, const struct iter_stream *s,
 	return 0;
 }
 
+/* On a tie: a stream waiting for more (it may hold the key), else the first in stream order. */
+static bool goes_before(const struct iter_stream *a, const struct iter_stream *b)
+{
+	if (a->waiting != b->waiting)
+		return a->waiting;
+	if (a->info->per_cpu != b->info->per_cpu)
+		return b->info->per_cpu;
+	return a->info->id < b->info->id;
+}
+
 /* Pick the stream that goes next: the lowest key, first in stream order on ties. */
 static struct iter_stream *pick_stream(struct trace_iter *it)
 {
@@ -391,13 +464,16 @@ static struct iter_stream *pick_stream(struct trace_iter *it)
 
 		if (s->done)
 			continue;
-		if (!best || s->key < best->key)
+		if (!best || s->key < best->key || (s->key == best->key && goes_before(s, best)))
 			best = s;
 	}
 	return best;
 }
 
-/* The stream's next record: 1 with *item, 0 the stream ended, -1 it failed. */
+/*
+ * The stream's next record: 1 with *item, 0 the stream ended, -1 it failed,
+ * DEC_PAUSED (followed) nothing more on disk yet.
+ */
 static int stream_item(struct trace_iter *it, struct iter_stream *s, const struct dec_item **item)
 {
 	while (!s->c || s->item == s->c->nr_items) {
@@ -405,8 +481,36 @@ static int stream_item(struct trace_iter *it, struct iter_stream *s, const struc
 			return s->c->status;
 		s->c = decoder_next(it->dec, (size_t)(s - it->s));
 		s->item = s->step = 0;
+		if (s->c->status == DEC_PAUSED)
+			return DEC_PAUSED;
 	}
+	s->started = true;
+	s->polling = false;
 	*item = &s->c->items[s->item];
+	return 1;
+}
+
+/*
+ * Followed, stream s (it->cur) has nothing more on disk: 1 when it waits
+ * aside (another stream goes on), 0 when the merge must wait for the
+ * recorder.  Every record placed before it->limit is on disk, so s's next
+ * one is placed at the limit or later; one placed where the merge is would
+ * come next, so while the merge is at the limit, s goes on.  A stream
+ * picked to see (polling) has its next record a SWITCH or END, placed no
+ * sooner than the merge is: it waits aside if that tells more than before.
+ */
+static int stream_paused(struct trace_iter *it, struct iter_stream *s)
+{
+	uint64_t bound = it->limit > it->index ? it->limit : it->index;
+
+	if (!s->polling && it->index >= it->limit)
+		return 0;
+	if (s->polling && s->waiting && bound <= s->key)
+		return 0;
+	s->waiting = true;
+	s->polling = false;
+	s->key = bound;
+	it->cur = NULL;
 	return 1;
 }
 
@@ -421,10 +525,19 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev, stru
 		int r;
 
 		if (!s) {
-			s = it->cur = pick_stream(it);
+			s = pick_stream(it);
+			if (it->follow && (!s || (s->has_pending && s->key >= it->limit))) {
+				/* a stream not on disk yet may hold records placed before */
+				if (follow_wait(it) < 0)
+					return -1;
+				continue;
+			}
 			if (!s)
 				return 0;
-			if (s->has_pending) {
+			it->cur = s;
+			if (!s->started || s->waiting) {
+				s->polling = true;	/* what comes next, if it is there */
+			} else if (s->has_pending) {
 				s->has_pending = false;
 				if (!it->by_time && s->pending_type == PT_CTL_SWITCH &&
 				    s->key != it->index)
@@ -437,6 +550,12 @@ static int next_stream_event(struct trace_iter *it, struct trace_event *ev, stru
 			}
 		}
 		r = stream_item(it, s, &item);
+		if (r == DEC_PAUSED) {
+			if (it->follow && !stream_paused(it, s) && follow_wait(it) < 0)
+				return -1;
+			continue;
+		}
+		s->waiting = false;
 		if (r < 0) {
 			report_damage(it, s);
 			return -1;
@@ -575,12 +694,25 @@ static void split_run(const struct trace_iter *it, struct trace_event *hev, stru
 	h->n -= k;
 }
 
+/*
+ * Followed: are the task records that may go before the held event (or
+ * inside its run of steps, up to the limit) all on disk?  Those of a seq
+ * below the limit are.
+ */
+static bool held_ready(const struct trace_iter *it)
+{
+	if (it->held.kind == TEV_STEP)
+		return it->held.index < it->limit;
+	return it->held.index <= it->limit;
+}
+
 /* The next event as the streams and tasks have it, a run of steps in *run. */
 static int next_event_raw(struct trace_iter *it, struct trace_event *ev, struct iter_run *run)
 {
 	run->n = 0;
 	if (it->failed)
 		return -1;
+again:
 	if (it->held_state == 0) {
 		int r = next_stream_event(it, &it->held, &it->held_run);
 
@@ -593,6 +725,13 @@ static int next_event_raw(struct trace_iter *it, struct trace_event *ev, struct 
 			return -1;
 		}
 		it->held_state = r ? 1 : 2;
+	}
+	if (it->follow && it->held_state == 1 && !held_ready(it)) {
+		if (follow_wait(it) < 0) {
+			it->failed = true;
+			return -1;
+		}
+		goto again;
 	}
 	if (it->next_task < trace_nr_tasks(it->t)) {
 		const struct trace_task_rec *task = &trace_tasks(it->t)[it->next_task];
@@ -619,6 +758,13 @@ static int next_event_raw(struct trace_iter *it, struct trace_event *ev, struct 
 	}
 	if (it->held_state == 2)
 		return 0;
+	if (it->follow && it->held.kind == TEV_STEP &&
+	    it->held.index + it->held_run.n > it->limit) {
+		/* a task placed inside the rest may not be on disk yet */
+		split_run(it, &it->held, &it->held_run, (size_t)(it->limit - it->held.index), ev,
+			  run);
+		return 1;
+	}
 	*ev = it->held;
 	*run = it->held_run;
 	it->held_state = 0;

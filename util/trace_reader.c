@@ -40,6 +40,14 @@ struct trace {
 	bool force;
 	bool follow;		  /* TRACE_OPEN_FOLLOW of a trace in state recording */
 	bool follow_over;	  /* the recorder let go (or Ctrl-C): read what is there */
+	bool synced;		  /* the header has SYNCED (v9): new tasks and streams are
+				   * followed too (trace_follow_refresh) */
+	uint64_t synced_seq;	  /* its seq: every record placed before it is on disk */
+	size_t tasks_end;	  /* the tasks file's bytes read, to its last CHECK */
+	uint32_t tasks_crc;	  /* their CRC-32, for the CHECKs after them */
+	bool tasks_checked;	  /* it has CHECKs (v6): more can be read as it grows */
+	uint8_t **more_tasks;	  /* the tasks file's later reads: later tasks' strings */
+	size_t nr_more_tasks;
 	struct trace_info info;
 	char *strings[8];	  /* owned copies of info's string attributes */
 	struct strv argv, on_symbols, notes; /* info's lists */
@@ -47,10 +55,10 @@ struct trace {
 	bool counted_seen;
 	uint8_t *tasks_data;	  /* the tasks file; task strings point into it */
 	struct trace_task_rec *tasks;
-	size_t nr_tasks;
+	size_t nr_tasks, tasks_cap;
 	struct thread_entry *threads; /* sorted by tid */
 	size_t nr_threads;
-	struct trace_stream_info *streams;
+	struct trace_stream_info **streams; /* each where it stays: followed, more come */
 	size_t nr_streams;
 };
 
@@ -411,6 +419,15 @@ static void header_attr(struct trace *t, const struct pt_rec_header *rh)
 			t->counted_seen = plen >= sizeof(in->totals);
 		}
 		break;
+	case PT_ATTR_SYNCED:
+		if (plen >= sizeof(struct pt_attr_synced)) {
+			struct pt_attr_synced a;
+
+			memcpy(&a, p, sizeof(a));
+			t->synced = true;
+			t->synced_seq = a.seq;
+		}
+		break;
 	case PT_ATTR_NR_CPUS:
 		if (plen >= 4)
 			memcpy(&in->nr_cpus, p, 4);
@@ -603,6 +620,7 @@ static int build_threads(struct trace *t)
 {
 	size_t n = 0;
 
+	free(t->threads);	/* built again as the tasks file grows (followed) */
 	t->threads = calloc(t->nr_tasks ? 2 * t->nr_tasks : 1, sizeof(*t->threads));
 	if (!t->threads)
 		return -1;
@@ -679,7 +697,7 @@ static int load_tasks(struct trace *t)
 	char *path = path_join(t->dir, PT_FILE_TASKS);
 	size_t len, off, rec_off, cap = 0, verified = 0, checked_end, crc_upto = 0;
 	uint32_t crc = (uint32_t)crc32(0, NULL, 0);
-	bool checked, stopped = false;
+	bool checked, stopped = false, partial = false;
 	int r, ret = -1;
 
 	if (!path)
@@ -698,7 +716,9 @@ static int load_tasks(struct trace *t)
 		if (r < 0) {
 			stopped = true;
 			if (trace_cut_short(t)) {
-				/* a recorder that died while writing its last record */
+				/* a recorder that died while writing its last record
+				 * (or, followed, is writing it) */
+				partial = true;
 				pr_dbg("%s: ends in a partial record at byte %zu (cut short)", path,
 				       rec_off);
 				break;
@@ -743,6 +763,14 @@ static int load_tasks(struct trace *t)
 			goto out;
 		t->nr_tasks = verified;
 	}
+	/* followed, the file is read on from its last CHECK (not after damage) */
+	t->tasks_checked = checked && (!stopped || partial);
+	if (t->tasks_checked) {
+		t->tasks_end = checked_end;
+		t->tasks_crc = (uint32_t)crc32(crc, t->tasks_data + crc_upto,
+					       (uInt)(checked_end - crc_upto));
+	}
+	t->tasks_cap = cap;
 	ret = build_threads(t);
 out:
 	free(path);
@@ -777,18 +805,32 @@ static bool parse_stream_name(const char *name, bool *per_cpu, uint32_t *id)
 
 static int cmp_stream(const void *a, const void *b)
 {
-	const struct trace_stream_info *x = a, *y = b;
+	const struct trace_stream_info *x = *(struct trace_stream_info *const *)a;
+	const struct trace_stream_info *y = *(struct trace_stream_info *const *)b;
 
 	if (x->per_cpu != y->per_cpu)
 		return x->per_cpu ? 1 : -1;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static bool stream_known(const struct trace *t, const struct trace_stream_info *si)
+{
+	for (size_t i = 0; i < t->nr_streams; i++)
+		if (t->streams[i]->id == si->id && t->streams[i]->per_cpu == si->per_cpu)
+			return true;
+	return false;
+}
+
+/*
+ * The step streams, sorted; called again while following, the ones made
+ * since, after those (sorted among themselves): trace_stream(t, i) stays.
+ */
 static int list_streams(struct trace *t)
 {
 	DIR *d = opendir(t->dir);
 	struct dirent *e;
-	size_t cap = 0;
+	size_t cap = t->nr_streams, first = t->nr_streams;
+	struct trace_stream_info *copy;
 
 	if (!d) {
 		pr_err("cannot read %s: %s", t->dir, strerror(errno));
@@ -798,7 +840,7 @@ static int list_streams(struct trace *t)
 		struct trace_stream_info si = { 0 };
 		struct stat st;
 
-		if (!parse_stream_name(e->d_name, &si.per_cpu, &si.id))
+		if (!parse_stream_name(e->d_name, &si.per_cpu, &si.id) || stream_known(t, &si))
 			continue;
 		si.path = path_join(t->dir, e->d_name);
 		if (!si.path)
@@ -821,7 +863,7 @@ static int list_streams(struct trace *t)
 			continue;
 		}
 		if (t->nr_streams == cap) {
-			struct trace_stream_info *n;
+			struct trace_stream_info **n;
 
 			cap = cap ? cap * 2 : 16;
 			n = realloc(t->streams, cap * sizeof(*n));
@@ -832,11 +874,18 @@ static int list_streams(struct trace *t)
 			}
 			t->streams = n;
 		}
-		t->streams[t->nr_streams++] = si;
+		copy = malloc(sizeof(*copy));
+		if (!copy) {
+			free(si.path);
+			closedir(d);
+			return -1;
+		}
+		*copy = si;
+		t->streams[t->nr_streams++] = copy;
 	}
 	closedir(d);
-	if (t->nr_streams > 1)
-		qsort(t->streams, t->nr_streams, sizeof(*t->streams), cmp_stream);
+	if (t->nr_streams - first > 1)
+		qsort(t->streams + first, t->nr_streams - first, sizeof(*t->streams), cmp_stream);
 	return 0;
 }
 
@@ -960,21 +1009,210 @@ struct trace *trace_open_flags(const char *dir, unsigned flags)
 	return trace_open_common(dir, flags & TRACE_OPEN_FORCE);
 }
 
-/* The recording is over: the final header's state becomes the trace's. */
+/* A string attribute of n's (t->strings[idx], in *slot) becomes t's. */
+static void adopt_string(struct trace *t, const struct trace *n, size_t idx, const char **slot)
+{
+	char *v = n->strings[idx] ? strdup(n->strings[idx]) : NULL;
+
+	if (!v)
+		return;
+	free(t->strings[idx]);
+	t->strings[idx] = v;
+	*slot = v;
+}
+
+/* The recording is over: the final header's state, totals and end become the trace's. */
 static void follow_end(struct trace *t)
 {
 	struct trace *n = trace_open_common(t->dir, t->force);
-	char *state = n ? strdup(n->info.state) : NULL;
 
-	trace_close(n);
-	if (state) {
-		free(t->strings[4]);
-		t->strings[4] = state;
-		t->info.state = state;
+	if (n) {
+		adopt_string(t, n, 4, &t->info.state);
+		adopt_string(t, n, 7, &t->info.end_reason);
+		t->info.stop = n->info.stop;
+		t->info.totals = n->info.totals;
+		t->totals_seen = n->totals_seen;
+		t->counted_seen = n->counted_seen;
 	}
+	trace_close(n);
 	if (!strcmp(t->info.state, PT_STATE_RECORDING))
 		pr_err("%s: the recorder ended without finishing the trace (killed?): what it "
 		       "wrote is read", t->dir);
+}
+
+/*
+ * The header's SYNCED seq now (the recorder renames a new header into
+ * place: it is whole; one that fails its CHECK, rewritten in place on a
+ * full filesystem, is taken next time).  0 when there is none.
+ */
+static uint64_t header_synced(const struct trace *t)
+{
+	char *path = path_join(t->dir, PT_FILE_HEADER);
+	const struct pt_rec_header *rh;
+	struct pt_file_header h;
+	uint64_t seq = 0, found = 0;
+	size_t len, off = sizeof(h);
+	uint8_t *data;
+
+	log_quiet++;	/* (the recorder rewrites it: read again next time) */
+	if (path && trace_load_file(path, PT_KIND_HEADER, &h, &data, &len) == 0) {
+		while (trace_next_record(data, len, &off, &rh) == 1) {
+			size_t plen = rh->size - sizeof(*rh), at = off - rh->size;
+			uint32_t want;
+
+			if (rh->type == PT_ATTR_SYNCED && plen >= sizeof(struct pt_attr_synced))
+				memcpy(&found, rh + 1, sizeof(found));
+			if (rh->type == PT_ATTR_CHECK && plen >= sizeof(want)) {
+				memcpy(&want, rh + 1, sizeof(want));
+				if (want == (uint32_t)crc32(0, data, (uInt)at))
+					seq = found;
+				break;
+			}
+		}
+		free(data);
+	}
+	log_quiet--;
+	free(path);
+	return seq;
+}
+
+/* Keep a later read of the tasks file (its tasks' strings point into it); -1 out of memory. */
+static int keep_tasks_read(struct trace *t, uint8_t *buf)
+{
+	uint8_t **n = realloc(t->more_tasks, (t->nr_more_tasks + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	t->more_tasks = n;
+	t->more_tasks[t->nr_more_tasks++] = buf;
+	return 0;
+}
+
+/*
+ * The records the tasks file gained since it was read, each taken once a
+ * CHECK after it holds (the recorder writes a record and its CHECK in one
+ * write: a read may end between the two).  0, or -1 after an error (said).
+ */
+static int follow_tasks(struct trace *t)
+{
+	char *path = path_join(t->dir, PT_FILE_TASKS);
+	size_t len, off = 0, crc_upto = 0, taken = 0, whole = t->nr_tasks;
+	uint32_t crc = t->tasks_crc;
+	const struct pt_rec_header *rh;
+	uint8_t *buf = NULL;
+	bool damaged = false;
+	struct stat st;
+	ssize_t got;
+	int fd, ret = -1;
+
+	if (!path)
+		return -1;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		pr_err("cannot read %s: %s", path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+	if ((uint64_t)st.st_size <= t->tasks_end)
+		goto out;
+	len = (size_t)st.st_size - t->tasks_end;
+	buf = malloc(len + 1);
+	got = buf ? pread(fd, buf, len, (off_t)t->tasks_end) : -1;
+	if (got < 0) {
+		pr_err("cannot read %s: %s", path, buf ? strerror(errno) : "out of memory");
+		ret = -1;
+		goto out;
+	}
+	len = (size_t)got;
+	while (trace_next_record(buf, len, &off, &rh) == 1) {
+		struct trace_task_rec rec;
+		size_t at = off - rh->size;
+
+		if (trace_task_decode(rh, &rec) < 0) {
+			damaged = true;
+			ret = file_damage(t, path, "up to there", "malformed %s record at byte %zu",
+					  trace_task_type_name(rh->type), t->tasks_end + at);
+			break;
+		}
+		if (rh->type != PT_TASK_CHECK) {
+			rec.offset = t->tasks_end + at;
+			if (add_task(t, &rec, &t->tasks_cap) < 0) {
+				ret = -1;
+				break;
+			}
+			continue;
+		}
+		crc = (uint32_t)crc32(crc, buf + crc_upto, (uInt)(at - crc_upto));
+		crc_upto = at;
+		if (crc != rec.check.crc32) {
+			damaged = true;
+			ret = file_damage(t, path, "up to there",
+					  "checksum mismatch: corrupt data in bytes %zu-%zu",
+					  t->tasks_end + taken, t->tasks_end + at - 1);
+			break;
+		}
+		whole = t->nr_tasks;
+		taken = off;
+	}
+	t->nr_tasks = whole;	/* records without their CHECK yet: next time */
+	if (ret < 0)
+		goto out;
+	if (damaged)
+		t->tasks_checked = false;	/* (--force) read no further */
+	if (taken) {
+		t->tasks_crc = (uint32_t)crc32(crc, buf + crc_upto, (uInt)(taken - crc_upto));
+		t->tasks_end += taken;
+		if (keep_tasks_read(t, buf) < 0) {
+			ret = -1;
+			goto out;
+		}
+		buf = NULL;
+		ret = build_threads(t);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	free(path);
+	return ret;
+}
+
+uint64_t trace_follow_limit(const struct trace *t)
+{
+	return t->follow && t->synced && !t->follow_over ? t->synced_seq : UINT64_MAX;
+}
+
+/* What the recorder added: the tasks file's records, the streams it made. */
+static int follow_more(struct trace *t)
+{
+	if (t->tasks_checked && follow_tasks(t) < 0)
+		return -1;
+	return list_streams(t);
+}
+
+int trace_follow_refresh(struct trace *t)
+{
+	uint64_t seq;
+
+	if (t->follow_over || !t->follow || !t->synced)
+		return 0;
+	if (!td_lock_holder(t->dir)) {
+		/* let go: the last of what it wrote, then its final header */
+		int ret = follow_more(t);
+
+		t->follow_over = true;
+		follow_end(t);
+		return ret;
+	}
+	if (!follow_nap()) {
+		t->follow_over = true;	/* Ctrl-C: what is there is read; the caller sees it */
+		return 0;
+	}
+	/* the header first: what it says is on disk is, when the rest is read */
+	seq = header_synced(t);
+	if (seq > t->synced_seq)
+		t->synced_seq = seq;
+	return follow_more(t);
 }
 
 int trace_follow_wait(void *trace)
@@ -1014,11 +1252,16 @@ void trace_close(struct trace *t)
 	strv_free(&t->argv);
 	strv_free(&t->on_symbols);
 	strv_free(&t->notes);
-	for (size_t i = 0; i < t->nr_streams; i++)
-		free(t->streams[i].path);
+	for (size_t i = 0; i < t->nr_streams; i++) {
+		free(t->streams[i]->path);
+		free(t->streams[i]);
+	}
 	free(t->streams);
 	free(t->tasks);
 	free(t->tasks_data);
+	for (size_t i = 0; i < t->nr_more_tasks; i++)
+		free(t->more_tasks[i]);
+	free(t->more_tasks);
 	free(t->threads);
 	free(t->dir);
 	free(t);
@@ -1100,7 +1343,7 @@ size_t trace_nr_streams(const struct trace *t)
 
 const struct trace_stream_info *trace_stream(const struct trace *t, size_t i)
 {
-	return i < t->nr_streams ? &t->streams[i] : NULL;
+	return i < t->nr_streams ? t->streams[i] : NULL;
 }
 
 void trace_say_stream_damage(const char *path, const char *what, size_t more, bool force)
@@ -1123,14 +1366,14 @@ struct stream_reader *trace_stream_open(const struct trace *t, size_t i)
 
 	if (i >= t->nr_streams)
 		return NULL;
-	r = stream_reader_open_quiet(t->streams[i].path, t->force);
+	r = stream_reader_open_quiet(t->streams[i]->path, t->force);
 	if (!r)
 		return NULL;
 	stream_reader_set_force(r, t->force);
 	stream_reader_set_cut_short(r, trace_cut_short(t));
 	if (t->follow)
 		stream_reader_set_follow(r, trace_follow_wait, (void *)t);
-	stream_reader_expect(r, t, &t->streams[i]);
+	stream_reader_expect(r, t, t->streams[i]);
 	return r;
 }
 

@@ -58,8 +58,10 @@ struct trace *trace_open(const char *dir);
  * (post script --follow).  Its name's lock (DIR.lock, trace_dir.h) held
  * means a recorder writes it: the open waits while the name is not yet a
  * trace in state recording, and its streams wait for more at their end
- * (trace_follow_wait) until the lock is let go.  A finished trace is read
- * as without it.
+ * (trace_follow_wait) until the lock is let go; with a recorder that says
+ * how far its files are whole (SYNCED, v9), the merge waits instead, and
+ * takes new tasks and streams as they come (trace_follow_refresh).  A
+ * finished trace is read as without it.
  */
 #define TRACE_OPEN_FOLLOW (1u << 1)
 struct trace *trace_open_flags(const char *dir, unsigned flags);
@@ -80,6 +82,22 @@ bool trace_cut_short(const struct trace *t);
  * waiting ends the wait as if the recording were over.
  */
 int trace_follow_wait(void *trace);
+/*
+ * TRACE_OPEN_FOLLOW of a recorder that says how far its files are whole
+ * (the header's SYNCED, v9): every record placed before this step is on
+ * disk, in streams trace_stream lists and in trace_tasks; UINT64_MAX once
+ * the recording is over (or for a trace not so followed).
+ */
+uint64_t trace_follow_limit(const struct trace *t);
+/*
+ * ... then, at the merge's say: wait a little, then take what the recorder
+ * added: the tasks file's new records (trace_tasks may move; the strings
+ * stay), its new streams (after the others: trace_stream(t, i) of every
+ * earlier i stays) and the new limit.  Once the recorder let go: all it
+ * wrote, and the final header's state and totals.  Ctrl-C while waiting:
+ * the recording is taken as over.  0, or -1 after an error (said).
+ */
+int trace_follow_refresh(struct trace *t);
 /* After a pass whose streams all ended: wait for the recorder to let go, take the final state. */
 void trace_follow_finish(struct trace *t);
 const char *trace_dir(const struct trace *t);

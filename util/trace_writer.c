@@ -44,6 +44,7 @@ struct trace_writer {
 	uint32_t tasks_crc;	  /* CRC-32 of those bytes (PT_TASK_CHECK) */
 	uint64_t last_task_time, last_task_seq; /* of the last record, for its CHECK */
 	size_t header_room;	  /* size of the header file (with its padding) */
+	struct pt_attr_synced synced; /* the last SYNCED the header got (tw_synced) */
 	uint64_t steps;
 	uint64_t counted;	  /* steps counted by COUNT records, all streams */
 	uint64_t lost;
@@ -491,6 +492,20 @@ int tw_set_attr(struct trace_writer *tw, unsigned type, const void *data, size_t
 	return 0;
 }
 
+/* The attribute is gone from the header written next. */
+static void drop_attr(struct trace_writer *tw, unsigned type)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < tw->nr_attrs; i++) {
+		if (tw->attrs[i].type == type)
+			free(tw->attrs[i].data);
+		else
+			tw->attrs[n++] = tw->attrs[i];
+	}
+	tw->nr_attrs = n;
+}
+
 int tw_set_attr_str(struct trace_writer *tw, unsigned type, const char *s)
 {
 	return tw_set_attr(tw, type, s, strlen(s) + 1);
@@ -696,6 +711,19 @@ int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len,
 				       (uInt)(sizeof(struct pt_rec_header) + sizeof(check)));
 	free(buf);
 	return 0;
+}
+
+int tw_synced(struct trace_writer *tw)
+{
+	struct pt_attr_synced a = { tw->steps, tw->tasks_size, tw_now_ns() };
+
+	/* nothing new: a reader already knows (a thread blocking again and again) */
+	if (tw->error || (tw->synced.seq == a.seq && tw->synced.tasks_bytes == a.tasks_bytes))
+		return 0;
+	tw->synced = a;
+	if (tw_set_attr(tw, PT_ATTR_SYNCED, &a, sizeof(a)) < 0)
+		return -1;
+	return tw_write_header(tw, PT_STATE_RECORDING);
 }
 
 uint64_t tw_total_steps(const struct trace_writer *tw)
@@ -1031,6 +1059,7 @@ int tw_close(struct trace_writer *tw, const char *state)
 		state = PT_STATE_INTERRUPTED;
 		ret = -1;
 	}
+	drop_attr(tw, PT_ATTR_SYNCED);	/* for a recording in progress only */
 	if (tw_write_header(tw, state) < 0)
 		ret = -1;
 	free_writer(tw);

@@ -125,6 +125,14 @@ int tw_write_header(struct trace_writer *tw, const char *state);
 int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len,
 	    const char *str);
 
+/*
+ * Every stream's buffered steps just went to disk (tw_stream_flush on each):
+ * the header is rewritten with a SYNCED attribute saying so (format.h), for
+ * a reader following the recording.  Not when nothing was added since the
+ * last time.  0 or -1 (said).
+ */
+int tw_synced(struct trace_writer *tw);
+
 /* The totals the header gets: steps on disk, lost ones, threads, processes. */
 void tw_get_totals(const struct trace_writer *tw, struct pt_attr_totals *t);
 

@@ -57,8 +57,13 @@
  *   8: the END_REASON attribute: why the recording ended (the traced
  *      processes exited, a --max-steps or --duration limit, a signal).
  *      Older readers skip it, so MIN_READER stays 3.
+ *   9: the SYNCED attribute: while recording, the header is rewritten each
+ *      time every stream's buffered steps went to disk, saying up to which
+ *      step the streams and the tasks file are whole, so that a reader
+ *      following the recording orders new threads' steps right.  Older
+ *      readers skip it, so MIN_READER stays 3.
  */
-#define PT_FORMAT_VERSION 8
+#define PT_FORMAT_VERSION 9
 #define PT_FORMAT_MIN_READER 3
 /* The first version whose files carry CHECK records in header and tasks. */
 #define PT_FORMAT_CHECKED 6
@@ -147,6 +152,7 @@ enum pt_attr_type {
 	PT_ATTR_RESTORED = 18,	  /* u64: steps the recorder restored after late step traps
 				   * (RESTORED records); present: it checked every step (v7) */
 	PT_ATTR_END_REASON = 19,  /* string: PT_END_* (v8) */
+	PT_ATTR_SYNCED = 20,	  /* struct pt_attr_synced: while recording (v9) */
 };
 
 /*
@@ -194,6 +200,21 @@ struct pt_attr_totals {
 	uint32_t processes;	  /* processes seen */
 	uint64_t counted;	  /* v6: steps counted by COUNT records, all streams
 				   * (older writers' TOTALS end before it) */
+} __attribute__((packed));
+
+/*
+ * PT_ATTR_SYNCED (v9): written while recording, each time the recorder put
+ * every stream's buffered steps on disk; the final header has none.  Every
+ * record of every stream placed before step seq (a control record is placed
+ * at the step that follows it), and every task record of a seq below it, is
+ * on disk: the tasks file has at least tasks_bytes whole bytes, and each
+ * stream with such records exists.  Records placed at seq or after may be
+ * there too, or not yet.
+ */
+struct pt_attr_synced {
+	uint64_t seq;		  /* steps recorded in the whole trace then */
+	uint64_t tasks_bytes;	  /* the tasks file's size then */
+	uint64_t time_ns;	  /* CLOCK_MONOTONIC then */
 } __attribute__((packed));
 
 /* The size of TOTALS before version 6 (without counted). */

@@ -71,10 +71,12 @@ const char *ptr_strerror(int err);
 #define PTR_OPEN_NO_DEMANGLE (1u << 1) /* C++ names as in the symbol table (--no-demangle) */
 #define PTR_OPEN_KEEP_STUBS (1u << 2)  /* PLT stubs are functions of their own (--plt keep) */
 /*
- * A trace still being recorded is read as it is written, and a pass ends
- * with the recording (post script --follow; docs/reader.md).  Once the
- * recording is over, ptr_get_trace_info's state is the final one: still
- * "recording" when the recorder died without finishing the trace.
+ * A trace still being recorded is read as it is written, threads and
+ * libraries that come later too, and a pass ends with the recording, its
+ * events those of the finished trace (post script --follow;
+ * docs/reader.md).  Once the recording is over, ptr_get_trace_info's
+ * state is the final one: still "recording" when the recorder died
+ * without finishing the trace.
  */
 #define PTR_OPEN_FOLLOW (1u << 3)
 
