@@ -63,6 +63,10 @@ static const struct ptr_location *event_locate(EventObject *e, uint32_t pid, uin
 {
 	int err;
 
+	if (!e->t->r) {		/* loc's strings were the reader's */
+		PyErr_SetString(PyExc_ValueError, "pitrace: the trace is closed");
+		return NULL;
+	}
 	if (e->have_loc && e->gen == e->t->gen)
 		return &e->loc;
 	pyt_reader_wait(e->t);
@@ -72,6 +76,10 @@ static const struct ptr_location *event_locate(EventObject *e, uint32_t pid, uin
 		PyErr_Format(PyExc_RuntimeError, "pitrace: cannot resolve %#llx: %s",
 			     (unsigned long long)pc, ptr_strerror(err));
 		return NULL;
+	}
+	if (e->loc.text) {
+		snprintf(e->text, sizeof(e->text), "%s", e->loc.text);
+		e->loc.text = e->text;
 	}
 	e->have_loc = true;
 	e->gen = e->t->gen;
