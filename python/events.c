@@ -73,8 +73,11 @@ static const struct ptr_location *event_locate(EventObject *e, uint32_t pid, uin
 	e->loc.size = sizeof(e->loc);
 	err = ptr_resolve(e->t->r, pid, pc, kernel, &e->loc);
 	if (err < 0) {
-		PyErr_Format(PyExc_RuntimeError, "pitrace: cannot resolve %#llx: %s",
-			     (unsigned long long)pc, ptr_strerror(err));
+		char where[24];	/* PyErr_Format knows no %llx */
+
+		snprintf(where, sizeof(where), "%#llx", (unsigned long long)pc);
+		PyErr_Format(PyExc_RuntimeError, "pitrace: cannot resolve %s: %s", where,
+			     ptr_strerror(err));
 		return NULL;
 	}
 	if (e->loc.text) {
