@@ -184,7 +184,7 @@ static PyMethodDef trace_methods[] = {
 	{ "resolve", (PyCFunction)(void (*)(void))trace_resolve, METH_VARARGS | METH_KEYWORDS,
 	  "resolve(pc, pid=0, kernel=False): module, symbol, offset, file, line, insn of pc." },
 	{ "info", (PyCFunction)trace_info, METH_NOARGS, "The trace's header." },
-	{ "stats", (PyCFunction)trace_stats, METH_NOARGS, "How the last finished pass went (kept while another runs)." },
+	{ "stats", (PyCFunction)trace_stats, METH_NOARGS, "How the last pass that ended went." },
 	{ "close", (PyCFunction)trace_close, METH_NOARGS, "Close the trace." },
 	{ "steps", (PyCFunction)pyt_trace_steps, METH_NOARGS,
 	  "steps(): an iterator over every step (pitrace.Step), in order." },
