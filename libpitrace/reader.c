@@ -39,9 +39,9 @@ struct ptr_reader {
 	struct session_source src;
 	char *dir, *symfs, *buildid_dir, *debug_dir, *vmlinux;
 	struct session *s;	  /* the last pass's (or ptr_open's: fresh) */
-	bool fresh;		  /* s has run no pass and has no filter */
+	bool fresh;		  /* s has run no pass, has no filter and took no task record */
 	bool in_pass;
-	bool have_stats;
+	bool have_stats;	  /* stats: the last finished pass's, kept while another runs */
 	/* the pass in progress */
 	struct ptr_callbacks cb;
 	void *ctx;
@@ -139,7 +139,6 @@ static int reader_session(struct ptr_reader *r, struct pass_filter *pf)
 	r->s = s;
 	r->pf = *pf;
 	r->cf = NULL;
-	r->have_stats = false;
 	r->fresh = false;
 	return 0;
 }
@@ -630,6 +629,27 @@ static const struct cf_consumer_ops calls_ops = {
 	.push = on_push, .pop = on_pop, .replay = on_replay,
 };
 
+/*
+ * Run the pass's session; its figures replace the last pass's only at its
+ * end, so that ptr_get_pass_stats answers about a finished pass while
+ * this one runs (from a callback, or between a loop's batches).
+ */
+static int reader_run_session(struct ptr_reader *r)
+{
+	int st;
+
+	memset(&r->pass, 0, sizeof(r->pass));
+	st = session_run(r->s);
+	r->stats = (struct ptr_pass_stats){
+		.size = sizeof(r->stats), .steps = r->pass.steps,
+		.steps_in_window = session_steps_in_window(r->s),
+		.steps_single = r->pass.steps_single, .calls_whole = r->pass.calls_whole,
+		.steps_whole = r->pass.steps_whole, .cpu_seconds = session_pass_cpu(r->s),
+	};
+	r->have_stats = true;
+	return st;
+}
+
 static int reader_pass(struct ptr_reader *r)
 {
 	bool steps = r->cb.step || r->cb.syscall;
@@ -642,15 +662,7 @@ static int reader_pass(struct ptr_reader *r)
 	r->fn_filter = r->pf.f.module || r->pf.f.symbol || r->pf.f.ring;
 	if (r->nr_code)		/* site ids are the pass's session's */
 		memset(r->code, 0, r->nr_code * sizeof(*r->code));
-	memset(&r->pass, 0, sizeof(r->pass));
-	st = session_run(r->s);
-	r->stats = (struct ptr_pass_stats){
-		.size = sizeof(r->stats), .steps = r->pass.steps,
-		.steps_in_window = session_steps_in_window(r->s),
-		.steps_single = r->pass.steps_single, .calls_whole = r->pass.calls_whole,
-		.steps_whole = r->pass.steps_whole, .cpu_seconds = session_pass_cpu(r->s),
-	};
-	r->have_stats = true;
+	st = reader_run_session(r);
 	if (st)
 		return PTR_ERR_RUNTIME;
 	return r->stop;
@@ -731,6 +743,32 @@ int ptr_get_func(struct ptr_reader *r, uint32_t id, struct ptr_func *out)
 	return 0;
 }
 
+/*
+ * The engine ptr_resolve looks addresses up with: the pass's, or the last
+ * pass's (a counts table's session has none: it is made now, its address
+ * space being the pass's), or before any pass the trace's address space
+ * at its end, every task record applied to ptr_open's session.  That
+ * session has then taken task records: a pass opens a session of its own.
+ */
+static struct callflow *resolve_engine(struct ptr_reader *r)
+{
+	const struct trace_task_rec *recs;
+	struct cf_source src;
+	size_t n;
+
+	if (!r->cf)
+		r->cf = session_callflow(r->s);
+	if (!r->cf || !r->fresh)
+		return r->cf;
+	recs = trace_tasks(session_trace(r->s));
+	n = trace_nr_tasks(session_trace(r->s));
+	cf_sites_source(session_sites(r->s), &src);
+	for (size_t i = 0; i < n; i++)
+		src.task(src.ctx, &recs[i]);
+	r->fresh = false;
+	return r->cf;
+}
+
 int ptr_resolve(struct ptr_reader *r, uint32_t pid, uint64_t pc, int kernel,
 		struct ptr_location *out)
 {
@@ -740,11 +778,11 @@ int ptr_resolve(struct ptr_reader *r, uint32_t pid, uint64_t pc, int kernel,
 
 	if (!r || !out)
 		return PTR_ERR_USAGE;
-	if (r->fresh || !r->cf)
-		return PTR_ERR_STATE;
 	size = out->size;
 	if (size < sizeof(uint32_t))
 		return PTR_ERR_VERSION;
+	if (!resolve_engine(r))
+		return PTR_ERR_RUNTIME;
 	in = cf_sites_info(session_sites(r->s), r->cf, pid, pc, kernel ? 1 : 0);
 	l.func = in->site.fn;
 	l.module = in->module;
@@ -1009,7 +1047,7 @@ static int table_counts(struct table_pass *p, enum counts_by by)
 
 	counts_sym_resolver(&res, &arg);
 	c = counts_new(&o, &res);
-	if (!c || session_add_consumer(p->r->s, &ops, c) < 0 || session_run(p->r->s))
+	if (!c || session_add_consumer(p->r->s, &ops, c) < 0 || reader_run_session(p->r))
 		goto out;
 	for (size_t k = 0; k < nc; k++)
 		p->r->count_cols[k] = cols[k];
@@ -1037,7 +1075,7 @@ static int table_flow(struct table_pass *p, const char *table)
 
 	r->cf = session_callflow(r->s);
 	p->arcs = r->cf ? arcs_new(r->cf) : NULL;
-	if (!p->arcs || session_run(r->s))
+	if (!p->arcs || reader_run_session(r))
 		goto out;
 	p->fn_filter = r->pf.f.module || r->pf.f.symbol || r->pf.f.ring;
 	if (!strcmp(table, "profile"))

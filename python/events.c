@@ -63,15 +63,26 @@ static const struct ptr_location *event_locate(EventObject *e, uint32_t pid, uin
 {
 	int err;
 
+	if (!e->t->r) {		/* loc's strings were the reader's */
+		PyErr_SetString(PyExc_ValueError, "pitrace: the trace is closed");
+		return NULL;
+	}
 	if (e->have_loc && e->gen == e->t->gen)
 		return &e->loc;
 	pyt_reader_wait(e->t);
 	e->loc.size = sizeof(e->loc);
 	err = ptr_resolve(e->t->r, pid, pc, kernel, &e->loc);
 	if (err < 0) {
-		PyErr_Format(PyExc_RuntimeError, "pitrace: cannot resolve %#llx: %s",
-			     (unsigned long long)pc, ptr_strerror(err));
+		char where[24];	/* PyErr_Format knows no %llx */
+
+		snprintf(where, sizeof(where), "%#llx", (unsigned long long)pc);
+		PyErr_Format(PyExc_RuntimeError, "pitrace: cannot resolve %s: %s", where,
+			     ptr_strerror(err));
 		return NULL;
+	}
+	if (e->loc.text) {
+		snprintf(e->text, sizeof(e->text), "%s", e->loc.text);
+		e->loc.text = e->text;
 	}
 	e->have_loc = true;
 	e->gen = e->t->gen;

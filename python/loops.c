@@ -420,15 +420,18 @@ PyObject *pyt_trace_events(TraceObject *t, PyObject *args, PyObject *kw)
 	return iter_new(t, mask);
 }
 
-/* After a wait its loop may have ended and another begun: look again until none has the reader. */
+/* After a wait another pass may have begun: look again until none has the reader. */
 void pyt_reader_wait(TraceObject *t)
 {
 	bool waited = true;
 
-	while (waited && t->loop) {
-		PyObject *it = Py_NewRef(t->loop);
+	while (waited) {
+		waited = pyt_table_wait(t);
+		if (t->loop) {
+			PyObject *it = Py_NewRef(t->loop);
 
-		waited = iter_wait_turn((IterObject *)it);
-		Py_DECREF(it);
+			waited = iter_wait_turn((IterObject *)it) || waited;
+			Py_DECREF(it);
+		}
 	}
 }

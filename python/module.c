@@ -127,7 +127,7 @@ static PyObject *trace_stats(TraceObject *t, PyObject *unused)
 	(void)unused;
 	pyt_reader_wait(t);
 	if (!t->r || ptr_get_pass_stats(t->r, &s) < 0)
-		return PyErr_Format(PyExc_RuntimeError, "pitrace: no pass has run");
+		return PyErr_Format(PyExc_RuntimeError, "pitrace: no pass has finished yet");
 	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:d}", "steps", (unsigned long long)s.steps,
 			     "steps_in_window", (unsigned long long)s.steps_in_window,
 			     "steps_single", (unsigned long long)s.steps_single, "calls_whole",
@@ -184,7 +184,7 @@ static PyMethodDef trace_methods[] = {
 	{ "resolve", (PyCFunction)(void (*)(void))trace_resolve, METH_VARARGS | METH_KEYWORDS,
 	  "resolve(pc, pid=0, kernel=False): module, symbol, offset, file, line, insn of pc." },
 	{ "info", (PyCFunction)trace_info, METH_NOARGS, "The trace's header." },
-	{ "stats", (PyCFunction)trace_stats, METH_NOARGS, "How the last pass went." },
+	{ "stats", (PyCFunction)trace_stats, METH_NOARGS, "How the last pass that ended went." },
 	{ "close", (PyCFunction)trace_close, METH_NOARGS, "Close the trace." },
 	{ "steps", (PyCFunction)pyt_trace_steps, METH_NOARGS,
 	  "steps(): an iterator over every step (pitrace.Step), in order." },

@@ -24,6 +24,8 @@ typedef struct {
 	char *module, *symbol;	  /* f's strings */
 	uint64_t gen;		  /* passes begun: what an event resolved is valid for */
 	bool in_pass;
+	bool in_table;		  /* a table pass runs (tables.c's lock): other threads wait */
+	unsigned long table_thread; /* the thread that runs it */
 	PyObject *loop;		  /* the loop whose pass runs, NULL none (borrowed: it holds t) */
 	PyObject *names;	  /* this pass's function names by id (None: not made yet) */
 	PyObject *cb[EV_KINDS];	  /* this pass's callbacks */
@@ -37,6 +39,7 @@ typedef struct {
 	uint64_t gen;		  /* t's pass that loc is of */
 	bool have_loc;
 	struct ptr_location loc;
+	char text[64];		  /* loc's disassembly: the reader's is overwritten by the next */
 	PyObject *path;		  /* a task's path, copied: the reader's lives for the callback */
 	union {
 		struct ptr_step step;
@@ -88,7 +91,8 @@ PyObject *pyt_trace_events(TraceObject *t, PyObject *args, PyObject *kw);
 /*
  * Before this thread uses t's reader: a loop's pass runs on a thread of
  * its own while the loop waits for a batch, so another Python thread
- * waits here (the GIL released) until the batch is handed over.
+ * waits here (the GIL released) until the batch is handed over; and
+ * until a table pass another thread runs is over (pyt_table_wait).
  */
 void pyt_reader_wait(TraceObject *t);
 
@@ -99,6 +103,13 @@ PyObject *pyt_trace_profile(TraceObject *t, PyObject *unused);
 PyObject *pyt_trace_arcs(TraceObject *t, PyObject *unused);
 PyObject *pyt_trace_tree(TraceObject *t, PyObject *args, PyObject *kw);
 PyObject *pyt_trace_counts(TraceObject *t, PyObject *args, PyObject *kw);
+
+/*
+ * A table pass holds the GIL but lets other Python threads in while it
+ * makes its rows: one of them waits here (the GIL released) until the
+ * pass is over; true when it had to wait.
+ */
+bool pyt_table_wait(TraceObject *t);
 
 #pragma GCC visibility pop
 

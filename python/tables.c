@@ -3,6 +3,7 @@
 #include "python/pyt_internal.h"
 
 #include <structmember.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -88,6 +89,38 @@ static int table_row(void *ctx, const struct ptr_row *row)
 	return 0;
 }
 
+/*
+ * Table passes in progress, any trace's: the flag changes under the lock
+ * (and the GIL), so that a waiter that saw it set, then let the GIL go,
+ * cannot miss its end.
+ */
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t table_done = PTHREAD_COND_INITIALIZER;
+
+static void table_busy(TraceObject *t, bool busy)
+{
+	pthread_mutex_lock(&table_lock);
+	t->in_table = busy;
+	t->table_thread = PyThread_get_thread_ident();
+	if (!busy)
+		pthread_cond_broadcast(&table_done);
+	pthread_mutex_unlock(&table_lock);
+}
+
+/* The pass's own thread (a signal handler's Python code there) does not wait for itself. */
+bool pyt_table_wait(TraceObject *t)
+{
+	if (!t->in_table || t->table_thread == PyThread_get_thread_ident())
+		return false;
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&table_lock);
+	while (t->in_table)
+		pthread_cond_wait(&table_done, &table_lock);
+	pthread_mutex_unlock(&table_lock);
+	Py_END_ALLOW_THREADS
+	return true;
+}
+
 /* The columns of a table with no rows: a row told with none. */
 static const char *const *empty_columns(const char *table, const char *by, size_t *n);
 
@@ -119,7 +152,9 @@ static PyObject *table_make(TraceObject *t, const char *table, const char *by, c
 	t->in_pass = true;
 	t->gen++;
 	Py_CLEAR(t->names);
+	table_busy(t, true);
 	err = ptr_table(t->r, &t->f, table, by, table_row, &b);
+	table_busy(t, false);
 	t->in_pass = false;
 	if (err > 0 && PyErr_Occurred()) {
 		Py_DECREF(b.tab);

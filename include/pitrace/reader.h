@@ -45,7 +45,7 @@ extern "C" {
 
 #define PTR_VERSION(major, minor) (((uint32_t)(major) << 16) | (uint32_t)(minor))
 #define PTR_VERSION_MAJOR 1
-#define PTR_VERSION_MINOR 1
+#define PTR_VERSION_MINOR 2
 #define PTR_VERSION_CURRENT PTR_VERSION(PTR_VERSION_MAJOR, PTR_VERSION_MINOR)
 
 /* The library's PTR_VERSION(major, minor). */
@@ -60,7 +60,7 @@ enum ptr_error {
 	PTR_ERR_RUNTIME = -1,	  /* the trace or its symbols could not be read (said on stderr) */
 	PTR_ERR_USAGE = -2,	  /* a bad argument: NULL, a bad name pattern (said on stderr) */
 	PTR_ERR_VERSION = -3,	  /* a struct's size is not one this library knows */
-	PTR_ERR_STATE = -4,	  /* not now: ptr_resolve before any pass, ptr_run inside one */
+	PTR_ERR_STATE = -4,	  /* not now: pass figures before a pass ended, ptr_run inside one */
 };
 /* "trace not readable", ...; "unknown error" for other values. */
 const char *ptr_strerror(int err);
@@ -354,7 +354,10 @@ struct ptr_callbacks {
 int ptr_run(struct ptr_reader *r, const struct ptr_filter *f, const struct ptr_callbacks *cb,
 	    void *ctx);
 
-/* How the last pass went. */
+/*
+ * How the last pass that ended went (ptr_run's or ptr_table's, stopped or
+ * not): while one runs, the one before's.  PTR_ERR_STATE before any ended.
+ */
 struct ptr_pass_stats {
 	uint32_t size;
 	uint32_t reserved;
@@ -406,9 +409,12 @@ struct ptr_location {
 
 /*
  * Resolve pc of process pid (kernel: 1 for kernel addresses) against the
- * address space as it is at this point of the pass (inside a callback),
- * or as the last pass left it.  PTR_ERR_STATE before the first pass.
- * Strings live until the next ptr_run or ptr_close.
+ * address space as it is at this point of the pass (inside a ptr_run
+ * callback), or as the last pass (ptr_run's or ptr_table's) left it, or
+ * before any pass as the trace leaves it, every task record applied
+ * (since 1.2: before, PTR_ERR_STATE then and after a counts table).
+ * Strings live until the next pass (ptr_run, ptr_table) or ptr_close;
+ * text until the next ptr_resolve.
  */
 int ptr_resolve(struct ptr_reader *r, uint32_t pid, uint64_t pc, int kernel,
 		struct ptr_location *out);

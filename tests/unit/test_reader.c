@@ -289,17 +289,15 @@ static void test_sizes(void)
 	ptr_close(t.r);
 }
 
-/* Addresses: after a pass, as it left the address space. */
-static void test_resolve(void)
+/* pc resolves to the caller's call (its symbol where the test program's code is readable). */
+static void resolve_caller(struct ptr_reader *r, uint64_t pc, const char *when)
 {
-	struct ptr_reader *r = open_trace();
 	struct ptr_location loc = { .size = sizeof(loc) };
-	uint64_t pc[NR_STEPS];
+	int err = ptr_resolve(r, PID, pc, 0, &loc);
 
-	steps_of(pc);
-	CU_ASSERT_EQUAL(ptr_resolve(r, PID, pc[1], 0, &loc), PTR_ERR_STATE);
-	CU_ASSERT_EQUAL(ptr_run(r, NULL, &calls_cb, &(struct told){ .r = r }), 0);
-	CU_ASSERT_EQUAL_FATAL(ptr_resolve(r, PID, pc[1], 0, &loc), 0);
+	if (err)
+		fprintf(stderr, "\nresolve %s: %s\n", when, ptr_strerror(err));
+	CU_ASSERT_EQUAL_FATAL(err, 0);
 #ifdef HAVE_CODE
 	CU_ASSERT_STRING_EQUAL(loc.symbol, "ut_reader_caller");
 	CU_ASSERT_EQUAL(loc.symbol_offset, 1);
@@ -308,10 +306,88 @@ static void test_resolve(void)
 	CU_ASSERT_EQUAL(loc.bytes[0], 0xe8);
 	CU_ASSERT_PTR_NOT_NULL(strstr(loc.text, "call"));
 #endif /* HAVE_CODE */
+}
+
+static int row_none(void *ctx, const struct ptr_row *row)
+{
+	(void)ctx;
+	(void)row;
+	return 0;
+}
+
+/* Addresses at any time: before any pass, after passes of every kind, stopped or not. */
+static void test_resolve(void)
+{
+	static const char *const tabs[][2] = {
+		{ "profile", NULL }, { "arcs", NULL }, { "tree", "merged" }, { "counts", "line" },
+	};
+	struct ptr_reader *r = open_trace();
+	struct ptr_location loc = { .size = sizeof(loc) };
+	uint64_t pc[NR_STEPS];
+
+	steps_of(pc);
+	resolve_caller(r, pc[1], "before any pass");
+	CU_ASSERT_EQUAL(ptr_run(r, NULL, &calls_cb, &(struct told){ .r = r }), 0);
+	resolve_caller(r, pc[1], "after a pass");
+	for (size_t k = 0; k < sizeof(tabs) / sizeof(tabs[0]); k++) {
+		CU_ASSERT_EQUAL(ptr_table(r, NULL, tabs[k][0], tabs[k][1], row_none, NULL), 0);
+		resolve_caller(r, pc[1], tabs[k][0]);
+	}
+	CU_ASSERT_EQUAL(ptr_run(r, NULL, &calls_cb, &(struct told){ .r = r, .stop_at_call = 7 }),
+			7);
+	resolve_caller(r, pc[1], "after a stopped pass");
 	CU_ASSERT_EQUAL(ptr_resolve(r, PID + 1, 0x1000, 0, &loc), 0);
 	CU_ASSERT_STRING_EQUAL(loc.module, "[unknown]");
 	CU_ASSERT_PTR_NULL(loc.symbol);
 	ptr_close(r);
+	/* a pass after resolving before any: the address space built once, every event told */
+	r = open_trace();
+	resolve_caller(r, pc[1], "before any pass");
+	CU_ASSERT_EQUAL(ptr_run(r, NULL, &all_cb, &(struct told){ .r = r }), 0);
+	CU_ASSERT_EQUAL(ptr_table(r, NULL, "profile", NULL, row_none, NULL), 0);
+	ptr_close(r);
+}
+
+/* ptr_get_pass_stats inside a callback: the last finished pass's figures. */
+static int call_stats(void *ctx, const struct ptr_call *c)
+{
+	struct told *t = ctx;
+	struct ptr_pass_stats st = { .size = sizeof(st) };
+	int err = ptr_get_pass_stats(t->r, &st);
+
+	(void)c;
+	t->steps = err ? (uint64_t)err : st.steps;
+	return 1;
+}
+
+/* Pass figures: none before a pass; a pass's once it is over, kept while the next runs. */
+static void test_stats(void)
+{
+	static const struct ptr_callbacks stats_cb = { .size = sizeof(stats_cb),
+						       .call = call_stats };
+	struct told t = { .r = open_trace() };
+	struct ptr_pass_stats st = { .size = sizeof(st) };
+	struct ptr_filter f;
+
+	CU_ASSERT_EQUAL(ptr_get_pass_stats(t.r, &st), PTR_ERR_STATE);
+	CU_ASSERT_EQUAL(ptr_run(t.r, NULL, &stats_cb, &t), 1);
+	CU_ASSERT_EQUAL(t.steps, (uint64_t)PTR_ERR_STATE);
+	/* a table pass has figures too: every step read */
+	CU_ASSERT_EQUAL(ptr_table(t.r, NULL, "counts", NULL, row_none, NULL), 0);
+	CU_ASSERT_EQUAL(ptr_get_pass_stats(t.r, &st), 0);
+	CU_ASSERT_EQUAL(st.steps, NR_STEPS);
+	/* a window's pass, then one that looks at its figures while it runs */
+	ptr_filter_init(&f);
+	f.to = 2;
+	CU_ASSERT_EQUAL(ptr_run(t.r, &f, &calls_cb, &(struct told){ .r = t.r }), 0);
+	CU_ASSERT_EQUAL(ptr_get_pass_stats(t.r, &st), 0);
+	CU_ASSERT_EQUAL(st.steps_in_window, 3);
+	t.steps = 0;
+	CU_ASSERT_EQUAL(ptr_run(t.r, NULL, &stats_cb, &t), 1);
+	CU_ASSERT_EQUAL(t.steps, st.steps);
+	CU_ASSERT_EQUAL(ptr_get_pass_stats(t.r, &st), 0);
+	CU_ASSERT(st.steps > 0);
+	ptr_close(t.r);
 }
 
 /* Bad input: a clear error code, never a crash. */
@@ -449,6 +525,7 @@ static CU_TestInfo tests[] = {
 	{ "a callback stops the pass", test_stop },
 	{ "structs of other sizes", test_sizes },
 	{ "addresses resolved", test_resolve },
+	{ "pass figures", test_stats },
 	{ "bad input", test_errors },
 	{ "a symbol filter", test_symbol_filter },
 	{ "post's tables", test_tables },
