@@ -94,6 +94,8 @@ CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 PITRACE_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard pitrace/*.c))
 POST_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard post/*.c))
 UNIT_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard tests/unit/*.c))
+# The arm64 driver's A64 emulator, built for the host too: its unit tests run anywhere.
+UNIT_OBJ += $(O)/arch/arm64/driver/emul.o
 
 # Test programs: PROG_DIR/NAME.{S,c,cc} -> build/progs/NAME (x86_64's in
 # tests/progs, POWER's in tests/progs/ppc64le, arm64's in tests/progs/arm64).  A line "// build: FLAGS"
