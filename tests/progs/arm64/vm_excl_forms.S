@@ -3,11 +3,12 @@
 // threaded, each checked by value: 100 ldaxp/stlxp of a doubleword pair,
 // 100 ldxp/stxp of a word pair, 50 ldxrb/stxrb, a ldaxrh compare-and-swap
 // that finds another value and leaves before its stlxrh (b.ne out), and a
-// ldaxr/stlxr with tbnz, orr and movk inside.  With nobody else writing
+// ldaxr/stlxr with tbnz, orr and movk inside, and a ldaxr whose cbz leaves
+// early straight to another sequence's ldaxr.  With nobody else writing
 // (the page is written first), every first attempt stores: by construction
-// 4 + 700 + 2 + 700 + 2 + 300 + 3 + 3 + 1 + 6 + 22 = 1743 instructions,
-// 252 sequences (251 stored, 1 left early), and exit status 0 says every
-// value came out right.
+// 4 + 700 + 2 + 700 + 2 + 300 + 3 + 3 + 1 + 6 + 7 + 25 = 1753
+// instructions, 254 sequences (252 stored, 2 left early), and exit status
+// 0 says every value came out right.
 	.text
 	.globl _start
 _start:
@@ -54,7 +55,16 @@ _start:
 	movk	x1, #0x1234, lsl #32	// 1
 	stlxr	w3, x1, [x13]		// 1
 	cbnz	w3, 6b			// 1
-7:	ldp	x1, x2, [x0]		// 1: 100, -300
+7:	add	x15, x0, #40		// 1
+8:	ldaxr	w1, [x15]		// 1
+	cbz	w1, 9f			// 1: taken (0): left early, to a load-exclusive
+	stlxr	w3, w1, [x15]		// 0
+	b	10f			// 0
+9:	ldaxr	w1, [x15]		// 1
+	add	w1, w1, #3		// 1
+	stlxr	w3, w1, [x15]		// 1
+	cbnz	w3, 9b			// 1
+10:	ldp	x1, x2, [x0]		// 1: 100, -300
 	ldp	w6, w7, [x0, #16]	// 1: 200, 0 (0xff toggled 100 times)
 	ldrb	w9, [x0, #24]		// 1: 250
 	ldrh	w10, [x0, #26]		// 1: 0, never stored
@@ -72,6 +82,9 @@ _start:
 	movk	x2, #0x1234, lsl #32	// 1
 	eor	x13, x13, x2		// 1
 	orr	x1, x1, x13		// 1
+	ldr	w15, [x0, #40]		// 1: 3
+	sub	w15, w15, #3		// 1
+	orr	x1, x1, x15		// 1
 	cmp	x1, #0			// 1
 	cset	w0, ne			// 1: exit status 0 when every value is right
 	mov	x8, #93			// 1
