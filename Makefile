@@ -99,6 +99,8 @@ UNIT_OBJ := $(patsubst %.c,$(O)/%.o,$(wildcard tests/unit/*.c))
 PY_SRCS := $(wildcard python/*.c)
 PY_OBJ := $(PY_SRCS:%.c=$(O)/%.o)
 PY_PIC_OBJ := $(PY_SRCS:%.c=$(O)/pic/%.o)
+# The arm64 driver's A64 emulator, built for the host too: its unit tests run anywhere.
+UNIT_OBJ += $(O)/arch/arm64/driver/emul.o
 
 # Test programs: PROG_DIR/NAME.{S,c,cc} -> build/progs/NAME (x86_64's in
 # tests/progs, POWER's in tests/progs/ppc64le, arm64's in tests/progs/arm64).  A line "// build: FLAGS"

@@ -3,8 +3,8 @@
  * arm64 side of pitrace.ko (driver/arch_calls.h): the step trap through
  * debug-monitors' user step hook list, the task's step state armed as
  * user_enable_single_step() arms it, load-exclusives handed to the task's
- * context (atomic.c), and the questions the driver asks about arm64 task
- * state.
+ * context (atomic.c), the step flag lent to uprobes, and the questions the
+ * driver asks about arm64 task state.
  *
  * single_step_handler() calls the step hooks (ours, registered last, is
  * first in the list) and, when none handles the trap, sends SIGTRAP
@@ -17,6 +17,7 @@
 
 #include <linux/errno.h>
 #include <linux/kdebug.h>
+#include <linux/kprobes.h>
 #include <linux/notifier.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -54,15 +55,71 @@ void arch_trap_unregister(void)
 {
 }
 #else
+#ifdef CONFIG_UPROBES
 /* uprobes' own step of a probed instruction's copy: its trap, not ours. */
 static bool uprobe_stepping(void)
 {
-#ifdef CONFIG_UPROBES
 	return current->utask && current->utask->active_uprobe;
-#else
-	return false;
-#endif /* CONFIG_UPROBES */
 }
+
+/*
+ * At a uprobe's breakpoint, lend the step flag to uprobes as x86 and
+ * POWER do (driver/arch_calls.h, conflict_uprobe_break()): with it set,
+ * arch_uprobe_pre_xol()'s user_enable_single_step() leaves SPSR.SS as the
+ * breakpoint left it, and arch_uprobe_post_xol() clears the flag, so the
+ * task ran unstepped until its next kernel entry; an instruction uprobes
+ * simulates (adrp, a branch) was followed by one that no trap reported.
+ * Only one break hook runs per breakpoint, the first registered that
+ * matches (uprobes'), so the driver sees the task first in
+ * uprobe_notify_resume(), which TIF_UPROBE calls before uprobes handles
+ * the breakpoint (and again after its step of the copy, in state
+ * UTASK_SSTEP_ACK, which the step hook below has seen).
+ */
+static int uprobe_resume_pre(struct kprobe *p, struct pt_regs *kregs)
+{
+	struct uprobe_task *utask = current->utask;
+	unsigned long irqflags;
+
+	if (!user_mode(task_pt_regs(current)) || (utask && utask->state != UTASK_RUNNING))
+		return 0;
+	local_irq_save(irqflags);
+	conflict_uprobe_break(task_pt_regs(current), instruction_pointer(task_pt_regs(current)));
+	local_irq_restore(irqflags);
+	return 0;
+}
+
+static struct kprobe uprobe_resume_kp = {
+	.symbol_name = "uprobe_notify_resume",
+	.pre_handler = uprobe_resume_pre,
+};
+
+static void uprobe_lend_register(void)
+{
+	if (register_kprobe(&uprobe_resume_kp)) {
+		uprobe_resume_kp.addr = NULL;
+		pr_warn("no kprobe on uprobe_notify_resume: steps around uprobes are lost\n");
+	}
+}
+
+static void uprobe_lend_unregister(void)
+{
+	if (uprobe_resume_kp.addr)
+		unregister_kprobe(&uprobe_resume_kp);
+}
+#else
+static bool uprobe_stepping(void)
+{
+	return false;
+}
+
+static void uprobe_lend_register(void)
+{
+}
+
+static void uprobe_lend_unregister(void)
+{
+}
+#endif /* CONFIG_UPROBES */
 
 /*
  * A user-mode step trap.  The hardware left SPSR.SS clear (the stepped
@@ -75,8 +132,13 @@ static int user_step(struct pt_regs *regs, unsigned long esr)
 	u64 pstate = regs->pstate;
 	u32 insn;
 
-	if (!test_thread_flag(TIF_SINGLESTEP) || uprobe_stepping())
+	if (!test_thread_flag(TIF_SINGLESTEP))
 		return DBG_HOOK_ERROR;
+	if (uprobe_stepping()) {
+		/* The flag was lent at its breakpoint: take it back after uprobes' fix-up. */
+		conflict_uprobe_step();
+		return DBG_HOOK_ERROR;
+	}
 	regs->pstate |= DBG_SPSR_SS;
 	if (!pitrace_step_trap(regs)) {
 		regs->pstate = pstate;
@@ -102,14 +164,18 @@ int arch_trap_register(void)
 {
 	int err = ksyms_register_user_step_hook(&user_step_hook);
 
-	if (err)
+	if (err) {
 		pr_err("arm64 step hook list not found (register_user_step_hook): "
 		       "no driver, use the ptrace backend (docs/arm64.md)\n");
-	return err;
+		return err;
+	}
+	uprobe_lend_register();
+	return 0;
 }
 
 void arch_trap_unregister(void)
 {
+	uprobe_lend_unregister();
 	ksyms_unregister_user_step_hook(&user_step_hook);
 }
 #endif /* PITRACE_NO_STEP_HOOKS */

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+// A function for uprobes to probe twice (arm64): at its first instruction
+// (adrp, which arm64 uprobes simulates) and at a load (which it
+// single-steps out of line).  "uprobe_target offsets" prints both file
+// offsets for tracefs uprobe_events; "uprobe_target N" calls it N times and
+// prints how many times it ran.  Static: the counts don't depend on the
+// dynamic loader's work, which varies between runs on some kernels.
+// build: -static
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned long probe_hits;
+void probed(void);
+extern char probed_xol[];
+
+asm(".text\n"
+    ".globl probed\n"
+    ".type probed, @function\n"
+    "probed:\n"
+    "	adrp x0, probe_hits\n"
+    "	add x0, x0, :lo12:probe_hits\n"
+    ".globl probed_xol\n"
+    "probed_xol:\n"
+    "	ldr x1, [x0]\n"
+    "	add x1, x1, #1\n"
+    "	str x1, [x0]\n"
+    "	ret\n"
+    ".size probed, . - probed\n");
+
+/* The file offset of code address addr, from the mapping that holds it. */
+static unsigned long file_offset(const void *addr)
+{
+	unsigned long lo, hi, off, a = (unsigned long)addr;
+	char line[512], perm[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %lx", &lo, &hi, perm, &off) == 4 && a >= lo &&
+		    a < hi) {
+			fclose(f);
+			return a - lo + off;
+		}
+	}
+	fprintf(stderr, "uprobe_target: %p is in no mapping\n", addr);
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 10;
+
+	if (argc > 1 && !strcmp(argv[1], "offsets")) {
+		printf("%#lx %#lx\n", file_offset((void *)probed), file_offset(probed_xol));
+		return 0;
+	}
+	for (long i = 0; i < n; i++)
+		probed();
+	printf("uprobe_target: %lu calls\n", probe_hits);
+	return probe_hits == (unsigned long)n ? 0 : 1;
+}
