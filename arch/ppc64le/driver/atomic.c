@@ -180,7 +180,10 @@ static bool apply(struct pt_regs *regs, const struct instruction_op *op, unsigne
 	}
 }
 
-/* Move to next and record it; false when recording ended (the task is no longer traced). */
+/*
+ * Move to next, an instruction of the sequence, and record it; false when
+ * recording ended (the task is no longer traced).
+ */
 static bool advance(struct pt_regs *regs, struct seq *q, unsigned long next)
 {
 	regs_set_return_ip(regs, next);
@@ -244,12 +247,11 @@ static enum seq_end seq_run(struct pt_regs *regs, struct seq *q, unsigned int *k
 
 			set_cr0(regs, stored);
 			*kind = stored ? PT_ATOMIC_STORED : PT_ATOMIC_FAILED;
-			return advance(regs, q, regs->nip + 4) ? SEQ_DONE : SEQ_UNTRACED;
+			regs_set_return_ip(regs, regs->nip + 4);
+			return SEQ_DONE;	/* the next instruction is not the sequence's */
 		}
 		if (rc != 1 || !apply(regs, &op, &next))
 			return SEQ_NATIVE;
-		if (!advance(regs, q, next))
-			return SEQ_UNTRACED;
 		/*
 		 * A branch out of the sequence, past its store-conditional (a
 		 * compare-and-swap that found another value: glibc's "bne 1f;
@@ -257,9 +259,12 @@ static enum seq_end seq_run(struct pt_regs *regs, struct seq *q, unsigned int *k
 		 * load-reserve (which starts again as a sequence of its own).
 		 */
 		if (next <= q->start || next > q->stcx) {
+			regs_set_return_ip(regs, next);
 			*kind = PT_ATOMIC_LEFT;
 			return SEQ_DONE;
 		}
+		if (!advance(regs, q, next))
+			return SEQ_UNTRACED;
 	}
 	return SEQ_NATIVE;
 }
@@ -290,9 +295,13 @@ static void emulate(struct pt_regs *regs)
 			pitrace_step_native(regs, q.start);
 			return;
 		}
+		/*
+		 * The record counts the sequence's instructions, as the ptrace
+		 * backend's does; then the step of the one it left to, which
+		 * runs stepped unless it starts another sequence.
+		 */
 		pitrace_step_atomic(kind, q.start, q.steps);
-		/* The next instruction runs stepped, unless it starts another sequence. */
-		if (!at_larx(regs))
+		if (!pitrace_step_emulated(regs) || !at_larx(regs))
 			return;
 	}
 	pitrace_step_native(regs, regs->nip);

@@ -5,7 +5,8 @@
 # instruction still counted, retries included.
 #  - vm_atomic, a single-threaded lwarx/stwcx. loop: 6009 instructions by
 #    construction under both backends, 1000 ATOMIC records all "stored",
-#    and its lwarx counted 1000 times;
+#    the same records (kind, pc, steps) under both, and its lwarx counted
+#    1000 times;
 #  - vm_atomic100, 100 increments of a word whose page is not written before:
 #    511 instructions by construction under both backends, all 100 stored.
 #    Its first stwcx. would take the page's copy-on-write fault, which
@@ -40,6 +41,16 @@ for b in driver ptrace; do
 	check_eq p-atomic-loop-$b-records "post info atomic" "$exact" "$(info_field loop.$b atomic)"
 	check_eq p-atomic-loop-$b-lwarx "lwarx executions" 1000 "$(larx_count loop.$b)"
 done
+
+# The same ATOMIC records under both backends, in order: kind, pc and
+# steps, each counting its sequence's instructions only (3: lwarx, addi,
+# stwcx.), not the one it goes on to.
+post -i loop.driver dump --steps | grep ATOMIC | sed 's/.*ATOMIC *//' >atomic.driver
+post -i loop.ptrace dump --steps | grep ATOMIC | sed 's/.*ATOMIC *//' >atomic.ptrace
+check_eq p-atomic-loop-same-records "the driver's ATOMIC records against the ptrace backend's" \
+	"$(md5sum <atomic.ptrace) $(wc -l <atomic.ptrace)" \
+	"$(md5sum <atomic.driver) $(wc -l <atomic.driver)"
+echo "INFO p-atomic-loop: first ATOMIC record: $(head -n 1 atomic.driver)"
 
 exact100="100 sequences: 100 stored, 0 failed and retried, 0 left early; not exact: 0 ran untraced, 0 path guessed"
 for b in driver ptrace; do
