@@ -1,32 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Two worker threads, each running a loop of 3 * ITER instructions written
- * in assembly (ppc64le), so each worker thread executes at least that many.
- */
+// vm_threads for ppc64le: the one source, built static (the guest has no libc).
 // build: -pthread -static
-#include <pthread.h>
-#include <stdio.h>
-
-#define ITER 20000
-
-static void *worker(void *arg)
-{
-	unsigned long n = ITER, acc = 0;
-
-	asm volatile("1: addi %1, %1, 1\n\taddic. %0, %0, -1\n\tbne 1b"
-		     : "+r"(n), "+r"(acc) : : "cr0", "xer");
-	return (void *)acc;
-}
-
-int main(void)
-{
-	pthread_t t[2];
-	void *r[2];
-
-	for (int i = 0; i < 2; i++)
-		if (pthread_create(&t[i], NULL, worker, NULL))
-			return 1;
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], &r[i]);
-	return (unsigned long)r[0] == ITER && (unsigned long)r[1] == ITER ? 0 : 1;
-}
+#include "../vm_threads.c"
