@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <linux/membarrier.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -28,6 +30,12 @@
 
 #define COLLECTOR_POLL_MS 100	/* drain at least this often even without a wake-up */
 #define COLLECTOR_SYNC_NS 1000000000ull	/* write buffered data and the header this often */
+/*
+ * The records' times (the driver's and perf's) are CLOCK_MONOTONIC read by
+ * the kernel's NMI-safe accessor, which may trail clock_gettime() by a few
+ * nanoseconds while the timekeeper updates: the cut stays this far behind.
+ */
+#define COLLECTOR_CUT_SLACK_NS 1000000ull
 
 struct cpu_ring {
 	uint32_t cpu;
@@ -51,6 +59,8 @@ struct collector {
 	uint32_t nr_rings;
 	uint8_t *copy;			/* one sub-buffer, for wrap mode */
 	bool wrapped;
+	bool synced;			/* the header says how far the files are whole */
+	uint64_t cut_ns;		/* ... up to this time (SYNCED_TIME) */
 	int error;
 	const char *end_reason;	  /* PT_END_*, or NULL: PT_END_STOPPED */
 };
@@ -149,6 +159,27 @@ static void write_header_attrs(struct collector *c)
 }
 
 /*
+ * A continuous session's trace says, while recording, up to which time its
+ * files are whole (SYNCED_TIME), for a reader following it; when the
+ * kernel can make sure (sync_cut).  Wrap and stop-when-full sessions are
+ * read at the end only.
+ */
+static void sync_init(struct collector *c)
+{
+	long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+
+	if (c->st.config.policy != PITRACE_POLICY_CONTINUOUS)
+		return;
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL)) {
+		pr_dbg("no membarrier(MEMBARRIER_CMD_GLOBAL): a follower sees no new task records");
+		return;
+	}
+	c->synced = true;
+	tw_set_attr(c->tw, PT_ATTR_SYNCED_TIME, &(struct pt_attr_synced_time){ 0, 0, 0 },
+		    sizeof(struct pt_attr_synced_time));
+}
+
+/*
  * The vDSO is the same image in every process of this kernel: save ours so
  * post can resolve the traced processes' [vdso] addresses.
  */
@@ -208,6 +239,7 @@ struct collector *collector_start(struct driver_session *ds, const struct collec
 	c->pm = pm_open(&opts->sel, c->tw, (uint32_t)getpid());
 	if (!c->pm)
 		goto err_writer;
+	sync_init(c);
 	if (tw_write_header(c->tw, "recording") < 0)
 		goto err_writer;
 	if (ds_select(ds, &opts->sel) < 0)
@@ -355,16 +387,52 @@ static void drain_rings(struct collector *c)
 }
 
 /*
+ * Every record of a time below the returned cut is drained (its task record
+ * written, its sub-buffer taken), and every record a CPU writes from now on
+ * starts a run at the cut or later; 0 when that cannot be made sure.  A
+ * record's time is read where the kernel cannot be preempted (a trap, a
+ * tracepoint, perf's output), so once membarrier's RCU grace period has
+ * passed, each one read before t0 is in its ring; FLUSH then closes every
+ * CPU's partial sub-buffer, so what a CPU writes next starts a new one,
+ * with a SWITCH of a later time.  An exec perf has told of and whose path
+ * is not known yet holds the cut before it.
+ */
+static uint64_t sync_cut(struct collector *c)
+{
+	uint64_t t0 = tw_now_ns(), pending;
+
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0 ||
+	    ioctl(c->ds->fd, PITRACE_IOC_FLUSH) < 0) {
+		pr_warn("cannot make sure how far the trace is whole: %s; a reader following it "
+			"waits for the end", strerror(errno));
+		c->synced = false;
+		return 0;
+	}
+	pm_drain(c->pm);
+	drain_rings(c);
+	pending = pm_pending_time(c->pm);
+	t0 -= COLLECTOR_CUT_SLACK_NS;
+	return pending < t0 ? pending : t0;
+}
+
+/*
  * Put what was collected so far on disk, with the header's totals: a
  * collector killed outright leaves a trace readable up to the last sync.
  */
 static void sync_trace(struct collector *c)
 {
+	uint64_t cut = c->synced ? sync_cut(c) : 0;
+
 	for (uint32_t i = 0; i < c->nr_rings; i++)
 		if (tw_stream_flush(c->rings[i].stream) < 0)
 			c->error = -1;
-	if (tw_write_header(c->tw, "recording") < 0)
+	if (cut > c->cut_ns) {
+		c->cut_ns = cut;
+		if (tw_synced_time(c->tw, cut) < 0)
+			c->error = -1;
+	} else if (tw_write_header(c->tw, "recording") < 0) {
 		c->error = -1;
+	}
 }
 
 int collector_run(struct collector *c, int stop_fd)
@@ -456,6 +524,9 @@ int collector_finish(struct collector *c, struct collector_summary *sum)
 			struct ctl_payload p = { .len = 0 };
 
 			ctl_put_uleb(&p, unmarked);
+			/* a follower has this CPU's runs before the last cut: a new one */
+			if (c->synced)
+				tw_time(r->stream, tw_now_ns(), PT_SEQ_NONE);
 			tw_ctl(r->stream, PT_CTL_LOST, &p);
 			r->markers_lost += unmarked;
 		}

@@ -538,6 +538,16 @@ void pm_tasks_seen(const struct perf_maps *pm, uint32_t *processes, uint32_t *th
 	*threads = pm->threads;
 }
 
+uint64_t pm_pending_time(const struct perf_maps *pm)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (size_t i = 0; i < pm->nr_pending; i++)
+		if (pm->pending[i].time_ns < t)
+			t = pm->pending[i].time_ns;
+	return t;
+}
+
 /* A record copied out of a ring, waiting to be sorted by time. */
 struct pm_item {
 	struct pm_event ev;

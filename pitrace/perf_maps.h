@@ -67,6 +67,11 @@ void pm_close(struct perf_maps *pm);
 
 /* Records written and perf records the kernel reported lost (for status). */
 uint64_t pm_records_written(const struct perf_maps *pm);
+/*
+ * The earliest time of a task record drained but not yet written (an exec
+ * waits for its image's path), UINT64_MAX if none.
+ */
+uint64_t pm_pending_time(const struct perf_maps *pm);
 uint64_t pm_records_lost(const struct perf_maps *pm);
 /* Selected processes and threads seen (snapshot and forks). */
 void pm_tasks_seen(const struct perf_maps *pm, uint32_t *processes, uint32_t *threads);

@@ -36,7 +36,7 @@ static const char *const attr_names[] = {
 	[PT_ATTR_NOTE] = "NOTE", [PT_ATTR_KERNEL_BUILD_ID] = "KERNEL_BUILD_ID",
 	[PT_ATTR_PAD] = "PAD", [PT_ATTR_CHECK] = "CHECK", [PT_ATTR_TASKS_LOST] = "TASKS_LOST",
 	[PT_ATTR_RESTORED] = "RESTORED", [PT_ATTR_END_REASON] = "END_REASON",
-	[PT_ATTR_SYNCED] = "SYNCED",
+	[PT_ATTR_SYNCED] = "SYNCED", [PT_ATTR_SYNCED_TIME] = "SYNCED_TIME",
 };
 
 /*
@@ -160,6 +160,13 @@ static int dump_header_file(const char *path, const struct dump_ctx *dc)
 			memcpy(&a, p, sizeof(a));
 			printf("seq %" PRIu64 " tasks_bytes %" PRIu64 " time_ns %" PRIu64, a.seq,
 			       a.tasks_bytes, a.time_ns);
+		} else if (rh->type == PT_ATTR_SYNCED_TIME &&
+			   plen >= sizeof(struct pt_attr_synced_time)) {
+			struct pt_attr_synced_time a;
+
+			memcpy(&a, p, sizeof(a));
+			printf("cut_ns %" PRIu64 " tasks_bytes %" PRIu64 " time_ns %" PRIu64,
+			       a.cut_ns, a.tasks_bytes, a.time_ns);
 		} else if (rh->type == PT_ATTR_PAD) {
 			printf("%zu bytes of room", plen);
 		} else if (rh->type == PT_ATTR_CHECK && plen >= 4) {

@@ -61,7 +61,8 @@ struct trace_iter {
 	struct iter_stream *cur;
 	bool by_time;		  /* per-CPU streams: merge by time */
 	bool follow;		  /* a recording followed (trace_follow_limit) */
-	uint64_t limit;		  /* ... every record placed before this step is on disk */
+	uint64_t limit;		  /* ... every record placed before this step is on disk
+				   * (by_time: every run starting before this time) */
 	size_t next_task;
 	uint64_t index;		  /* steps merged so far */
 	uint64_t counted;	  /* the sum of the COUNT records merged so far */
@@ -205,6 +206,8 @@ struct trace_iter *trace_iter_new_mode(struct trace *t, unsigned threads, bool b
 	}
 	it->limit = trace_follow_limit(t);
 	it->follow = it->limit != UINT64_MAX;
+	if (it->follow && trace_follow_by_time(t))
+		it->by_time = true;	/* (its per-CPU streams may not be there yet) */
 	if (it->follow)
 		threads = 1;	/* streams come and go on the merge's thread */
 	it->dec = decoder_new(r, it->n, threads ? threads : decoder_default_threads(), bytes);
@@ -498,13 +501,20 @@ static int stream_item(struct trace_iter *it, struct iter_stream *s, const struc
  * come next, so while the merge is at the limit, s goes on.  A stream
  * picked to see (polling) has its next record a SWITCH or END, placed no
  * sooner than the merge is: it waits aside if that tells more than before.
+ * By time (per-CPU streams): s's run goes on unless it began before the
+ * limit; then its next record starts a run at the limit or later.
  */
 static int stream_paused(struct trace_iter *it, struct iter_stream *s)
 {
 	uint64_t bound = it->limit > it->index ? it->limit : it->index;
 
-	if (!s->polling && it->index >= it->limit)
+	if (it->by_time) {
+		if (!s->polling && s->key >= it->limit)
+			return 0;
+		bound = it->limit;
+	} else if (!s->polling && it->index >= it->limit) {
 		return 0;
+	}
 	if (s->polling && s->waiting && bound <= s->key)
 		return 0;
 	s->waiting = true;
@@ -697,10 +707,13 @@ static void split_run(const struct trace_iter *it, struct trace_event *hev, stru
 /*
  * Followed: are the task records that may go before the held event (or
  * inside its run of steps, up to the limit) all on disk?  Those of a seq
- * below the limit are.
+ * below the limit are; by time, those of a time below it (a task goes
+ * before an event of its time or later).
  */
 static bool held_ready(const struct trace_iter *it)
 {
+	if (it->by_time)
+		return it->held.time_ns < it->limit;
 	if (it->held.kind == TEV_STEP)
 		return it->held.index < it->limit;
 	return it->held.index <= it->limit;
@@ -758,7 +771,7 @@ again:
 	}
 	if (it->held_state == 2)
 		return 0;
-	if (it->follow && it->held.kind == TEV_STEP &&
+	if (it->follow && !it->by_time && it->held.kind == TEV_STEP &&
 	    it->held.index + it->held_run.n > it->limit) {
 		/* a task placed inside the rest may not be on disk yet */
 		split_run(it, &it->held, &it->held_run, (size_t)(it->limit - it->held.index), ev,

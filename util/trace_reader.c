@@ -43,6 +43,7 @@ struct trace {
 	bool synced;		  /* the header has SYNCED (v9): new tasks and streams are
 				   * followed too (trace_follow_refresh) */
 	uint64_t synced_seq;	  /* its seq: every record placed before it is on disk */
+	bool synced_time;	  /* ... SYNCED_TIME (v10): synced_seq is a time, cut_ns */
 	size_t tasks_end;	  /* the tasks file's bytes read, to its last CHECK */
 	uint32_t tasks_crc;	  /* their CRC-32, for the CHECKs after them */
 	bool tasks_checked;	  /* it has CHECKs (v6): more can be read as it grows */
@@ -426,6 +427,15 @@ static void header_attr(struct trace *t, const struct pt_rec_header *rh)
 			memcpy(&a, p, sizeof(a));
 			t->synced = true;
 			t->synced_seq = a.seq;
+		}
+		break;
+	case PT_ATTR_SYNCED_TIME:
+		if (plen >= sizeof(struct pt_attr_synced_time)) {
+			struct pt_attr_synced_time a;
+
+			memcpy(&a, p, sizeof(a));
+			t->synced = t->synced_time = true;
+			t->synced_seq = a.cut_ns;
 		}
 		break;
 	case PT_ATTR_NR_CPUS:
@@ -1041,9 +1051,9 @@ static void follow_end(struct trace *t)
 }
 
 /*
- * The header's SYNCED seq now (the recorder renames a new header into
- * place: it is whole; one that fails its CHECK, rewritten in place on a
- * full filesystem, is taken next time).  0 when there is none.
+ * The header's SYNCED seq (SYNCED_TIME's cut_ns) now (the recorder renames
+ * a new header into place: it is whole; one that fails its CHECK, rewritten
+ * in place on a full filesystem, is taken next time).  0 when there is none.
  */
 static uint64_t header_synced(const struct trace *t)
 {
@@ -1060,7 +1070,9 @@ static uint64_t header_synced(const struct trace *t)
 			size_t plen = rh->size - sizeof(*rh), at = off - rh->size;
 			uint32_t want;
 
-			if (rh->type == PT_ATTR_SYNCED && plen >= sizeof(struct pt_attr_synced))
+			if ((rh->type == PT_ATTR_SYNCED && plen >= sizeof(struct pt_attr_synced)) ||
+			    (rh->type == PT_ATTR_SYNCED_TIME &&
+			     plen >= sizeof(struct pt_attr_synced_time)))
 				memcpy(&found, rh + 1, sizeof(found));
 			if (rh->type == PT_ATTR_CHECK && plen >= sizeof(want)) {
 				memcpy(&want, rh + 1, sizeof(want));
@@ -1180,6 +1192,11 @@ out:
 uint64_t trace_follow_limit(const struct trace *t)
 {
 	return t->follow && t->synced && !t->follow_over ? t->synced_seq : UINT64_MAX;
+}
+
+bool trace_follow_by_time(const struct trace *t)
+{
+	return t->synced_time;
 }
 
 /* What the recorder added: the tasks file's records, the streams it made. */

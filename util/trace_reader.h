@@ -90,6 +90,12 @@ int trace_follow_wait(void *trace);
  */
 uint64_t trace_follow_limit(const struct trace *t);
 /*
+ * ... and that limit is a time (SYNCED_TIME, v10: per-CPU streams, merged by
+ * time): every run that starts before it, and every task record of a time
+ * below it, is on disk.
+ */
+bool trace_follow_by_time(const struct trace *t);
+/*
  * ... then, at the merge's say: wait a little, then take what the recorder
  * added: the tasks file's new records (trace_tasks may move; the strings
  * stay), its new streams (after the others: trace_stream(t, i) of every

@@ -726,6 +726,17 @@ int tw_synced(struct trace_writer *tw)
 	return tw_write_header(tw, PT_STATE_RECORDING);
 }
 
+int tw_synced_time(struct trace_writer *tw, uint64_t cut_ns)
+{
+	struct pt_attr_synced_time a = { cut_ns, tw->tasks_size, tw_now_ns() };
+
+	if (tw->error)
+		return 0;
+	if (tw_set_attr(tw, PT_ATTR_SYNCED_TIME, &a, sizeof(a)) < 0)
+		return -1;
+	return tw_write_header(tw, PT_STATE_RECORDING);
+}
+
 uint64_t tw_total_steps(const struct trace_writer *tw)
 {
 	return tw->steps;
@@ -1060,6 +1071,7 @@ int tw_close(struct trace_writer *tw, const char *state)
 		ret = -1;
 	}
 	drop_attr(tw, PT_ATTR_SYNCED);	/* for a recording in progress only */
+	drop_attr(tw, PT_ATTR_SYNCED_TIME);
 	if (tw_write_header(tw, state) < 0)
 		ret = -1;
 	free_writer(tw);

@@ -133,6 +133,14 @@ int tw_task(struct trace_writer *tw, unsigned type, const void *rec, size_t len,
  */
 int tw_synced(struct trace_writer *tw);
 
+/*
+ * The same for per-CPU streams, merged by time: every run of every stream
+ * that starts before cut_ns, and every task record of a time below it, is
+ * on disk (the caller made sure, format.h), and the header is rewritten
+ * with a SYNCED_TIME attribute saying so.  0 or -1 (said).
+ */
+int tw_synced_time(struct trace_writer *tw, uint64_t cut_ns);
+
 /* The totals the header gets: steps on disk, lost ones, threads, processes. */
 void tw_get_totals(const struct trace_writer *tw, struct pt_attr_totals *t);
 

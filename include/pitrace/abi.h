@@ -139,7 +139,9 @@ struct pitrace_status {
 #define PITRACE_IOC_CPU_STATUS _IOWR(PITRACE_IOC_MAGIC, 0x07, struct pitrace_cpu_status)
 /*
  * Close the current sub-buffer of every CPU (padding it) so the collector
- * can read everything committed so far; used at stop.
+ * can read everything committed so far; used at stop, and about once a
+ * second by a continuous session's collector (a reader following the
+ * trace learns up to which time it is whole: docs/trace-format.md).
  */
 #define PITRACE_IOC_FLUSH _IO(PITRACE_IOC_MAGIC, 0x08)
 

@@ -62,8 +62,12 @@
  *      step the streams and the tasks file are whole, so that a reader
  *      following the recording orders new threads' steps right.  Older
  *      readers skip it, so MIN_READER stays 3.
+ *  10: the SYNCED_TIME attribute: SYNCED's counterpart for per-CPU streams
+ *      (the driver backend), whose merge goes by time: up to which time the
+ *      streams and the tasks file are whole.  Older readers skip it, so
+ *      MIN_READER stays 3.
  */
-#define PT_FORMAT_VERSION 9
+#define PT_FORMAT_VERSION 10
 #define PT_FORMAT_MIN_READER 3
 /* The first version whose files carry CHECK records in header and tasks. */
 #define PT_FORMAT_CHECKED 6
@@ -153,6 +157,7 @@ enum pt_attr_type {
 				   * (RESTORED records); present: it checked every step (v7) */
 	PT_ATTR_END_REASON = 19,  /* string: PT_END_* (v8) */
 	PT_ATTR_SYNCED = 20,	  /* struct pt_attr_synced: while recording (v9) */
+	PT_ATTR_SYNCED_TIME = 21, /* struct pt_attr_synced_time: while recording (v10) */
 };
 
 /*
@@ -215,6 +220,21 @@ struct pt_attr_synced {
 	uint64_t seq;		  /* steps recorded in the whole trace then */
 	uint64_t tasks_bytes;	  /* the tasks file's size then */
 	uint64_t time_ns;	  /* CLOCK_MONOTONIC then */
+} __attribute__((packed));
+
+/*
+ * PT_ATTR_SYNCED_TIME (v10): SYNCED for a trace of per-CPU streams (the
+ * driver backend), written while recording; the final header has none.
+ * Every record of every stream whose run starts (at a SWITCH or TIME
+ * record) before time cut_ns is on disk, in streams that exist, and so is
+ * every task record whose time is below cut_ns: the tasks file has at least
+ * tasks_bytes whole bytes.  A stream's next record not yet on disk starts a
+ * run (a SWITCH or TIME record) at cut_ns or later.
+ */
+struct pt_attr_synced_time {
+	uint64_t cut_ns;	  /* CLOCK_MONOTONIC, as the records' times */
+	uint64_t tasks_bytes;	  /* the tasks file's size then */
+	uint64_t time_ns;	  /* CLOCK_MONOTONIC when written */
 } __attribute__((packed));
 
 /* The size of TOTALS before version 6 (without counted). */
